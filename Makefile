@@ -1,0 +1,49 @@
+# Roundhouse: `make run` serves the demo, `make test` runs every check.
+SHELL := /bin/bash
+PORT ?= 8000
+PYTHON ?= python3
+UV := $(or $(shell command -v uv 2>/dev/null),$(CURDIR)/.tools/bin/uv)
+VENV := $(CURDIR)/.venv
+PY := $(VENV)/bin/python
+export UV_PROJECT_ENVIRONMENT := $(VENV)
+
+.PHONY: run test lint format install worker beat migrate demo clean
+
+# uv itself comes from PyPI into a private tool venv when the machine has none.
+$(CURDIR)/.tools/bin/uv:
+	$(PYTHON) -m venv $(CURDIR)/.tools
+	$(CURDIR)/.tools/bin/pip install --quiet --disable-pip-version-check uv
+
+$(VENV)/.synced: pyproject.toml uv.lock | $(UV)
+	$(UV) sync --frozen --python $(PYTHON)
+	touch $@
+
+install: $(VENV)/.synced
+
+run: install
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py load_demo --port $(PORT)
+	$(PY) manage.py runserver 127.0.0.1:$(PORT)
+
+test: install
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(PY) manage.py makemigrations --check --dry-run
+	$(VENV)/bin/pytest
+
+lint: install
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+format: install
+	$(VENV)/bin/ruff check --fix .
+	$(VENV)/bin/ruff format .
+
+worker: install
+	$(VENV)/bin/celery -A config worker --loglevel=info
+
+beat: install
+	$(VENV)/bin/celery -A config beat --loglevel=info
+
+clean:
+	rm -rf $(VENV) .tools db.sqlite3

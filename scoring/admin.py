@@ -1,0 +1,38 @@
+from django.contrib import admin
+
+from scoring.models import IdempotencyRecord, RoundResult, RoundResultVersion, Score
+
+
+class ScoreInline(admin.TabularInline):
+    model = Score
+    extra = 0
+    raw_id_fields = ["player"]
+
+
+@admin.register(RoundResult)
+class RoundResultAdmin(admin.ModelAdmin):
+    list_display = ["table", "round_no", "engine", "status", "version", "updated_at"]
+    list_filter = ["stage__tournament", "stage", "status"]
+    raw_id_fields = ["table", "submitted_by", "confirmed_by"]
+    inlines = [ScoreInline]
+
+
+@admin.register(Score)
+class ScoreAdmin(admin.ModelAdmin):
+    list_display = ["player", "result", "pips", "went_out"]
+    raw_id_fields = ["player", "result"]
+
+
+@admin.register(RoundResultVersion)
+class RoundResultVersionAdmin(admin.ModelAdmin):
+    list_display = ["result", "version", "action", "by", "at", "reason"]
+    raw_id_fields = ["result", "by"]
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False  # the audit trail is never edited
+
+
+@admin.register(IdempotencyRecord)
+class IdempotencyRecordAdmin(admin.ModelAdmin):
+    list_display = ["key", "user", "method", "path", "response_status", "created_at"]
+    raw_id_fields = ["user"]

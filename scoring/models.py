@@ -1,0 +1,153 @@
+"""Round results, the score of each player in them, every version kept, and idempotency keys."""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from tables.models import Table
+from tournaments.models import Player, Stage
+
+
+class RoundResult(models.Model):
+    """What one table reports for one round; standings count confirmed results only."""
+
+    class Status(models.TextChoices):
+        SUBMITTED = "submitted", "Submitted"
+        CONFIRMED = "confirmed", "Confirmed"
+
+    # The stage is the table's, copied for the standings' single-query reads.
+    stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="round_results")
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="round_results")
+    round_no = models.PositiveSmallIntegerField()
+    engine = models.PositiveSmallIntegerField()
+    blocked = models.BooleanField(
+        default=False, help_text="Nobody could play (or time was called): everyone scores pips."
+    )
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.SUBMITTED)
+    version = models.PositiveIntegerField(default=1)
+    submitted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", null=True
+    )
+    confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", null=True, blank=True
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["table", "round_no"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table", "round_no"], name="scoring_roundresult_one_per_table_round"
+            ),
+            models.CheckConstraint(
+                name="scoring_roundresult_round_no_positive", condition=Q(round_no__gte=1)
+            ),
+            models.CheckConstraint(
+                name="scoring_roundresult_version_positive", condition=Q(version__gte=1)
+            ),
+            models.CheckConstraint(
+                name="scoring_roundresult_status_known",
+                condition=Q(status__in=["submitted", "confirmed"]),
+            ),
+            models.CheckConstraint(
+                name="scoring_roundresult_confirmed_has_confirmer",
+                condition=Q(status="submitted") | Q(confirmed_by__isnull=False),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table}, round {self.round_no} ({self.status})"
+
+    @property
+    def etag(self) -> str:
+        return f'"{self.pk}-{self.version}"'
+
+
+class Score(models.Model):
+    """One player's pip total for one round; 0 for the player who went out."""
+
+    result = models.ForeignKey(RoundResult, on_delete=models.CASCADE, related_name="scores")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="scores")
+    pips = models.PositiveIntegerField()
+    went_out = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["result", "player"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["result", "player"], name="scoring_score_one_per_player_per_result"
+            ),
+            models.CheckConstraint(
+                name="scoring_score_pips_not_negative", condition=Q(pips__gte=0)
+            ),
+            models.CheckConstraint(
+                name="scoring_score_went_out_scores_zero", condition=Q(went_out=False) | Q(pips=0)
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.pips}"
+
+
+class RoundResultVersion(models.Model):
+    """Every version of a round result: who, when, from where, what, and why."""
+
+    class Action(models.TextChoices):
+        SUBMITTED = "submitted", "Submitted"
+        REPLACED = "replaced", "Replaced"
+        CORRECTED = "corrected", "Corrected"
+        CONFIRMED = "confirmed", "Confirmed"
+
+    result = models.ForeignKey(RoundResult, on_delete=models.CASCADE, related_name="versions")
+    version = models.PositiveIntegerField()
+    action = models.CharField(max_length=20, choices=Action.choices)
+    status = models.CharField(max_length=20, choices=RoundResult.Status.choices)
+    blocked = models.BooleanField()
+    scores = models.JSONField(help_text="[{player, number, name, pips, went_out}] at this version.")
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    at = models.DateTimeField(auto_now_add=True)
+    source = models.CharField(max_length=20, default="api", help_text="api, web or csv.")
+    ip_address = models.GenericIPAddressField(null=True, blank=True)
+    user_agent = models.CharField(max_length=300, blank=True)
+    reason = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["result", "version"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["result", "version"], name="scoring_roundresultversion_unique"
+            ),
+            models.CheckConstraint(
+                name="scoring_roundresultversion_correction_has_reason",
+                condition=~Q(action="corrected") | ~Q(reason=""),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.result} v{self.version} {self.action}"
+
+
+class IdempotencyRecord(models.Model):
+    """The stored answer to a request sent with an Idempotency-Key, kept with the result it made."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    key = models.CharField(max_length=200)
+    method = models.CharField(max_length=10)
+    path = models.CharField(max_length=300)
+    body_hash = models.CharField(max_length=64)
+    response_status = models.PositiveSmallIntegerField()
+    response_body = models.JSONField()
+    response_etag = models.CharField(max_length=100, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "key"], name="scoring_idempotencyrecord_unique"
+            ),
+            models.CheckConstraint(name="scoring_idempotencyrecord_key_set", condition=~Q(key="")),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.key} ({self.response_status})"

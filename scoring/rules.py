@@ -1,0 +1,380 @@
+"""Pure scoring rules: standings with tie-breaks and advancement ties, and the validation of one
+round result. No ORM: records in, plain values out (vocabulary as in DESIGN.md)."""
+
+import math
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from itertools import groupby
+from operator import attrgetter, itemgetter
+from typing import Any
+
+# --------------------------------------------------------------------------------------------
+# Ranking
+
+
+@dataclass(frozen=True)
+class PlayerRecord:
+    player_id: int
+    table: int | None  # table number in the stage (None if unseated)
+    scores: Mapping[int, int]  # round_no -> pips, confirmed rounds only
+    went_out: frozenset[int] = frozenset()  # rounds this player went out in (won)
+    carried: int = 0  # total carried forward from an earlier stage (added to total)
+
+
+DECISION_METHODS = ("tiebreak_round", "draw")
+
+
+@dataclass(frozen=True)
+class Decision:
+    """An official's tie-break decision: `order` holds the tied players' ids, best first."""
+
+    order: tuple[int, ...]
+    method: str
+
+    def __post_init__(self) -> None:
+        if self.method not in DECISION_METHODS:
+            raise ValueError(
+                f"Unknown tie-break method {self.method!r}; known methods: "
+                + ", ".join(DECISION_METHODS)
+            )
+        if len(self.order) < 2:
+            raise ValueError("A tie-break decision orders at least two players")
+        if len(set(self.order)) != len(self.order):
+            raise ValueError(f"A tie-break decision lists a player twice: {self.order}")
+
+
+@dataclass(frozen=True)
+class Ranked:
+    player_id: int
+    table: int | None
+    rank: int  # overall, standard competition ranking (1, 2, 2, 4)
+    table_rank: int | None  # same rules within the player's table
+    total: int
+    rounds_won: int
+    rounds_played: int
+    tied: bool  # shares its overall rank with someone (unresolved)
+    table_tied: bool  # shares its table rank with someone at the table (unresolved)
+
+
+SortKey = Callable[[PlayerRecord], Any]
+# A rule sees the whole group of players still level and returns a sort key for its members,
+# lower is better. The group is passed because countback depends on which rounds they share.
+TiebreakRule = Callable[[Sequence[PlayerRecord]], SortKey]
+
+
+def total_score(record: PlayerRecord) -> int:
+    return sum(record.scores.values()) + record.carried
+
+
+def rounds_won(record: PlayerRecord) -> int:
+    # Only confirmed rounds count: a went-out mark for a round without a score is ignored.
+    return sum(1 for round_no in record.went_out if round_no in record.scores)
+
+
+def _by_rounds_won(group: Sequence[PlayerRecord]) -> SortKey:
+    return lambda record: -rounds_won(record)
+
+
+def _by_countback(group: Sequence[PlayerRecord]) -> SortKey:
+    # Countback compares the last round, then the round before, and so on, lower score first.
+    # A round that one of the compared players has not played (no confirmed score) is skipped,
+    # so only the rounds every player in the group has played are compared. When that splits
+    # the group, each part still level is compared again over the rounds its own players share
+    # (see _refine). A group it cannot split stays level, even if two of its players could be
+    # told apart on a round a third has not played: that third would be level with both.
+    shared = set.intersection(*(set(record.scores) for record in group))
+    rounds = sorted(shared, reverse=True)
+    return lambda record: tuple(record.scores[round_no] for round_no in rounds)
+
+
+TIEBREAK_RULES: dict[str, TiebreakRule] = {
+    "rounds_won": _by_rounds_won,
+    "countback": _by_countback,
+}
+DEFAULT_TIEBREAKS = ("rounds_won", "countback")
+
+Group = list[PlayerRecord]
+
+
+def _split(group: Sequence[PlayerRecord], key: SortKey) -> list[Group]:
+    """Sort by key, best first, and cut into runs of equal key."""
+    keyed = sorted(((key(record), record) for record in group), key=itemgetter(0))
+    return [[record for _, record in run] for _, run in groupby(keyed, key=itemgetter(0))]
+
+
+def _refine(group: Group, rule: TiebreakRule) -> list[Group]:
+    """Split a level group by a rule, again and again until the rule separates no one more."""
+    done: list[Group] = []
+    pending = [group]
+    while pending:
+        current = pending.pop()
+        parts = _split(current, rule(current)) if len(current) > 1 else [current]
+        if len(parts) == 1:
+            done.append(current)
+        else:
+            pending.extend(reversed(parts))  # popped best part first, keeps the order
+    return done
+
+
+DecisionIndex = dict[int, list[dict[int, int]]]  # player id -> positions of each decision
+
+
+def _index_decisions(decisions: Sequence[Decision]) -> DecisionIndex:
+    index: DecisionIndex = defaultdict(list)
+    for decision in decisions:
+        position = {player_id: place for place, player_id in enumerate(decision.order)}
+        for player_id in decision.order:
+            index[player_id].append(position)
+    return index
+
+
+def _decide(group: Group, index: DecisionIndex) -> list[Group]:
+    # A decision covers a tie when it names every tied player: the exact group, or a superset
+    # (made when more players were tied, before a correction; its relative order still holds).
+    # One naming only some of the tied players cannot place them among the rest, so the tie stays.
+    # The latest covering decision wins.
+    if len(group) < 2:
+        return [group]
+    for position in reversed(index.get(group[0].player_id, ())):
+        if all(record.player_id in position for record in group):
+            return [[record] for record in sorted(group, key=lambda r: position[r.player_id])]
+    return [group]
+
+
+def _ordered_groups(
+    records: Sequence[PlayerRecord], rules: Sequence[TiebreakRule], index: DecisionIndex
+) -> list[Group]:
+    groups = _split(records, total_score)
+    for rule in rules:
+        groups = [part for group in groups for part in _refine(group, rule)]
+    return [part for group in groups for part in _decide(group, index)]
+
+
+def _places(groups: Sequence[Group]) -> Iterator[tuple[int, Group]]:
+    """Standard competition ranking: a group of k tied players uses up k places."""
+    place = 1
+    for group in groups:
+        yield place, group
+        place += len(group)
+
+
+def rank_players(
+    records: Sequence[PlayerRecord],
+    *,
+    tiebreaks: Sequence[str] = DEFAULT_TIEBREAKS,
+    decisions: Sequence[Decision] = (),
+) -> list[Ranked]:
+    """Rank by total, lowest first, then each tie-break rule in order, then the officials'
+    decisions; players still level share the place. Sorted by rank, then player id."""
+    unknown = [name for name in tiebreaks if name not in TIEBREAK_RULES]
+    if unknown:
+        raise ValueError(
+            f"Unknown tie-break rule {unknown[0]!r}; known rules: " + ", ".join(TIEBREAK_RULES)
+        )
+    counts = Counter(record.player_id for record in records)
+    repeated = [player_id for player_id, n in counts.items() if n > 1]
+    if repeated:
+        raise ValueError(f"Player {repeated[0]} has more than one record")
+    rules = [TIEBREAK_RULES[name] for name in tiebreaks]
+    index = _index_decisions(decisions)
+
+    by_table: dict[int, list[PlayerRecord]] = defaultdict(list)
+    for record in records:
+        if record.table is not None:
+            by_table[record.table].append(record)
+    table_places: dict[int, tuple[int, bool]] = {}
+    for members in by_table.values():
+        for place, group in _places(_ordered_groups(members, rules, index)):
+            for record in group:
+                table_places[record.player_id] = (place, len(group) > 1)
+
+    ranked: list[Ranked] = []
+    for place, group in _places(_ordered_groups(records, rules, index)):
+        for record in sorted(group, key=attrgetter("player_id")):
+            table_rank, table_tied = table_places.get(record.player_id, (None, False))
+            ranked.append(
+                Ranked(
+                    player_id=record.player_id,
+                    table=record.table,
+                    rank=place,
+                    table_rank=table_rank,
+                    total=total_score(record),
+                    rounds_won=rounds_won(record),
+                    rounds_played=len(record.scores),
+                    tied=len(group) > 1,
+                    table_tied=table_tied,
+                )
+            )
+    return ranked
+
+
+def advancement_ties(ranked: Sequence[Ranked], *, per_table: int) -> dict[int, list[int]]:
+    """Table -> ids (ascending) of the unresolved tie that straddles the advancement line: players
+    sharing a table rank r <= per_table whose group reaches past per_table places."""
+    if per_table < 0:
+        raise ValueError("per_table must be 0 or more")
+    groups: dict[tuple[int, int], list[int]] = defaultdict(list)
+    for row in ranked:
+        if row.table is not None and row.table_rank is not None:
+            groups[row.table, row.table_rank].append(row.player_id)
+    return {
+        table: sorted(player_ids)
+        for (table, table_rank), player_ids in sorted(groups.items())
+        if len(player_ids) > 1 and table_rank <= per_table < table_rank + len(player_ids) - 1
+    }
+
+
+# --------------------------------------------------------------------------------------------
+# Validation of one round result
+
+
+@dataclass(frozen=True)
+class ScoreLine:
+    player_id: int
+    pips: object  # raw input: int, digit string, or anything a form or a CSV file may send
+    went_out: bool = False
+
+
+def total_pips(domino_set: int) -> int:
+    """Pips in a whole double-N set: N(N+1)(N+2)/2 (double-12: 1092)."""
+    if domino_set < 0:
+        raise ValueError(f"No double-{domino_set} set")
+    return domino_set * (domino_set + 1) * (domino_set + 2) // 2
+
+
+def max_round_total(domino_set: int, engine: int) -> int:
+    """Most pips a table can score in a round: the whole set except the engine double."""
+    if not 0 <= engine <= domino_set:
+        raise ValueError(f"A double-{domino_set} set has no {engine} engine")
+    return total_pips(domino_set) - 2 * engine
+
+
+PIPS_MESSAGE = "Enter a whole number of pips, 0 or more"
+WENT_OUT_MESSAGE = "Mark went out as yes or no"
+WENT_OUT_SCORES_ZERO = "A player who went out scores 0"
+NOBODY_WENT_OUT = (
+    "Nobody is marked as went out: mark the player who went out, or mark the round as blocked"
+)
+BLOCKED_WENT_OUT = "The round was blocked, so nobody can be marked as went out"
+
+_NUMBER_WORDS = {
+    2: "two",
+    3: "three",
+    4: "four",
+    5: "five",
+    6: "six",
+    7: "seven",
+    8: "eight",
+    9: "nine",
+    10: "ten",
+    11: "eleven",
+    12: "twelve",
+}
+
+
+def _number_word(n: int) -> str:
+    return _NUMBER_WORDS.get(n, str(n))
+
+
+def _times(n: int) -> str:
+    return "twice" if n == 2 else f"{_number_word(n)} times"
+
+
+def parse_pips(value: object) -> int | None:
+    """The pips in raw input as an int, or None unless it is a whole number, 0 or more.
+    Accepts ints, digit strings (surrounding spaces ignored) and whole floats; never a bool."""
+    if isinstance(value, bool):  # True would otherwise pass as 1
+        return None
+    if isinstance(value, int):
+        number = value
+    elif isinstance(value, float | Decimal):
+        if not math.isfinite(value) or value != int(value):
+            return None
+        number = int(value)
+    elif isinstance(value, str):
+        text = value.strip()
+        if not (text.isascii() and text.isdigit()):
+            return None
+        try:
+            number = int(text)
+        except ValueError:  # longer than Python's int/str conversion limit
+            return None
+    else:
+        return None
+    return number if number >= 0 else None
+
+
+def validate_round(
+    *,
+    seated: Mapping[int, str],
+    lines: Sequence[ScoreLine],
+    blocked: bool,
+    domino_set: int,
+    engine: int,
+) -> dict[str, list[str]]:
+    """Every problem with one table's result for one round, as messages keyed "scores",
+    "scores.<player_id>", "blocked" or "non_field_errors"; {} when the result is valid."""
+    limit = max_round_total(domino_set, engine)
+    holds = f"more than a double-{domino_set} set holds in a round with the {engine} engine"
+    errors: dict[str, list[str]] = {}
+
+    def add(key: str, message: str) -> None:
+        errors.setdefault(key, []).append(message)
+
+    counts = Counter(line.player_id for line in lines)
+    for player_id, n in counts.items():
+        if player_id not in seated:
+            add(f"scores.{player_id}", f"Player {player_id} is not seated at this table")
+        elif n > 1:
+            add(f"scores.{player_id}", f"{seated[player_id]} is listed {_times(n)}")
+    for player_id, name in seated.items():
+        if player_id not in counts:
+            add(f"scores.{player_id}", f"No score for {name}")
+
+    # A player listed twice is already an error; judge the first line only, not both.
+    first_lines: dict[int, ScoreLine] = {}
+    for line in lines:
+        if line.player_id in seated:
+            first_lines.setdefault(line.player_id, line)
+
+    pips: dict[int, int] = {}
+    went_out: list[int] = []
+    over_limit = False
+    for player_id, line in first_lines.items():
+        key, name = f"scores.{player_id}", seated[player_id]
+        if not isinstance(line.went_out, bool):
+            add(key, WENT_OUT_MESSAGE)
+        elif line.went_out:
+            went_out.append(player_id)
+        number = parse_pips(line.pips)
+        if number is None:
+            add(key, PIPS_MESSAGE)
+            continue
+        pips[player_id] = number
+        if number > limit:
+            over_limit = True
+            add(key, f"{name}'s {number:,} is {holds} ({limit:,})")
+
+    if blocked:
+        # Blocked: nobody could play and the boneyard is empty, so nobody went out.
+        if went_out:
+            add("blocked", BLOCKED_WENT_OUT)
+    else:
+        if not went_out:
+            add("non_field_errors", NOBODY_WENT_OUT)
+        elif len(went_out) > 1:
+            add(
+                "scores",
+                f"{_number_word(len(went_out)).capitalize()} players are marked as went out: "
+                "only one player can go out in a round",
+            )
+        for player_id in went_out:
+            if pips.get(player_id, 0) > 0:
+                add(f"scores.{player_id}", WENT_OUT_SCORES_ZERO)
+
+    total = sum(pips.values())
+    if total > limit and not over_limit:  # one score over the limit already says it
+        add("scores", f"Total {total:,} is {holds} ({limit:,})")
+    return errors

@@ -1,0 +1,37 @@
+"""The demo event of `make run`: loaded once, kept on the next run, with working logins."""
+
+import pytest
+from django.core.management import call_command
+
+from scoring.demo import DEMO_PASSWORD, DEMO_SLUG
+from tournaments.models import Staff, Tournament
+
+pytestmark = pytest.mark.django_db
+
+
+def test_load_demo_creates_a_samboree_with_37_players_and_logins(client, capsys):
+    call_command("load_demo", port="8123")
+    tournament = Tournament.objects.get(slug=DEMO_SLUG)
+    assert tournament.players.count() == 37
+    assert {p.name for p in tournament.players.all()} >= {"José Ramírez", "Françoise Dubois"}
+    assert [(s.kind, s.rounds, s.engines) for s in tournament.stages.all()] == [
+        ("qualifying", 4, [12, 11, 10, 9]),
+        ("playoff", 4, [12, 11, 10, 9]),
+    ]
+    roles = dict(Staff.objects.filter(tournament=tournament).values_list("user__username", "role"))
+    assert roles == {"organiser": "organiser", "official": "official"}
+    printed = capsys.readouterr().out
+    assert f"http://127.0.0.1:8123/t/{DEMO_SLUG}/" in printed
+    assert f"organiser / {DEMO_PASSWORD}" in printed
+    assert client.login(username="official", password=DEMO_PASSWORD)
+    assert client.get(f"/t/{DEMO_SLUG}/").status_code == 200
+
+
+def test_load_demo_again_keeps_the_data(capsys):
+    call_command("load_demo")
+    tournament = Tournament.objects.get(slug=DEMO_SLUG)
+    tournament.players.filter(number=1).update(name="Margaret Ellison-Hughes")
+    call_command("load_demo")
+    assert Tournament.objects.filter(slug=DEMO_SLUG).count() == 1
+    assert tournament.players.get(number=1).name == "Margaret Ellison-Hughes"
+    assert "Kept the demo tournament" in capsys.readouterr().out

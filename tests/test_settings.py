@@ -1,0 +1,69 @@
+"""Settings come from the environment: none means SQLite, inline tasks and a local cache."""
+
+import json
+import os
+import subprocess
+import sys
+
+from django.conf import settings
+
+SHOW = """
+import json, django
+django.setup()
+from django.conf import settings
+print(json.dumps({
+    "engine": settings.DATABASES["default"]["ENGINE"],
+    "database": str(settings.DATABASES["default"]["NAME"]),
+    "cache": settings.CACHES["default"]["BACKEND"],
+    "eager": settings.CELERY_TASK_ALWAYS_EAGER,
+    "broker": settings.CELERY_BROKER_URL,
+    "debug": settings.DEBUG,
+    "hosts": settings.ALLOWED_HOSTS,
+    "secure_cookies": settings.SESSION_COOKIE_SECURE,
+}))
+"""
+VARIABLES = (
+    "DATABASE_URL",
+    "REDIS_URL",
+    "CELERY_BROKER_URL",
+    "DJANGO_DEBUG",
+    "DJANGO_ALLOWED_HOSTS",
+)
+
+
+def settings_with(**variables: str) -> dict:
+    env = {k: v for k, v in os.environ.items() if k not in VARIABLES}
+    env.update(variables, DJANGO_SETTINGS_MODULE="config.settings")
+    done = subprocess.run(
+        [sys.executable, "-c", SHOW], env=env, capture_output=True, text=True, check=True,
+        cwd=settings.BASE_DIR,
+    )  # fmt: skip
+    return json.loads(done.stdout)
+
+
+def test_no_environment_means_sqlite_inline_tasks_and_local_cache():
+    shown = settings_with()
+    assert shown["engine"] == "django.db.backends.sqlite3"
+    assert shown["database"].endswith("db.sqlite3")
+    assert shown["cache"] == "django.core.cache.backends.locmem.LocMemCache"
+    assert shown["eager"] is True
+    assert shown["broker"] == "memory://"
+    assert shown["debug"] is True
+
+
+def test_urls_switch_on_postgresql_redis_and_real_workers():
+    shown = settings_with(
+        DATABASE_URL="postgres://rh:pw@db.example:5432/roundhouse",
+        REDIS_URL="redis://cache.example:6379/1",
+        CELERY_BROKER_URL="redis://cache.example:6379/0",
+        DJANGO_DEBUG="0",
+        DJANGO_ALLOWED_HOSTS="rally.example.org, www.rally.example.org",
+    )
+    assert shown["engine"] == "django.db.backends.postgresql"
+    assert shown["database"] == "roundhouse"
+    assert shown["cache"] == "django.core.cache.backends.redis.RedisCache"
+    assert shown["eager"] is False
+    assert shown["broker"] == "redis://cache.example:6379/0"
+    assert shown["debug"] is False
+    assert shown["secure_cookies"] is True
+    assert shown["hosts"] == ["rally.example.org", "www.rally.example.org"]

@@ -1,0 +1,363 @@
+"""The v1 API of tournaments, staff, players and stages: good input, bad input, wrong staff."""
+
+import pytest
+from rest_framework.authtoken.models import Token
+
+from tests import factories
+from tests.conftest import client_for
+from tournaments.models import Player, Staff, Stage, Tournament
+
+pytestmark = pytest.mark.django_db
+
+STAGE = {
+    "name": "Qualifying",
+    "kind": "qualifying",
+    "rounds": 4,
+    "starting_double": 12,
+    "table_size_min": 3,
+    "table_size_max": 4,
+}
+
+
+# ---- auth and tournaments -----------------------------------------------------------------------
+
+
+def test_token_auth_gives_a_token_for_good_credentials_only(anon):
+    factories.UserFactory(username="ann", password="a-long-test-password")
+    response = anon.post(
+        "/api/v1/auth/token/", {"username": "ann", "password": "a-long-test-password"}
+    )
+    assert response.status_code == 200
+    token = response.json()["token"]
+    assert Token.objects.get(key=token).user.username == "ann"
+    wrong = anon.post("/api/v1/auth/token/", {"username": "ann", "password": "nope"})
+    assert wrong.status_code == 400
+    assert "non_field_errors" in wrong.json()
+
+
+def test_create_tournament_makes_the_creator_its_organiser(db):
+    user = factories.UserFactory()
+    response = client_for(user).post(
+        "/api/v1/tournaments/",
+        {"name": "Spring Fling", "slug": "spring-fling", "domino_set": 12, "preset": "samboree"},
+        format="json",
+    )
+    assert response.status_code == 201, response.json()
+    assert response.json()["slug"] == "spring-fling"
+    tournament = Tournament.objects.get(slug="spring-fling")
+    assert Staff.objects.get(tournament=tournament, user=user).role == "organiser"
+    assert tournament.stages.count() == 0
+
+
+def test_create_tournament_with_stages_fills_the_preset_stages(db):
+    response = client_for(factories.UserFactory()).post(
+        "/api/v1/tournaments/",
+        {
+            "name": "Rally",
+            "slug": "rally",
+            "domino_set": 12,
+            "preset": "samboree",
+            "with_stages": True,
+        },
+        format="json",
+    )
+    assert response.status_code == 201
+    stages = Tournament.objects.get(slug="rally").stages.all()
+    assert [(s.order, s.kind, s.rounds, s.engines) for s in stages] == [
+        (1, "qualifying", 4, [12, 11, 10, 9]),
+        (2, "playoff", 4, [12, 11, 10, 9]),
+    ]
+
+
+def test_create_tournament_anonymous_is_401(anon):
+    response = anon.post("/api/v1/tournaments/", {"name": "X", "slug": "x", "domino_set": 12})
+    assert response.status_code == 401
+    assert not Tournament.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("body", "field", "message"),
+    [
+        ({"domino_set": 10}, "domino_set", "not a valid choice"),
+        ({"domino_set": 9, "preset": "samboree"}, "domino_set", "deals only with double-12"),
+        ({"preset": "cardinal"}, "preset", "not a valid choice"),
+        ({"slug": "has spaces"}, "slug", "letters, numbers"),
+        ({"name": ""}, "name", "may not be blank"),
+    ],
+)
+def test_create_tournament_bad_input_is_400_and_stores_nothing(db, body, field, message):
+    payload = {"name": "Rally", "slug": "rally", "domino_set": 12, "preset": "samboree", **body}
+    response = client_for(factories.UserFactory()).post(
+        "/api/v1/tournaments/", payload, format="json"
+    )
+    assert response.status_code == 400
+    assert message in " ".join(response.json()[field])
+    assert not Tournament.objects.exists()
+
+
+def test_create_tournament_taken_slug_is_400(tournament):
+    response = client_for(factories.UserFactory()).post(
+        "/api/v1/tournaments/",
+        {"name": "Copy", "slug": tournament.slug, "domino_set": 12, "preset": "samboree"},
+        format="json",
+    )
+    assert response.status_code == 400
+    assert "taken" in response.json()["slug"][0]
+
+
+def test_get_tournament_is_public_and_unknown_is_404(anon, tournament):
+    response = anon.get(f"/api/v1/tournaments/{tournament.slug}/")
+    assert response.status_code == 200
+    assert response.json()["name"] == tournament.name
+    assert anon.get("/api/v1/tournaments/nope/").status_code == 404
+    assert tournament.slug in [t["slug"] for t in anon.get("/api/v1/tournaments/").json()]
+
+
+# ---- staff --------------------------------------------------------------------------------------
+
+
+def test_organiser_adds_a_new_official_who_can_then_log_in(as_organiser, tournament, anon):
+    response = as_organiser.post(
+        f"/api/v1/tournaments/{tournament.slug}/staff/",
+        {"username": "tablet7", "role": "official", "password": "table-seven-pass"},
+        format="json",
+    )
+    assert response.status_code == 201
+    assert Staff.objects.get(tournament=tournament, user__username="tablet7").role == "official"
+    login = anon.post(
+        "/api/v1/auth/token/", {"username": "tablet7", "password": "table-seven-pass"}
+    )
+    assert login.status_code == 200
+
+
+def test_adding_an_existing_user_changes_the_role_and_keeps_the_password(
+    as_organiser, tournament, official
+):
+    response = as_organiser.post(
+        f"/api/v1/tournaments/{tournament.slug}/staff/",
+        {"username": official.username, "role": "organiser", "password": "attacker-chosen"},
+        format="json",
+    )
+    assert response.status_code == 200
+    assert Staff.objects.get(tournament=tournament, user=official).role == "organiser"
+    official.refresh_from_db()
+    assert official.check_password("a-long-test-password")
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"username": "newbie", "role": "official"}, "password"),
+        ({"username": "newbie", "role": "referee", "password": "long-enough-pw"}, "role"),
+        ({"role": "official", "password": "long-enough-pw"}, "username"),
+    ],
+)
+def test_add_staff_bad_input_is_400(as_organiser, tournament, body, field):
+    response = as_organiser.post(
+        f"/api/v1/tournaments/{tournament.slug}/staff/", body, format="json"
+    )
+    assert response.status_code == 400
+    assert field in response.json()
+    assert not Staff.objects.filter(user__username="newbie").exists()
+
+
+@pytest.mark.parametrize(
+    ("client", "status"), [("anon", 401), ("as_official", 403), ("as_other_organiser", 403)]
+)
+def test_add_staff_needs_an_organiser_of_this_tournament(request, tournament, client, status):
+    response = request.getfixturevalue(client).post(
+        f"/api/v1/tournaments/{tournament.slug}/staff/",
+        {"username": "sneaky", "role": "organiser", "password": "long-enough-pw"},
+        format="json",
+    )
+    assert response.status_code == status
+    assert not Staff.objects.filter(user__username="sneaky").exists()
+
+
+def test_superuser_may_act_in_any_tournament(tournament):
+    admin = factories.UserFactory(is_superuser=True)
+    response = client_for(admin).post(
+        f"/api/v1/tournaments/{tournament.slug}/players/",
+        {"number": 1, "name": "Ann"},
+        format="json",
+    )
+    assert response.status_code == 201
+
+
+# ---- players ------------------------------------------------------------------------------------
+
+
+def test_organiser_adds_a_player(as_organiser, tournament):
+    response = as_organiser.post(
+        f"/api/v1/tournaments/{tournament.slug}/players/",
+        {"number": 12, "name": "José Ramírez", "household": "Ramírez", "club": "Good Sam"},
+        format="json",
+    )
+    assert response.status_code == 201
+    body = response.json()
+    assert body["id"] == Player.objects.get(tournament=tournament, number=12).pk
+    assert body["name"] == "José Ramírez"
+    assert body["status"] == "registered"
+
+
+@pytest.mark.parametrize(
+    ("body", "field", "message"),
+    [
+        ({"number": 5, "name": "Copy"}, "number", "Number 5 is already taken"),
+        ({"number": 0, "name": "Zero"}, "number", "greater than or equal to 1"),
+        ({"number": "seven", "name": "Seven"}, "number", "valid integer"),
+        ({"number": 8, "name": ""}, "name", "may not be blank"),
+        ({"name": "No Number"}, "number", "required"),
+        ({"number": 9, "name": "x" * 121}, "name", "no more than 120"),
+        ({"number": 9, "name": "Bad", "status": "asleep"}, "status", "not a valid choice"),
+    ],
+)
+def test_add_player_bad_input_is_400_and_stores_nothing(
+    as_organiser, tournament, body, field, message
+):
+    factories.PlayerFactory(tournament=tournament, number=5)
+    response = as_organiser.post(
+        f"/api/v1/tournaments/{tournament.slug}/players/", body, format="json"
+    )
+    assert response.status_code == 400
+    assert message in " ".join(response.json()[field])
+    assert tournament.players.count() == 1
+
+
+@pytest.mark.parametrize(
+    ("client", "status"), [("anon", 401), ("as_official", 403), ("as_other_organiser", 403)]
+)
+def test_add_player_needs_an_organiser_of_this_tournament(request, tournament, client, status):
+    response = request.getfixturevalue(client).post(
+        f"/api/v1/tournaments/{tournament.slug}/players/",
+        {"number": 1, "name": "Ann"},
+        format="json",
+    )
+    assert response.status_code == status
+    assert not tournament.players.exists()
+
+
+def test_player_list_is_public_but_households_are_for_staff(anon, as_official, tournament):
+    factories.PlayerFactory(tournament=tournament, number=1, name="Ann", household="Smith")
+    factories.PlayerFactory(number=1, name="Elsewhere")  # another tournament's player
+    public = anon.get(f"/api/v1/tournaments/{tournament.slug}/players/").json()
+    assert [(p["number"], p["name"]) for p in public] == [(1, "Ann")]
+    assert "household" not in public[0]
+    staff = as_official.get(f"/api/v1/tournaments/{tournament.slug}/players/").json()
+    assert staff[0]["household"] == "Smith"
+
+
+# ---- stages -------------------------------------------------------------------------------------
+
+
+def test_organiser_creates_stages_in_order(as_organiser, tournament):
+    first = as_organiser.post(
+        f"/api/v1/tournaments/{tournament.slug}/stages/", STAGE, format="json"
+    )
+    assert first.status_code == 201, first.json()
+    playoff = {**STAGE, "name": "Playoff", "kind": "playoff", "table_size_max": 10}
+    second = as_organiser.post(
+        f"/api/v1/tournaments/{tournament.slug}/stages/", playoff, format="json"
+    )
+    assert (first.json()["order"], first.json()["status"]) == (1, "pending")
+    assert second.json()["order"] == 2
+    assert first.json()["advance_per_table"] == 1
+    listed = as_organiser.get(f"/api/v1/tournaments/{tournament.slug}/stages/").json()
+    assert [s["name"] for s in listed] == ["Qualifying", "Playoff"]
+    assert listed[0]["engines"] == [12, 11, 10, 9]
+
+
+@pytest.mark.parametrize(
+    ("changes", "field", "message"),
+    [
+        ({"starting_double": 15}, "starting_double", "A double-12 set has no double-15"),
+        ({"rounds": 14}, "rounds", "at most 13 rounds"),
+        ({"starting_double": 3, "rounds": 5}, "rounds", "at most 4 rounds"),
+        ({"rounds": 0}, "rounds", "greater than or equal to 1"),
+        ({"table_size_max": 11}, "table_size_max", "at most 10 players"),
+        ({"table_size_min": 4, "table_size_max": 3}, "table_size_max", "cannot be smaller"),
+        ({"table_size_min": 1}, "table_size_min", "greater than or equal to 2"),
+        ({"advance_per_table": 3}, "advance_per_table", "at most 2 players per table"),
+        ({"kind": "friendly"}, "kind", "not a valid choice"),
+    ],
+)
+def test_create_stage_bad_settings_are_400_and_store_nothing(
+    as_organiser, tournament, changes, field, message
+):
+    response = as_organiser.post(
+        f"/api/v1/tournaments/{tournament.slug}/stages/", {**STAGE, **changes}, format="json"
+    )
+    assert response.status_code == 400
+    assert message in " ".join(response.json()[field])
+    assert not tournament.stages.exists()
+
+
+@pytest.mark.parametrize(
+    ("client", "status"), [("anon", 401), ("as_official", 403), ("as_other_organiser", 403)]
+)
+def test_create_stage_needs_an_organiser_of_this_tournament(request, tournament, client, status):
+    response = request.getfixturevalue(client).post(
+        f"/api/v1/tournaments/{tournament.slug}/stages/", STAGE, format="json"
+    )
+    assert response.status_code == status
+    assert not tournament.stages.exists()
+
+
+def test_patch_stage_sets_the_playoff_on_the_day(as_organiser, tournament):
+    stage = factories.StageFactory(tournament=tournament, kind="playoff", table_size_max=10)
+    response = as_organiser.patch(
+        f"/api/v1/stages/{stage.pk}/", {"starting_double": 9, "rounds": 2}, format="json"
+    )
+    assert response.status_code == 200, response.json()
+    assert response.json()["engines"] == [9, 8]
+    stage.refresh_from_db()
+    assert (stage.starting_double, stage.rounds) == (9, 2)
+
+
+def test_patch_stage_bad_settings_are_400_and_change_nothing(as_organiser, tournament):
+    stage = factories.StageFactory(tournament=tournament)
+    response = as_organiser.patch(f"/api/v1/stages/{stage.pk}/", {"rounds": 20}, format="json")
+    assert response.status_code == 400
+    response = as_organiser.patch(
+        f"/api/v1/stages/{stage.pk}/", {"starting_double": 2}, format="json"
+    )  # the stage's 4 rounds do not fit below double-2
+    assert response.status_code == 400
+    assert "at most 3 rounds" in response.json()["rounds"][0]
+    stage.refresh_from_db()
+    assert (stage.rounds, stage.starting_double) == (4, 12)
+
+
+def test_patch_stage_after_seating_is_409(as_organiser, tournament):
+    stage = factories.StageFactory(tournament=tournament, status=Stage.Status.SEATED)
+    response = as_organiser.patch(f"/api/v1/stages/{stage.pk}/", {"rounds": 2}, format="json")
+    assert response.status_code == 409
+    assert "before it is seated" in response.json()["detail"]
+    stage.refresh_from_db()
+    assert stage.rounds == 4
+
+
+@pytest.mark.parametrize(
+    ("client", "status"), [("anon", 401), ("as_official", 403), ("as_other_organiser", 403)]
+)
+def test_patch_stage_needs_an_organiser_of_this_tournament(request, tournament, client, status):
+    stage = factories.StageFactory(tournament=tournament)
+    response = request.getfixturevalue(client).patch(
+        f"/api/v1/stages/{stage.pk}/", {"rounds": 2}, format="json"
+    )
+    assert response.status_code == status
+    stage.refresh_from_db()
+    assert stage.rounds == 4
+
+
+def test_unknown_stage_is_404(as_organiser):
+    assert (
+        as_organiser.patch("/api/v1/stages/999999/", {"rounds": 2}, format="json").status_code
+        == 404
+    )
+
+
+def test_openapi_schema_and_docs_are_served(anon):
+    schema = anon.get("/api/v1/schema/")
+    assert schema.status_code == 200
+    assert b"/api/v1/tournaments/{slug}/players/import/" in schema.content
+    assert anon.get("/api/v1/docs/").status_code == 200

@@ -1,0 +1,116 @@
+"""Players CSV import through the API: all or nothing, every bad row reported by line number."""
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+
+from tests import factories
+
+pytestmark = pytest.mark.django_db
+
+
+def upload(client, tournament, content: bytes | str, name: str = "players.csv"):
+    if isinstance(content, str):
+        content = content.encode("utf-8")
+    return client.post(
+        f"/api/v1/tournaments/{tournament.slug}/players/import/",
+        {"file": SimpleUploadedFile(name, content, content_type="text/csv")},
+        format="multipart",
+    )
+
+
+def test_import_creates_every_player(as_organiser, tournament):
+    response = upload(
+        as_organiser,
+        tournament,
+        'number,name,household,club\n1,Ann Smith,Smith,Lakeside\n2,"O\'Connor, Bill",,\n'
+        "3,José Ramírez,Ramírez,Good Sam\n",
+    )
+    assert response.status_code == 201, response.json()
+    assert response.json() == {"created": 3}
+    players = {p.number: p for p in tournament.players.all()}
+    assert players[2].name == "O'Connor, Bill"
+    assert players[3].household == "Ramírez"
+    assert players[1].status == "registered"
+
+
+def test_import_reads_excel_files_with_bom_semicolons_and_windows_encoding(
+    as_organiser, tournament
+):
+    excel_utf8 = "\ufeffNumber;Name;Status\r\n1;Zoë Lindqvist;checked in\r\n".encode()
+    assert upload(as_organiser, tournament, excel_utf8).status_code == 201
+    windows = "number,name\r\n2,Françoise Dubois\r\n".encode("cp1252")
+    assert upload(as_organiser, tournament, windows).status_code == 201
+    names = dict(tournament.players.values_list("number", "name"))
+    assert names == {1: "Zoë Lindqvist", 2: "Françoise Dubois"}
+    assert tournament.players.get(number=1).status == "checked_in"
+
+
+def test_import_reports_every_bad_row_by_line_and_creates_nothing(as_organiser, tournament):
+    factories.PlayerFactory(tournament=tournament, number=9, name="Already Here")
+    content = (
+        "number,name,status\n"  # line 1
+        "1,Ann,\n"  # line 2: fine
+        ",No Number,\n"  # line 3
+        "1,Ann Again,\n"  # line 4: duplicate of line 2
+        "4,,\n"  # line 5: empty name
+        "9,Clash,\n"  # line 6: already in the tournament
+        "x7,Letters,\n"  # line 7
+        "8,Sleepy,asleep\n"  # line 8
+        "\n"  # line 9: blank, skipped
+        "10,Too,many,cells\n"  # line 10
+    )
+    response = upload(as_organiser, tournament, content)
+    assert response.status_code == 400
+    rows = {row["line"]: row["message"] for row in response.json()["rows"]}
+    assert sorted(rows) == [3, 4, 5, 6, 7, 8, 10]
+    assert "number is missing" in rows[3]
+    assert "used twice (also on line 2)" in rows[4]
+    assert "name is empty" in rows[5]
+    assert "already in the tournament" in rows[6]
+    assert "'x7' is not a whole number" in rows[7]
+    assert "status 'asleep' is unknown" in rows[8]
+    assert "line has 4 cells but the header has 3" in rows[10]
+    assert "Line 3: " in response.json()["file"][0]
+    assert "no player was imported" in response.json()["detail"]
+    assert tournament.players.count() == 1
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("name,club\nAnn,Lakeside\n", "Missing column 'number'"),
+        ("number,name,email\n1,Ann,ann@example.com\n", "Unknown column 'email'"),
+        ("number,name,name\n1,Ann,Ann\n", "Column 'name' appears twice"),
+        ("", "The file is empty"),
+        ("number,name\n", "no players"),
+        (b"\x89PNG\r\n\x1a\n\x00\x00\x81\x81", "not text"),
+    ],
+)
+def test_import_bad_files_are_400_with_a_reason(as_organiser, tournament, content, message):
+    response = upload(as_organiser, tournament, content)
+    assert response.status_code == 400
+    assert message in " ".join(response.json()["file"])
+    assert not tournament.players.exists()
+
+
+def test_import_without_a_file_is_400(as_organiser, tournament):
+    response = as_organiser.post(
+        f"/api/v1/tournaments/{tournament.slug}/players/import/", {}, format="multipart"
+    )
+    assert response.status_code == 400
+    assert "Attach the CSV file" in response.json()["file"][0]
+
+
+def test_import_too_long_name_is_reported(as_organiser, tournament):
+    response = upload(as_organiser, tournament, f"number,name\n1,{'x' * 121}\n")
+    assert response.status_code == 400
+    assert "longer than 120 characters" in response.json()["rows"][0]["message"]
+
+
+@pytest.mark.parametrize(
+    ("client", "status"), [("anon", 401), ("as_official", 403), ("as_other_organiser", 403)]
+)
+def test_import_needs_an_organiser_of_this_tournament(request, tournament, client, status):
+    response = upload(request.getfixturevalue(client), tournament, "number,name\n1,Ann\n")
+    assert response.status_code == status
+    assert not tournament.players.exists()

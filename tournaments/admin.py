@@ -1,0 +1,47 @@
+from django.contrib import admin
+
+from tournaments.models import Player, Staff, Stage, Tournament, WorkerHeartbeat
+
+
+class StaffInline(admin.TabularInline):
+    model = Staff
+    extra = 0
+    raw_id_fields = ["user"]
+
+
+class StageInline(admin.TabularInline):
+    model = Stage
+    extra = 0
+
+
+@admin.register(Tournament)
+class TournamentAdmin(admin.ModelAdmin):
+    list_display = ["name", "slug", "preset", "domino_set", "created_at"]
+    search_fields = ["name", "slug"]
+    prepopulated_fields = {"slug": ["name"]}
+    inlines = [StaffInline, StageInline]
+
+
+@admin.register(Staff)
+class StaffAdmin(admin.ModelAdmin):
+    list_display = ["user", "tournament", "role"]
+    list_filter = ["role", "tournament"]
+    raw_id_fields = ["user"]
+
+
+@admin.register(Player)
+class PlayerAdmin(admin.ModelAdmin):
+    list_display = ["number", "name", "tournament", "household", "club", "status"]
+    list_filter = ["tournament", "status"]
+    search_fields = ["name", "household", "club"]
+
+
+@admin.register(Stage)
+class StageAdmin(admin.ModelAdmin):
+    list_display = ["name", "tournament", "order", "kind", "status", "rounds", "starting_double"]
+    list_filter = ["tournament", "kind", "status"]
+
+
+@admin.register(WorkerHeartbeat)
+class WorkerHeartbeatAdmin(admin.ModelAdmin):
+    list_display = ["hostname", "seen_at", "tasks_seen"]

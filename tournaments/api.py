@@ -1,0 +1,224 @@
+"""The v1 API of tournaments, staff, players and stages (shared/API.md)."""
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import serializers, status
+from rest_framework.parsers import MultiPartParser
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from config.api import Conflict
+from tournaments import services
+from tournaments.models import Player, Staff, Stage, Tournament
+from tournaments.permissions import is_staff_of, require_organiser
+
+
+class TournamentSerializer(serializers.ModelSerializer):
+    slug = serializers.SlugField(max_length=60)
+    with_stages = serializers.BooleanField(
+        default=False, write_only=True, help_text="Also create the preset's stages."
+    )
+
+    class Meta:
+        model = Tournament
+        fields = ["id", "name", "slug", "domino_set", "preset", "created_at", "with_stages"]
+        read_only_fields = ["id", "created_at"]
+
+
+class StaffSerializer(serializers.Serializer):
+    username = serializers.CharField(max_length=150)
+    role = serializers.ChoiceField(choices=Staff.Role.choices)
+    password = serializers.CharField(
+        write_only=True,
+        required=False,
+        allow_blank=True,
+        max_length=128,
+        help_text="Needed when the user is new.",
+    )
+
+
+class PlayerSerializer(serializers.ModelSerializer):
+    number = serializers.IntegerField(min_value=1, max_value=2_000_000_000)
+    name = serializers.CharField(max_length=120)
+
+    class Meta:
+        model = Player
+        fields = ["id", "number", "name", "household", "club", "status"]
+        read_only_fields = ["id"]
+
+
+class PublicPlayerSerializer(PlayerSerializer):
+    """What anyone may see of a player: no household."""
+
+    class Meta(PlayerSerializer.Meta):
+        fields = ["id", "number", "name", "club", "status"]
+
+
+class StageSerializer(serializers.ModelSerializer):
+    rounds = serializers.IntegerField(min_value=1, max_value=19)
+    starting_double = serializers.IntegerField(min_value=0, max_value=18)
+    table_size_min = serializers.IntegerField(min_value=2, max_value=12)
+    table_size_max = serializers.IntegerField(min_value=2, max_value=12)
+    advance_per_table = serializers.IntegerField(min_value=1, max_value=11, default=1)
+    wildcards = serializers.IntegerField(min_value=0, max_value=1000, default=0)
+
+    class Meta:
+        model = Stage
+        fields = [
+            "id",
+            "tournament",
+            "order",
+            "name",
+            "kind",
+            "status",
+            "domino_set",
+            "rounds",
+            "starting_double",
+            "table_size_min",
+            "table_size_max",
+            "advance_per_table",
+            "wildcards",
+            "requires_second_person",
+            "seed",
+            "engines",
+        ]
+        read_only_fields = ["id", "tournament", "order", "status", "domino_set", "seed", "engines"]
+
+    tournament = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    engines = serializers.ListField(child=serializers.IntegerField(), read_only=True)
+
+
+def tournament_or_404(slug: str) -> Tournament:
+    return get_object_or_404(Tournament, slug=slug)
+
+
+class TournamentListApi(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses=TournamentSerializer(many=True))
+    def get(self, request: Request) -> Response:
+        return Response(TournamentSerializer(Tournament.objects.all(), many=True).data)
+
+    @extend_schema(request=TournamentSerializer, responses={201: TournamentSerializer})
+    def post(self, request: Request) -> Response:
+        if not request.user.is_authenticated:
+            self.permission_denied(request)
+        serializer = TournamentSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        tournament = services.create_tournament(**serializer.validated_data, by=request.user)
+        return Response(TournamentSerializer(tournament).data, status=status.HTTP_201_CREATED)
+
+
+class TournamentDetailApi(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses=TournamentSerializer)
+    def get(self, request: Request, slug: str) -> Response:
+        return Response(TournamentSerializer(tournament_or_404(slug)).data)
+
+
+class AddStaffApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=StaffSerializer, responses={201: StaffSerializer, 200: StaffSerializer})
+    def post(self, request: Request, slug: str) -> Response:
+        tournament = tournament_or_404(slug)
+        require_organiser(request.user, tournament)
+        serializer = StaffSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        staff, created = services.add_staff(tournament=tournament, **serializer.validated_data)
+        body = {"username": staff.user.username, "role": staff.role}
+        return Response(body, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
+
+
+class PlayerListApi(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses=PlayerSerializer(many=True))
+    def get(self, request: Request, slug: str) -> Response:
+        tournament = tournament_or_404(slug)
+        output = (
+            PlayerSerializer if is_staff_of(request.user, tournament) else PublicPlayerSerializer
+        )
+        return Response(output(tournament.players.all(), many=True).data)
+
+    @extend_schema(request=PlayerSerializer, responses={201: PlayerSerializer})
+    def post(self, request: Request, slug: str) -> Response:
+        tournament = tournament_or_404(slug)
+        require_organiser(request.user, tournament)
+        serializer = PlayerSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        player = services.create_player(tournament=tournament, **serializer.validated_data)
+        return Response(PlayerSerializer(player).data, status=status.HTTP_201_CREATED)
+
+
+class ImportPlayersApi(APIView):
+    permission_classes = [IsAuthenticated]
+    parser_classes = [MultiPartParser]
+
+    @extend_schema(
+        request={
+            "multipart/form-data": inline_serializer(
+                "PlayersImport", {"file": serializers.FileField()}
+            )
+        },
+        responses={
+            201: inline_serializer("PlayersImported", {"created": serializers.IntegerField()})
+        },
+    )
+    def post(self, request: Request, slug: str) -> Response:
+        tournament = tournament_or_404(slug)
+        require_organiser(request.user, tournament)
+        upload = request.FILES.get("file")
+        if upload is None:
+            return Response({"file": ["Attach the CSV file as 'file'."]}, status=400)
+        try:
+            players = services.import_players(tournament=tournament, content=upload.read())
+        except services.ImportRejected as rejected:
+            body = {
+                "detail": f"{len(rejected.rows)} line(s) have errors; no player was imported.",
+                "file": rejected.messages,
+                "rows": [{"line": line, "message": message} for line, message in rejected.rows],
+            }
+            return Response(body, status=400)
+        return Response({"created": len(players)}, status=status.HTTP_201_CREATED)
+
+
+class StageListApi(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses=StageSerializer(many=True))
+    def get(self, request: Request, slug: str) -> Response:
+        tournament = tournament_or_404(slug)
+        return Response(StageSerializer(tournament.stages.all(), many=True).data)
+
+    @extend_schema(request=StageSerializer, responses={201: StageSerializer})
+    def post(self, request: Request, slug: str) -> Response:
+        tournament = tournament_or_404(slug)
+        require_organiser(request.user, tournament)
+        serializer = StageSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        stage = services.create_stage(tournament=tournament, **serializer.validated_data)
+        return Response(StageSerializer(stage).data, status=status.HTTP_201_CREATED)
+
+
+class StageDetailApi(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses=StageSerializer)
+    def get(self, request: Request, stage_id: int) -> Response:
+        return Response(StageSerializer(get_object_or_404(Stage, pk=stage_id)).data)
+
+    @extend_schema(request=StageSerializer, responses=StageSerializer)
+    def patch(self, request: Request, stage_id: int) -> Response:
+        stage = get_object_or_404(Stage.objects.select_related("tournament"), pk=stage_id)
+        require_organiser(request.user, stage.tournament)
+        serializer = StageSerializer(stage, data=request.data, partial=True)
+        serializer.is_valid(raise_exception=True)
+        try:
+            stage = services.update_stage(stage=stage, changes=serializer.validated_data)
+        except services.StateConflict as conflict:
+            raise Conflict(str(conflict)) from None
+        return Response(StageSerializer(stage).data)

@@ -1,0 +1,17 @@
+from django.urls import path
+
+from tournaments import api
+
+urlpatterns = [
+    path("tournaments/", api.TournamentListApi.as_view(), name="tournament-list"),
+    path("tournaments/<slug:slug>/", api.TournamentDetailApi.as_view(), name="tournament-detail"),
+    path("tournaments/<slug:slug>/staff/", api.AddStaffApi.as_view(), name="tournament-staff"),
+    path("tournaments/<slug:slug>/players/", api.PlayerListApi.as_view(), name="player-list"),
+    path(
+        "tournaments/<slug:slug>/players/import/",
+        api.ImportPlayersApi.as_view(),
+        name="player-import",
+    ),
+    path("tournaments/<slug:slug>/stages/", api.StageListApi.as_view(), name="stage-list"),
+    path("stages/<int:stage_id>/", api.StageDetailApi.as_view(), name="stage-detail"),
+]

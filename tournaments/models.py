@@ -1,0 +1,209 @@
+"""Tournaments, their staff, players and stages; every invariant has a constraint behind it."""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+
+from tournaments.presets import DOMINO_SETS, PRESETS
+
+
+class Tournament(models.Model):
+    class DominoSet(models.IntegerChoices):
+        DOUBLE_6 = 6, "double-6"
+        DOUBLE_9 = 9, "double-9"
+        DOUBLE_12 = 12, "double-12"
+        DOUBLE_15 = 15, "double-15"
+        DOUBLE_18 = 18, "double-18"
+
+    class Preset(models.TextChoices):
+        SAMBOREE = "samboree", PRESETS["samboree"].label
+        PARSONS = "parsons", PRESETS["parsons"].label
+        PAGAT = "pagat", PRESETS["pagat"].label
+        ONLINE = "online", PRESETS["online"].label
+
+    name = models.CharField(max_length=200)
+    slug = models.SlugField(max_length=60, unique=True)
+    domino_set = models.PositiveSmallIntegerField(
+        choices=DominoSet.choices, default=DominoSet.DOUBLE_12
+    )
+    preset = models.CharField(max_length=20, choices=Preset.choices, default=Preset.SAMBOREE)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "name"]
+        constraints = [
+            models.CheckConstraint(
+                name="tournaments_tournament_domino_set_known",
+                condition=Q(domino_set__in=DOMINO_SETS),
+            ),
+            models.CheckConstraint(
+                name="tournaments_tournament_preset_known", condition=Q(preset__in=list(PRESETS))
+            ),
+            models.CheckConstraint(name="tournaments_tournament_name_set", condition=~Q(name="")),
+            models.CheckConstraint(name="tournaments_tournament_slug_set", condition=~Q(slug="")),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Staff(models.Model):
+    """A user's role in one tournament: organisers run it, officials enter and confirm results."""
+
+    class Role(models.TextChoices):
+        ORGANISER = "organiser", "Organiser"
+        OFFICIAL = "official", "Official"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="staff")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tournament_roles"
+    )
+    role = models.CharField(max_length=20, choices=Role.choices)
+
+    class Meta:
+        verbose_name_plural = "staff"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "user"], name="tournaments_staff_one_role_per_tournament"
+            ),
+            models.CheckConstraint(
+                name="tournaments_staff_role_known", condition=Q(role__in=["organiser", "official"])
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} ({self.role} of {self.tournament})"
+
+
+class Player(models.Model):
+    class Status(models.TextChoices):
+        REGISTERED = "registered", "Registered"
+        CHECKED_IN = "checked_in", "Checked in"
+        WITHDRAWN = "withdrawn", "Withdrawn"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="players")
+    number = models.PositiveIntegerField(help_text="Badge number, unique in the tournament.")
+    name = models.CharField(max_length=120)
+    household = models.CharField(
+        max_length=120, blank=True, help_text="Players of one household are seated apart."
+    )
+    club = models.CharField(max_length=120, blank=True)
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.REGISTERED)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "number"], name="tournaments_player_number_unique"
+            ),
+            models.CheckConstraint(
+                name="tournaments_player_number_positive", condition=Q(number__gte=1)
+            ),
+            models.CheckConstraint(name="tournaments_player_name_set", condition=~Q(name="")),
+            models.CheckConstraint(
+                name="tournaments_player_status_known",
+                condition=Q(status__in=["registered", "checked_in", "withdrawn"]),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.number} {self.name}"
+
+
+class Stage(models.Model):
+    """An ordered phase of a tournament: a qualifying stage or one level of the playoff bracket."""
+
+    class Kind(models.TextChoices):
+        QUALIFYING = "qualifying", "Qualifying"
+        PLAYOFF = "playoff", "Playoff"
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Pending"
+        SEATED = "seated", "Seated"
+        CLOSED = "closed", "Closed"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="stages")
+    order = models.PositiveSmallIntegerField()
+    name = models.CharField(max_length=120)
+    kind = models.CharField(max_length=20, choices=Kind.choices, default=Kind.QUALIFYING)
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.PENDING)
+    # The set is the tournament's, copied so that the database can check the starting double.
+    domino_set = models.PositiveSmallIntegerField(choices=Tournament.DominoSet.choices)
+    rounds = models.PositiveSmallIntegerField()
+    starting_double = models.PositiveSmallIntegerField()
+    table_size_min = models.PositiveSmallIntegerField()
+    table_size_max = models.PositiveSmallIntegerField()
+    advance_per_table = models.PositiveSmallIntegerField(default=1)
+    wildcards = models.PositiveSmallIntegerField(
+        default=0, help_text="Best non-qualifiers overall who also advance."
+    )
+    requires_second_person = models.BooleanField(
+        default=False, help_text="A result must be confirmed by someone other than its submitter."
+    )
+    seed = models.BigIntegerField(null=True, blank=True, help_text="Seed of the recorded seating.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament", "order"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "order"], name="tournaments_stage_order_unique"
+            ),
+            models.CheckConstraint(
+                name="tournaments_stage_order_positive", condition=Q(order__gte=1)
+            ),
+            models.CheckConstraint(name="tournaments_stage_name_set", condition=~Q(name="")),
+            models.CheckConstraint(
+                name="tournaments_stage_kind_known", condition=Q(kind__in=["qualifying", "playoff"])
+            ),
+            models.CheckConstraint(
+                name="tournaments_stage_status_known",
+                condition=Q(status__in=["pending", "seated", "closed"]),
+            ),
+            models.CheckConstraint(
+                name="tournaments_stage_domino_set_known", condition=Q(domino_set__in=DOMINO_SETS)
+            ),
+            models.CheckConstraint(
+                name="tournaments_stage_starting_double_in_set",
+                condition=Q(starting_double__lte=F("domino_set")),
+            ),
+            models.CheckConstraint(
+                name="tournaments_stage_rounds_positive", condition=Q(rounds__gte=1)
+            ),
+            models.CheckConstraint(
+                name="tournaments_stage_rounds_within_doubles",
+                condition=Q(rounds__lte=F("starting_double") + 1),
+            ),
+            models.CheckConstraint(
+                name="tournaments_stage_table_size_min_two", condition=Q(table_size_min__gte=2)
+            ),
+            models.CheckConstraint(
+                name="tournaments_stage_table_size_ordered",
+                condition=Q(table_size_max__gte=F("table_size_min")),
+            ),
+            models.CheckConstraint(
+                name="tournaments_stage_advance_positive", condition=Q(advance_per_table__gte=1)
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament}: {self.name}"
+
+    def engine(self, round_no: int) -> int:
+        return self.starting_double - (round_no - 1)
+
+    @property
+    def engines(self) -> list[int]:
+        return [self.engine(n) for n in range(1, self.rounds + 1)]
+
+
+class WorkerHeartbeat(models.Model):
+    """When a Celery worker last ran a task: the console and readiness check show live workers."""
+
+    hostname = models.CharField(max_length=200, unique=True)
+    seen_at = models.DateTimeField()
+    tasks_seen = models.PositiveBigIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"{self.hostname} at {self.seen_at:%H:%M:%S}"

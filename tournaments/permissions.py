@@ -1,0 +1,45 @@
+"""Who may do what in a tournament: the tournament is the boundary of every permission."""
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from rest_framework.exceptions import NotAuthenticated, PermissionDenied
+
+from tournaments.models import Staff, Tournament
+
+ORGANISER = Staff.Role.ORGANISER
+OFFICIAL = Staff.Role.OFFICIAL
+
+
+def role_in(user: AbstractBaseUser | AnonymousUser, tournament: Tournament) -> str | None:
+    """The user's role in the tournament ("organiser" for a superuser), or None."""
+    if not user.is_authenticated:
+        return None
+    if user.is_superuser:
+        return ORGANISER
+    return (
+        Staff.objects.filter(tournament=tournament, user=user)
+        .values_list("role", flat=True)
+        .first()
+    )
+
+
+def is_organiser(user: AbstractBaseUser | AnonymousUser, tournament: Tournament) -> bool:
+    return role_in(user, tournament) == ORGANISER
+
+
+def is_staff_of(user: AbstractBaseUser | AnonymousUser, tournament: Tournament) -> bool:
+    return role_in(user, tournament) in (ORGANISER, OFFICIAL)
+
+
+def require_organiser(user: AbstractBaseUser | AnonymousUser, tournament: Tournament) -> None:
+    if not user.is_authenticated:
+        raise NotAuthenticated()
+    if not is_organiser(user, tournament):
+        raise PermissionDenied(f"Only an organiser of {tournament.name} may do this.")
+
+
+def require_staff(user: AbstractBaseUser | AnonymousUser, tournament: Tournament) -> None:
+    """Officials and organisers of this tournament (officials enter and confirm results)."""
+    if not user.is_authenticated:
+        raise NotAuthenticated()
+    if not is_staff_of(user, tournament):
+        raise PermissionDenied(f"Only an official or organiser of {tournament.name} may do this.")

@@ -1,0 +1,340 @@
+"""Every state change of tournaments, staff, players and stages."""
+
+import csv
+import io
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.db.models import Max
+
+from tournaments.models import Player, Staff, Stage, Tournament
+from tournaments.presets import get_preset
+
+STAGE_FIELDS = (
+    "name",
+    "kind",
+    "rounds",
+    "starting_double",
+    "table_size_min",
+    "table_size_max",
+    "advance_per_table",
+    "wildcards",
+    "requires_second_person",
+)
+
+
+class StateConflict(Exception):
+    """The request is valid but the current state forbids it; the message says what to do."""
+
+
+@transaction.atomic
+def create_tournament(
+    *,
+    name: str,
+    slug: str,
+    domino_set: int,
+    preset: str,
+    by: AbstractBaseUser,
+    with_stages: bool = False,
+) -> Tournament:
+    """Create a tournament; its creator becomes its organiser."""
+    try:
+        get_preset(preset).deal(domino_set)
+    except ValueError as error:
+        raise ValidationError({"domino_set": [str(error)]}) from None
+    if Tournament.objects.filter(slug=slug).exists():
+        raise ValidationError({"slug": [f"The address {slug!r} is taken: choose another."]})
+    tournament = Tournament.objects.create(
+        name=name, slug=slug, domino_set=domino_set, preset=preset
+    )
+    Staff.objects.create(tournament=tournament, user=by, role=Staff.Role.ORGANISER)
+    if with_stages:
+        for template in get_preset(preset).stages:
+            create_stage(
+                tournament=tournament,
+                name=template.name,
+                kind=template.kind,
+                rounds=template.rounds,
+                starting_double=min(template.starting_double, domino_set),
+                table_size_min=template.table_size_min,
+                table_size_max=template.table_size_max,
+            )
+    return tournament
+
+
+@transaction.atomic
+def add_staff(
+    *, tournament: Tournament, username: str, role: str, password: str | None = None
+) -> tuple[Staff, bool]:
+    """Give a user a role in the tournament, creating the user when new: (staff, created)."""
+    if role not in Staff.Role.values:
+        raise ValidationError({"role": ["Choose official or organiser."]})
+    user_model = get_user_model()
+    user = user_model.objects.filter(username=username).first()
+    if user is None:
+        if not password:
+            raise ValidationError({"password": [f"{username!r} is a new user: give a password."]})
+        user = user_model.objects.create_user(username=username, password=password)
+    staff, created = Staff.objects.update_or_create(
+        tournament=tournament, user=user, defaults={"role": role}
+    )
+    return staff, created
+
+
+def _player_number_taken(tournament: Tournament, number: int) -> ValidationError:
+    return ValidationError({"number": [f"Number {number} is already taken in {tournament.name}."]})
+
+
+@transaction.atomic
+def create_player(
+    *,
+    tournament: Tournament,
+    number: int,
+    name: str,
+    household: str = "",
+    club: str = "",
+    status: str = Player.Status.REGISTERED,
+) -> Player:
+    if Player.objects.filter(tournament=tournament, number=number).exists():
+        raise _player_number_taken(tournament, number)
+    try:
+        with transaction.atomic():
+            return Player.objects.create(
+                tournament=tournament,
+                number=number,
+                name=name.strip(),
+                household=household.strip(),
+                club=club.strip(),
+                status=status,
+            )
+    except IntegrityError:  # a concurrent request took the number first
+        raise _player_number_taken(tournament, number) from None
+
+
+# ---- players CSV import -------------------------------------------------------------------------
+
+IMPORT_COLUMNS = ("number", "name", "household", "club", "status")
+REQUIRED_COLUMNS = ("number", "name")
+MAX_LENGTHS = {"name": 120, "household": 120, "club": 120}
+
+
+class ImportRejected(ValidationError):
+    """A players file with bad rows: every row's errors, nothing imported."""
+
+    def __init__(self, errors: list[tuple[int, str]]):
+        self.rows = errors
+        super().__init__({"file": [f"Line {line}: {message}" for line, message in errors]})
+
+
+def _decode(content: bytes) -> str:
+    try:
+        return content.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        # Excel on Windows saves "CSV" in the Windows code page, not UTF-8.
+        return content.decode("cp1252", errors="strict")
+
+
+def _sniff_delimiter(text: str) -> str:
+    header = text.split("\n", 1)[0]
+    try:
+        return csv.Sniffer().sniff(header, delimiters=",;\t").delimiter
+    except csv.Error:
+        return ","
+
+
+def parse_players_csv(*, tournament: Tournament, content: bytes) -> list[dict[str, Any]]:
+    """Read a players CSV: valid rows, or ImportRejected listing every bad row by line number."""
+    try:
+        text = _decode(content)
+    except UnicodeDecodeError:
+        raise ImportRejected([(1, "The file is not text: save it as CSV (UTF-8).")]) from None
+    if not text.strip():
+        raise ImportRejected([(1, "The file is empty: it needs a header row such as number,name.")])
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=_sniff_delimiter(text))
+    try:
+        header = [column.strip().lower() for column in next(reader)]
+    except csv.Error as error:
+        raise ImportRejected([(1, f"The header row cannot be read: {error}.")]) from None
+    errors: list[tuple[int, str]] = []
+    unknown = [column for column in header if column not in IMPORT_COLUMNS]
+    missing = [column for column in REQUIRED_COLUMNS if column not in header]
+    repeated = sorted({column for column in header if header.count(column) > 1})
+    if unknown:
+        errors.append(
+            (
+                1,
+                f"Unknown column {', '.join(map(repr, unknown))}: the columns are "
+                f"{', '.join(IMPORT_COLUMNS)}.",
+            )
+        )
+    if missing:
+        errors.append((1, f"Missing column {', '.join(map(repr, missing))}."))
+    if repeated:
+        errors.append((1, f"Column {', '.join(map(repr, repeated))} appears twice."))
+    if errors:
+        raise ImportRejected(errors)
+
+    taken = set(Player.objects.filter(tournament=tournament).values_list("number", flat=True))
+    seen: dict[int, int] = {}
+    rows: list[dict[str, Any]] = []
+    try:
+        for values in reader:
+            line = reader.line_num
+            if not any(value.strip() for value in values):
+                continue  # blank line
+            problems: list[str] = []
+            if len(values) != len(header):
+                problems.append(
+                    f"the line has {len(values)} cells but the header has {len(header)}"
+                )
+            record = {
+                column: (values[i].strip() if i < len(values) else "")
+                for i, column in enumerate(header)
+            }
+            number_text = record["number"]
+            number: int | None = None
+            if not number_text:
+                problems.append("the number is missing")
+            elif not number_text.isdigit() or int(number_text) < 1:
+                problems.append(f"the number {number_text!r} is not a whole number of 1 or more")
+            else:
+                number = int(number_text)
+                if number in taken:
+                    problems.append(f"number {number} is already in the tournament")
+                elif number in seen:
+                    problems.append(f"number {number} is used twice (also on line {seen[number]})")
+                else:
+                    seen[number] = line
+            if not record["name"]:
+                problems.append("the name is empty")
+            for column, limit in MAX_LENGTHS.items():
+                if len(record.get(column, "")) > limit:
+                    problems.append(f"the {column} is longer than {limit} characters")
+            status = record.get("status", "").lower().replace(" ", "_") or Player.Status.REGISTERED
+            if status not in Player.Status.values:
+                problems.append(
+                    f"the status {record['status']!r} is unknown: use "
+                    f"{', '.join(Player.Status.values)} or leave it empty"
+                )
+            if problems:
+                errors.append((line, "; ".join(problems).capitalize() + "."))
+                continue
+            rows.append(
+                {
+                    "number": number,
+                    "name": record["name"],
+                    "household": record.get("household", ""),
+                    "club": record.get("club", ""),
+                    "status": status,
+                }
+            )
+    except csv.Error as error:
+        errors.append((reader.line_num, f"This line cannot be read as CSV: {error}."))
+    if errors:
+        raise ImportRejected(errors)
+    if not rows:
+        raise ImportRejected([(1, "The file has a header row but no players.")])
+    return rows
+
+
+@transaction.atomic
+def import_players(*, tournament: Tournament, content: bytes) -> list[Player]:
+    """Create every player of a CSV file, or none: ImportRejected lists every bad row."""
+    rows = parse_players_csv(tournament=tournament, content=content)
+    try:
+        with transaction.atomic():
+            return Player.objects.bulk_create(
+                [Player(tournament=tournament, **row) for row in rows]
+            )
+    except IntegrityError:  # a player added meanwhile took one of the numbers
+        raise ImportRejected(
+            [
+                (
+                    1,
+                    "Another import added some of these numbers meanwhile: "
+                    "upload the file again to see which.",
+                )
+            ]
+        ) from None
+
+
+# ---- stages -------------------------------------------------------------------------------------
+
+
+def validate_stage(*, tournament: Tournament, values: dict[str, Any]) -> None:
+    """Check a stage's settings against the tournament's set and preset; ValidationError if not."""
+    errors: dict[str, list[str]] = {}
+    domino_set = tournament.domino_set
+    preset = get_preset(tournament.preset)
+    starting_double = values["starting_double"]
+    rounds = values["rounds"]
+    if starting_double > domino_set:
+        errors["starting_double"] = [
+            f"A double-{domino_set} set has no double-{starting_double}: "
+            f"choose {domino_set} or lower."
+        ]
+    if rounds < 1:
+        errors["rounds"] = ["A stage has at least one round."]
+    elif starting_double <= domino_set and rounds > starting_double + 1:
+        errors["rounds"] = [
+            f"Starting from double-{starting_double}, at most {starting_double + 1} rounds can be "
+            f"played (down to double-blank)."
+        ]
+    low, high = preset.table_bounds(domino_set)
+    size_min, size_max = values["table_size_min"], values["table_size_max"]
+    if size_min < low:
+        errors["table_size_min"] = [
+            f"The {preset.key} preset deals for at least {low} players at a table."
+        ]
+    if size_max > high:
+        errors["table_size_max"] = [
+            f"The {preset.key} preset with a double-{domino_set} set deals for at most "
+            f"{high} players at a table."
+        ]
+    if size_min > size_max:
+        errors.setdefault("table_size_max", []).append(
+            "The largest table size cannot be smaller than the smallest."
+        )
+    advance = values.get("advance_per_table", 1)
+    if advance < 1:
+        errors["advance_per_table"] = ["At least one player advances from each table."]
+    elif advance >= size_min and values.get("kind") == Stage.Kind.QUALIFYING:
+        errors["advance_per_table"] = [
+            f"With tables of {size_min}, at most {size_min - 1} players per table can advance."
+        ]
+    if errors:
+        raise ValidationError(errors)
+
+
+@transaction.atomic
+def create_stage(*, tournament: Tournament, **values: Any) -> Stage:
+    values = {key: value for key, value in values.items() if key in STAGE_FIELDS}
+    values.setdefault("advance_per_table", 1)
+    validate_stage(tournament=tournament, values=values)
+    # Lock the tournament row so that two stages created together get different orders.
+    Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
+    order = (tournament.stages.aggregate(top=Max("order"))["top"] or 0) + 1
+    return Stage.objects.create(
+        tournament=tournament, order=order, domino_set=tournament.domino_set, **values
+    )
+
+
+@transaction.atomic
+def update_stage(*, stage: Stage, changes: dict[str, Any]) -> Stage:
+    """Change a stage's settings; only before it is seated (a playoff's are set on the day)."""
+    stage = Stage.objects.select_for_update().get(pk=stage.pk)
+    if stage.status != Stage.Status.PENDING:
+        raise StateConflict(
+            f"{stage.name} is already {stage.get_status_display().lower()}: its settings can only "
+            "be changed before it is seated."
+        )
+    values = {name: getattr(stage, name) for name in STAGE_FIELDS}
+    values.update({key: value for key, value in changes.items() if key in STAGE_FIELDS})
+    validate_stage(tournament=stage.tournament, values=values)
+    for key, value in values.items():
+        setattr(stage, key, value)
+    stage.save()
+    return stage
