@@ -10,6 +10,8 @@ from itertools import groupby
 from operator import attrgetter, itemgetter
 from typing import Any
 
+from tournaments.presets import max_round_total
+
 # --------------------------------------------------------------------------------------------
 # Ranking
 
@@ -235,20 +237,6 @@ class ScoreLine:
     player_id: int
     pips: object  # raw input: int, digit string, or anything a form or a CSV file may send
     went_out: bool = False
-
-
-def total_pips(domino_set: int) -> int:
-    """Pips in a whole double-N set: N(N+1)(N+2)/2 (double-12: 1092)."""
-    if domino_set < 0:
-        raise ValueError(f"No double-{domino_set} set")
-    return domino_set * (domino_set + 1) * (domino_set + 2) // 2
-
-
-def max_round_total(domino_set: int, engine: int) -> int:
-    """Most pips a table can score in a round: the whole set except the engine double."""
-    if not 0 <= engine <= domino_set:
-        raise ValueError(f"A double-{domino_set} set has no {engine} engine")
-    return total_pips(domino_set) - 2 * engine
 
 
 PIPS_MESSAGE = "Enter a whole number of pips, 0 or more"

@@ -16,6 +16,8 @@ def tiles_in_set(domino_set: int) -> int:
 
 def total_pips(domino_set: int) -> int:
     """Pips on every tile of a double-N set: N(N+1)(N+2)/2."""
+    if domino_set < 0:
+        raise ValueError(f"No double-{domino_set} set")
     return domino_set * (domino_set + 1) * (domino_set + 2) // 2
 
 
@@ -30,6 +32,8 @@ def engine_for_round(starting_double: int, round_no: int) -> int:
 
 def max_round_total(domino_set: int, engine: int) -> int:
     """The most pips the players' hands can hold in one round: the set less the engine double."""
+    if not 0 <= engine <= domino_set:
+        raise ValueError(f"A double-{domino_set} set has no {engine} engine")
     return total_pips(domino_set) - 2 * engine
 
 

@@ -18,12 +18,11 @@ from scoring.rules import (
     Ranked,
     ScoreLine,
     advancement_ties,
-    max_round_total,
     parse_pips,
     rank_players,
-    total_pips,
     validate_round,
 )
+from tournaments.presets import max_round_total, total_pips
 
 # --------------------------------------------------------------------------------------------
 # Helpers and strategies
