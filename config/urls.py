@@ -8,10 +8,14 @@ api_v1 = [
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("", include("tournaments.api_urls")),
+    path("", include("tables.api_urls")),
+    path("", include("scoring.api_urls")),
 ]
 
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/v1/", include(api_v1)),
+    path("accounts/", include("django.contrib.auth.urls")),
     path("", include("tournaments.urls")),
+    path("", include("tables.urls")),
 ]

@@ -3,6 +3,7 @@
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
+from tables import services as table_services
 from tournaments import services as tournament_services
 from tournaments.models import Player, Staff, Tournament
 
@@ -95,4 +96,6 @@ def load_demo() -> tuple[Tournament, bool]:
         )
         for number, (name, household, club) in enumerate(DEMO_PLAYERS, start=1)
     )
+    qualifying = tournament.stages.get(order=1)
+    table_services.seat_stage(stage=qualifying, by=organiser, seed=2026)
     return tournament, True

@@ -229,6 +229,32 @@ def advancement_ties(ranked: Sequence[Ranked], *, per_table: int) -> dict[int, l
 
 
 # --------------------------------------------------------------------------------------------
+# Late entries
+
+LATE_ENTRY_RULES = ("table_high", "zero", "no_advance")
+
+
+def missed_round_scores(
+    *, table_rounds: Mapping[int, Mapping[int, int]], from_round: int, rule: str
+) -> dict[int, int]:
+    """What a late entry scores for the rounds their table played before they sat down.
+
+    table_rounds: round_no -> {player_id: pips} of the table's results. "table_high" (the house
+    rule) gives the highest score at the table in each missed round; "zero" and "no_advance"
+    give 0 (with "no_advance" the player also cannot advance, which advancement checks).
+    """
+    if rule not in LATE_ENTRY_RULES:
+        raise ValueError(
+            f"Unknown late entry rule {rule!r}: use one of {', '.join(LATE_ENTRY_RULES)}"
+        )
+    missed = {}
+    for round_no, scores in table_rounds.items():
+        if round_no < from_round and scores:
+            missed[round_no] = max(scores.values()) if rule == "table_high" else 0
+    return missed
+
+
+# --------------------------------------------------------------------------------------------
 # Validation of one round result
 
 

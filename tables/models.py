@@ -29,10 +29,20 @@ class Seat(models.Model):
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
     position = models.PositiveSmallIntegerField()
+    # A late entry plays from a later round; a withdrawn player stops after the rounds reported.
+    from_round = models.PositiveSmallIntegerField(default=1)
+    to_round = models.PositiveSmallIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["table", "position"]
         constraints = [
+            models.CheckConstraint(
+                name="tables_seat_from_round_positive", condition=Q(from_round__gte=1)
+            ),
+            models.CheckConstraint(
+                name="tables_seat_rounds_ordered",
+                condition=Q(to_round__isnull=True) | Q(to_round__gte=models.F("from_round") - 1),
+            ),
             models.UniqueConstraint(
                 fields=["stage", "player"], name="tables_seat_player_once_per_stage"
             ),
@@ -46,3 +56,6 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table}, seat {self.position}: {self.player}"
+
+    def plays_round(self, round_no: int) -> bool:
+        return self.from_round <= round_no and (self.to_round is None or round_no <= self.to_round)

@@ -81,10 +81,21 @@ class StageSerializer(serializers.ModelSerializer):
             "advance_per_table",
             "wildcards",
             "requires_second_person",
+            "late_entry_rule",
             "seed",
+            "seating_report",
             "engines",
         ]
-        read_only_fields = ["id", "tournament", "order", "status", "domino_set", "seed", "engines"]
+        read_only_fields = [
+            "id",
+            "tournament",
+            "order",
+            "status",
+            "domino_set",
+            "seed",
+            "engines",
+            "seating_report",
+        ]
 
     tournament = serializers.SlugRelatedField(slug_field="slug", read_only=True)
     engines = serializers.ListField(child=serializers.IntegerField(), read_only=True)

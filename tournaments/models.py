@@ -141,7 +141,19 @@ class Stage(models.Model):
     requires_second_person = models.BooleanField(
         default=False, help_text="A result must be confirmed by someone other than its submitter."
     )
+
+    class LateEntryRule(models.TextChoices):
+        TABLE_HIGH = "table_high", "Highest score at the table for each missed round"
+        ZERO = "zero", "Zero for each missed round"
+        NO_ADVANCE = "no_advance", "Missed rounds score nothing, and the player cannot advance"
+
+    late_entry_rule = models.CharField(
+        max_length=20, choices=LateEntryRule.choices, default=LateEntryRule.TABLE_HIGH
+    )
     seed = models.BigIntegerField(null=True, blank=True, help_text="Seed of the recorded seating.")
+    seating_report = models.JSONField(
+        default=dict, blank=True, help_text="Repeat tablemates and constraints the seating missed."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -184,6 +196,10 @@ class Stage(models.Model):
             ),
             models.CheckConstraint(
                 name="tournaments_stage_advance_positive", condition=Q(advance_per_table__gte=1)
+            ),
+            models.CheckConstraint(
+                name="tournaments_stage_late_entry_rule_known",
+                condition=Q(late_entry_rule__in=["table_high", "zero", "no_advance"]),
             ),
         ]
 

@@ -23,6 +23,7 @@ STAGE_FIELDS = (
     "advance_per_table",
     "wildcards",
     "requires_second_person",
+    "late_entry_rule",
 )
 
 

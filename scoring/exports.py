@@ -1,0 +1,58 @@
+"""CSV exports that open right in a spreadsheet: UTF-8 with a byte-order mark, RFC 4180 quoting,
+and cells that a spreadsheet would run as a formula neutralised."""
+
+import csv
+from collections.abc import Iterable, Iterator
+
+from tables.models import Seat
+from tournaments.models import Tournament
+
+BOM = "\ufeff"
+# A cell starting with one of these is read by Excel, LibreOffice or Sheets as a formula.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def neutralise(value: object) -> object:
+    """Prefix a formula-like text cell with an apostrophe, so it shows as text and never runs."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
+class _Line:
+    """A file-like object that hands back what the csv writer writes."""
+
+    def write(self, value: str) -> str:
+        return value
+
+
+def csv_lines(header: Iterable[str], rows: Iterable[Iterable[object]]) -> Iterator[str]:
+    """The whole file, a line at a time, starting with the byte-order mark."""
+    writer = csv.writer(_Line(), quoting=csv.QUOTE_MINIMAL, lineterminator="\r\n")
+    yield BOM + writer.writerow(list(header))
+    for row in rows:
+        yield writer.writerow([neutralise(value) for value in row])
+
+
+PLAYERS_HEADER = ("number", "name", "household", "club", "status")
+SEATING_HEADER = ("stage", "table", "seat", "number", "name")
+
+
+def players_rows(tournament: Tournament) -> Iterator[tuple]:
+    players = tournament.players.order_by("number")
+    yield from players.values_list("number", "name", "household", "club", "status").iterator()
+
+
+def seating_rows(tournament: Tournament) -> Iterator[tuple]:
+    seats = (
+        Seat.objects.filter(stage__tournament=tournament)
+        .order_by("stage__order", "table__number", "position")
+        .values_list("stage__name", "table__number", "position", "player__number", "player__name")
+    )
+    yield from seats.iterator()
+
+
+EXPORTS = {
+    "players": (PLAYERS_HEADER, players_rows),
+    "seating": (SEATING_HEADER, seating_rows),
+}

@@ -1,0 +1,163 @@
+"""The v1 API of seating: seat a stage, its tables, late players, withdrawals, table cards."""
+
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from config.api import Conflict
+from tables import cards, selectors, services
+from tables.models import Seat
+from tournaments.api import PlayerSerializer
+from tournaments.models import Player, Stage
+from tournaments.permissions import require_organiser, require_staff
+from tournaments.services import StateConflict
+
+
+class SeatedPlayerSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Player
+        fields = ["id", "number", "name"]
+
+
+class SeatSerializer(serializers.ModelSerializer):
+    player = SeatedPlayerSerializer()
+
+    class Meta:
+        model = Seat
+        fields = ["position", "player", "from_round", "to_round"]
+
+
+class TableSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    number = serializers.IntegerField()
+    seats = SeatSerializer(many=True)
+
+
+class SeatStageInput(serializers.Serializer):
+    seed = serializers.IntegerField(required=False, min_value=0, max_value=2**62)
+    force = serializers.BooleanField(
+        default=False, help_text="Reseat a stage that has results, discarding them."
+    )
+
+
+class LatePlayerInput(serializers.Serializer):
+    player = serializers.IntegerField(help_text="The player's id.")
+
+
+class LateSeatSerializer(serializers.ModelSerializer):
+    player = SeatedPlayerSerializer()
+    table = serializers.IntegerField(source="table.number")
+
+    class Meta:
+        model = Seat
+        fields = ["table", "position", "player", "from_round"]
+
+
+def stage_or_404(stage_id: int) -> Stage:
+    return get_object_or_404(Stage.objects.select_related("tournament"), pk=stage_id)
+
+
+def tables_response(stage: Stage) -> Response:
+    return Response(TableSerializer(selectors.tables_with_seats(stage), many=True).data)
+
+
+class SeatStageApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=SeatStageInput, responses=TableSerializer(many=True))
+    def post(self, request: Request, stage_id: int) -> Response:
+        stage = stage_or_404(stage_id)
+        require_organiser(request.user, stage.tournament)
+        data = SeatStageInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        try:
+            services.seat_stage(stage=stage, by=request.user, **data.validated_data)
+        except StateConflict as conflict:
+            raise Conflict(str(conflict)) from None
+        return tables_response(stage)
+
+
+class StageTablesApi(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses=TableSerializer(many=True))
+    def get(self, request: Request, stage_id: int) -> Response:
+        return tables_response(stage_or_404(stage_id))
+
+
+class LatePlayerApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=LatePlayerInput, responses={201: LateSeatSerializer})
+    def post(self, request: Request, stage_id: int) -> Response:
+        stage = stage_or_404(stage_id)
+        require_organiser(request.user, stage.tournament)
+        data = LatePlayerInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        player = Player.objects.filter(
+            pk=data.validated_data["player"], tournament=stage.tournament
+        ).first()
+        if player is None:
+            return Response({"player": ["No such player in this tournament."]}, status=400)
+        try:
+            seat = services.add_late_player(stage=stage, player=player, by=request.user)
+        except StateConflict as conflict:
+            raise Conflict(str(conflict)) from None
+        return Response(LateSeatSerializer(seat).data, status=201)
+
+
+class PlayerActionApi(APIView):
+    """POST withdraws or checks in one player."""
+
+    permission_classes = [IsAuthenticated]
+    action_name = ""
+
+    @extend_schema(request=None, responses=PlayerSerializer)
+    def post(self, request: Request, slug: str, player_id: int) -> Response:
+        player = get_object_or_404(
+            Player.objects.select_related("tournament"), pk=player_id, tournament__slug=slug
+        )
+        require_organiser(request.user, player.tournament)
+        action = getattr(services, self.action_name)
+        try:
+            player = action(player=player, by=request.user)
+        except StateConflict as conflict:
+            raise Conflict(str(conflict)) from None
+        return Response(PlayerSerializer(player).data)
+
+
+class WithdrawPlayerApi(PlayerActionApi):
+    action_name = "withdraw_player"
+
+
+class CheckInPlayerApi(PlayerActionApi):
+    action_name = "check_in_player"
+
+
+class TableCardsApi(APIView):
+    """One PDF for the whole stage: a table card and score sheet per table."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses={(200, "application/pdf"): OpenApiTypes.BINARY})
+    def get(self, request: Request, stage_id: int) -> HttpResponse:
+        stage = stage_or_404(stage_id)
+        require_staff(request.user, stage.tournament)
+        if stage.status == Stage.Status.PENDING:
+            raise Conflict(f"{stage.name} is not seated yet: seat it to print its table cards.")
+        pdf = cards.stage_cards_pdf(
+            stage,
+            entry_url=lambda table: request.build_absolute_uri(
+                f"/t/{stage.tournament.slug}/enter/{table.pk}/"
+            ),
+        )
+        response = HttpResponse(pdf, content_type="application/pdf")
+        filename = f"{stage.tournament.slug}-stage-{stage.order}-tables.pdf"
+        response["Content-Disposition"] = f'attachment; filename="{filename}"'
+        return response

@@ -1,0 +1,27 @@
+from django import forms
+
+from tables.models import Seat
+from tournaments.models import Player, Stage
+
+
+class SeatStageForm(forms.Form):
+    seed = forms.IntegerField(
+        required=False, min_value=0, max_value=2**62,
+        help_text="Leave empty for a new random seating; the same seed gives the same seating.",
+    )  # fmt: skip
+    force = forms.BooleanField(
+        required=False, label="Discard the results already entered and reseat",
+    )  # fmt: skip
+
+
+class LatePlayerForm(forms.Form):
+    player = forms.ModelChoiceField(queryset=Player.objects.none(), label="Late player")
+
+    def __init__(self, *args, stage: Stage, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        seated = Seat.objects.filter(stage=stage).values("player_id")
+        self.fields["player"].queryset = (
+            stage.tournament.players.exclude(status=Player.Status.WITHDRAWN)
+            .exclude(pk__in=seated)
+            .order_by("number")
+        )

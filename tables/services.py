@@ -1,0 +1,222 @@
+"""Seating a stage, late entries and withdrawals: every change of tables and seats."""
+
+import secrets
+from dataclasses import dataclass, field
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import Max
+
+from tables import seating
+from tables.models import Seat, Table
+from tournaments.models import Player, Stage
+from tournaments.presets import get_preset
+from tournaments.services import StateConflict
+
+
+@dataclass
+class SeatingReport:
+    """What seating a stage did, for the organiser: the tables and every constraint not met."""
+
+    tables: list[Table]
+    seed: int | None
+    players_seated: int
+    left_out: list[Player] = field(default_factory=list)
+    repeat_pairs: int = 0
+    household_conflicts: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    discarded_results: int = 0
+
+
+def players_to_seat(stage: Stage) -> tuple[list[Player], list[Player]]:
+    """(to seat, left out): the active players; once anyone is checked in, only those checked in."""
+    active = list(stage.tournament.players.exclude(status=Player.Status.WITHDRAWN))
+    checked_in = [p for p in active if p.status == Player.Status.CHECKED_IN]
+    if checked_in:
+        return checked_in, [p for p in active if p.status != Player.Status.CHECKED_IN]
+    return active, []
+
+
+def previous_tablemates(stage: Stage) -> set[tuple[int, int]]:
+    """Every pair of players who shared a table in an earlier stage of the tournament."""
+    by_table: dict[int, list[int]] = {}
+    earlier = Seat.objects.filter(
+        stage__tournament_id=stage.tournament_id, stage__order__lt=stage.order
+    ).values_list("table_id", "player_id")
+    for table_id, player_id in earlier:
+        by_table.setdefault(table_id, []).append(player_id)
+    return seating.tablemate_pairs(by_table.values())
+
+
+def _check_deal(stage: Stage, sizes: list[int]) -> None:
+    preset = get_preset(stage.tournament.preset)
+    for size in set(sizes):
+        try:
+            preset.tiles_dealt(stage.domino_set, size)
+        except ValueError as error:
+            raise StateConflict(str(error)) from None
+
+
+@transaction.atomic
+def seat_stage(
+    *,
+    stage: Stage,
+    by: AbstractBaseUser,
+    seed: int | None = None,
+    force: bool = False,
+    entrants: list[seating.Entrant] | None = None,
+) -> SeatingReport:
+    """Seat the stage's players at balanced tables, replacing any earlier seating of the stage.
+
+    Refused when the stage is closed, or when it has results and `force` is not given (the
+    StateConflict says how many results would be discarded). `entrants` with ranks seat a
+    playoff by snake seeding; otherwise the active players are seated at random from the seed.
+    """
+    stage = Stage.objects.select_for_update().select_related("tournament").get(pk=stage.pk)
+    if stage.status == Stage.Status.CLOSED:
+        raise StateConflict(f"{stage.name} is closed: its tables can no longer change.")
+    discarded = stage.round_results.count()
+    if discarded and not force:
+        raise StateConflict(
+            f"{stage.name} already has {discarded} round result(s). Reseating discards them all; "
+            "send force=true (organisers only) to reseat anyway."
+        )
+    left_out: list[Player] = []
+    if entrants is None:
+        players, left_out = players_to_seat(stage)
+        entrants = [seating.Entrant(id=p.pk, household=p.household) for p in players]
+    seeded = any(e.rank is not None for e in entrants)
+    try:
+        if seeded:
+            result = seating.seat_seeded(
+                entrants, size_min=stage.table_size_min, size_max=stage.table_size_max
+            )
+        else:
+            seed = secrets.randbelow(2**31) if seed is None else seed
+            result = seating.seat_random(
+                entrants,
+                size_min=stage.table_size_min,
+                size_max=stage.table_size_max,
+                seed=seed,
+                previous_tablemates=previous_tablemates(stage),
+            )
+    except seating.NoBalancedSplit as error:
+        raise StateConflict(str(error)) from None
+    _check_deal(stage, [len(t) for t in result.tables])
+
+    stage.tables.all().delete()  # cascades to seats and to the discarded results
+    tables = Table.objects.bulk_create(
+        Table(stage=stage, number=number) for number in range(1, len(result.tables) + 1)
+    )
+    Seat.objects.bulk_create(
+        Seat(stage=stage, table=table, player_id=player_id, position=position)
+        for table, player_ids in zip(tables, result.tables, strict=True)
+        for position, player_id in enumerate(player_ids, start=1)
+    )
+    households = [
+        f"Table {index + 1}: two or more of household {name!r}"
+        for index, name in result.household_conflicts
+    ]
+    stage.status, stage.seed = Stage.Status.SEATED, result.seed
+    stage.seating_report = {
+        "players_seated": len(entrants),
+        "left_out": [p.number for p in left_out],
+        "repeat_pairs": result.repeat_pairs,
+        "household_conflicts": households,
+        "warnings": list(result.warnings),
+        "discarded_results": discarded,
+    }
+    stage.save(update_fields=["status", "seed", "seating_report"])
+    return SeatingReport(
+        tables=tables,
+        seed=result.seed,
+        players_seated=len(entrants),
+        left_out=left_out,
+        repeat_pairs=result.repeat_pairs,
+        household_conflicts=households,
+        warnings=list(result.warnings),
+        discarded_results=discarded,
+    )
+
+
+def _reported_rounds(table: Table) -> int:
+    """Rounds the table has reported: a late entry plays from the round after."""
+    return table.round_results.aggregate(top=Max("round_no"))["top"] or 0
+
+
+@transaction.atomic
+def add_late_player(*, stage: Stage, player: Player, by: AbstractBaseUser) -> Seat:
+    """Seat a late player at the smallest table with room, moving nobody else.
+
+    Room means below the stage's largest table size; when every table is that full, below the
+    preset's largest deal (the table card then shows the smaller hand).
+    """
+    stage = Stage.objects.select_for_update().select_related("tournament").get(pk=stage.pk)
+    if player.tournament_id != stage.tournament_id:
+        raise ValidationError({"player": ["This player is entered in another tournament."]})
+    if stage.status != Stage.Status.SEATED:
+        raise StateConflict(
+            f"{stage.name} is {stage.get_status_display().lower()}: late players join a seated, "
+            "open stage (seat the stage first)."
+        )
+    if player.status == Player.Status.WITHDRAWN:
+        raise ValidationError({"player": [f"{player.name} has withdrawn and cannot be seated."]})
+    if Seat.objects.filter(stage=stage, player=player).exists():
+        raise ValidationError({"player": [f"{player.name} already has a seat in {stage.name}."]})
+    tables = {t.number: t for t in stage.tables.all()}
+    sizes = dict.fromkeys(tables, 0)
+    for number in Seat.objects.filter(stage=stage).values_list("table__number", flat=True):
+        sizes[number] += 1
+    number = seating.late_entry_table(sizes, size_max=stage.table_size_max)
+    if number is None:
+        _, preset_max = get_preset(stage.tournament.preset).table_bounds(stage.domino_set)
+        number = seating.late_entry_table(sizes, size_max=preset_max)
+    if number is None:
+        raise StateConflict(
+            f"Every table of {stage.name} is full: no table can take a late player."
+        )
+    table = tables[number]
+    position = (table.seats.aggregate(top=Max("position"))["top"] or 0) + 1
+    if player.status == Player.Status.REGISTERED:
+        player.status = Player.Status.CHECKED_IN
+        player.save(update_fields=["status"])
+    return Seat.objects.create(
+        stage=stage,
+        table=table,
+        player=player,
+        position=position,
+        from_round=_reported_rounds(table) + 1,
+    )
+
+
+@transaction.atomic
+def withdraw_player(*, player: Player, by: AbstractBaseUser) -> Player:
+    """Withdraw a player: their history stays, they play no further round and cannot advance.
+
+    Withdrawing twice is harmless.
+    """
+    player = Player.objects.select_for_update().get(pk=player.pk)
+    if player.status == Player.Status.WITHDRAWN:
+        return player
+    player.status = Player.Status.WITHDRAWN
+    player.save(update_fields=["status"])
+    open_seats = Seat.objects.filter(
+        player=player, stage__status=Stage.Status.SEATED, to_round__isnull=True
+    ).select_related("table")
+    for seat in open_seats:
+        seat.to_round = max(_reported_rounds(seat.table), seat.from_round - 1)
+        seat.save(update_fields=["to_round"])
+    return player
+
+
+@transaction.atomic
+def check_in_player(*, player: Player, by: AbstractBaseUser) -> Player:
+    """Check a registered player in; checking in twice is harmless."""
+    player = Player.objects.select_for_update().get(pk=player.pk)
+    if player.status == Player.Status.WITHDRAWN:
+        raise StateConflict(f"{player.name} has withdrawn and cannot be checked in.")
+    if player.status != Player.Status.CHECKED_IN:
+        player.status = Player.Status.CHECKED_IN
+        player.save(update_fields=["status"])
+    return player

@@ -1,0 +1,26 @@
+from django.urls import path
+
+from tables import views
+
+urlpatterns = [
+    path("t/<slug:slug>/manage/", views.console, name="manage"),
+    path("t/<slug:slug>/manage/players/add/", views.add_player, name="manage-add-player"),
+    path("t/<slug:slug>/manage/players/import/", views.import_players, name="manage-import"),
+    path("t/<slug:slug>/manage/stages/<int:order>/", views.stage_tables, name="manage-stage"),
+    path("t/<slug:slug>/manage/stages/<int:order>/seat/", views.seat_stage, name="manage-seat"),
+    path(
+        "t/<slug:slug>/manage/stages/<int:order>/late/", views.add_late_player, name="manage-late"
+    ),
+    path(
+        "t/<slug:slug>/manage/players/<int:player_id>/withdraw/",
+        views.player_action,
+        {"action": "withdraw"},
+        name="manage-withdraw",
+    ),
+    path(
+        "t/<slug:slug>/manage/players/<int:player_id>/check-in/",
+        views.player_action,
+        {"action": "check-in"},
+        name="manage-check-in",
+    ),
+]

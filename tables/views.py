@@ -1,0 +1,178 @@
+"""The organiser's seating pages: seat a stage, see its tables, late players, withdrawals."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db.models import Count
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from tables import selectors, services
+from tables.forms import LatePlayerForm, SeatStageForm
+from tournaments import services as tournament_services
+from tournaments.forms import ImportPlayersForm, PlayerForm
+from tournaments.models import Player, Stage, Tournament
+from tournaments.permissions import is_organiser
+from tournaments.services import StateConflict
+
+
+def organised_tournament(request: HttpRequest, slug: str) -> Tournament:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    if not is_organiser(request.user, tournament):
+        raise PermissionDenied(f"Only an organiser of {tournament.name} may open this page.")
+    return tournament
+
+
+def _error_text(error: Exception) -> str:
+    if isinstance(error, ValidationError):
+        return " ".join(error.messages)
+    return str(error)
+
+
+def _console(
+    request: HttpRequest, tournament: Tournament, status: int = 200, **forms
+) -> HttpResponse:
+    stages = tournament.stages.annotate(table_count=Count("tables", distinct=True))
+    players = list(tournament.players.order_by("number"))
+    context = {
+        "tournament": tournament,
+        "stages": stages,
+        "players": players,
+        "player_form": forms.get("player_form") or PlayerForm(),
+        "import_form": forms.get("import_form") or ImportPlayersForm(),
+        "import_errors": forms.get("import_errors", []),
+        "counts": {
+            status: sum(1 for p in players if p.status == status) for status in Player.Status.values
+        },
+    }
+    return render(request, "tables/console.html", context, status=status)
+
+
+@login_required
+def console(request: HttpRequest, slug: str) -> HttpResponse:
+    return _console(request, organised_tournament(request, slug))
+
+
+@login_required
+@require_POST
+def add_player(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = organised_tournament(request, slug)
+    form = PlayerForm(request.POST)
+    if form.is_valid():
+        try:
+            player = tournament_services.create_player(tournament=tournament, **form.cleaned_data)
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            messages.success(request, f"Added #{player.number} {player.name}.")
+            return redirect(f"/t/{slug}/manage/#players")
+    return _console(request, tournament, status=400, player_form=form)
+
+
+@login_required
+@require_POST
+def import_players(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = organised_tournament(request, slug)
+    form = ImportPlayersForm(request.POST, request.FILES)
+    if not form.is_valid():
+        return _console(request, tournament, status=400, import_form=form)
+    try:
+        players = tournament_services.import_players(
+            tournament=tournament, content=form.cleaned_data["file"].read()
+        )
+    except tournament_services.ImportRejected as rejected:
+        return _console(request, tournament, status=400, import_form=form,
+                        import_errors=rejected.rows)  # fmt: skip
+    messages.success(request, f"Imported {len(players)} players.")
+    return redirect(f"/t/{slug}/manage/#players")
+
+
+@login_required
+def stage_tables(request: HttpRequest, slug: str, order: int) -> HttpResponse:
+    tournament = organised_tournament(request, slug)
+    stage = get_object_or_404(Stage, tournament=tournament, order=order)
+    context = {
+        "tournament": tournament,
+        "stage": stage,
+        "tables": selectors.tables_with_seats(stage),
+        "seat_form": SeatStageForm(),
+        "late_form": LatePlayerForm(stage=stage),
+        "results": stage.round_results.count(),
+    }
+    return render(request, "tables/stage.html", context)
+
+
+@login_required
+@require_POST
+def seat_stage(request: HttpRequest, slug: str, order: int) -> HttpResponse:
+    tournament = organised_tournament(request, slug)
+    stage = get_object_or_404(Stage, tournament=tournament, order=order)
+    form = SeatStageForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, " ".join(m for ms in form.errors.values() for m in ms))
+        return redirect("manage-stage", slug=slug, order=order)
+    try:
+        report = services.seat_stage(
+            stage=stage, by=request.user, seed=form.cleaned_data["seed"],
+            force=form.cleaned_data["force"],
+        )  # fmt: skip
+    except StateConflict as conflict:
+        messages.error(request, str(conflict))
+        return redirect("manage-stage", slug=slug, order=order)
+    text = f"Seated {report.players_seated} players at {len(report.tables)} tables"
+    text += f" (seed {report.seed})." if report.seed is not None else "."
+    if report.discarded_results:
+        text += f" {report.discarded_results} round result(s) were discarded."
+    messages.success(request, text)
+    for warning in [*report.household_conflicts, *report.warnings]:
+        messages.warning(request, warning)
+    if report.left_out:
+        messages.warning(
+            request,
+            f"{len(report.left_out)} registered player(s) not checked in were left out: "
+            + ", ".join(f"#{p.number} {p.name}" for p in report.left_out),
+        )
+    return redirect("manage-stage", slug=slug, order=order)
+
+
+@login_required
+@require_POST
+def add_late_player(request: HttpRequest, slug: str, order: int) -> HttpResponse:
+    tournament = organised_tournament(request, slug)
+    stage = get_object_or_404(Stage, tournament=tournament, order=order)
+    form = LatePlayerForm(request.POST, stage=stage)
+    if not form.is_valid():
+        messages.error(request, "Choose a player who is not seated in this stage.")
+        return redirect("manage-stage", slug=slug, order=order)
+    player = form.cleaned_data["player"]
+    try:
+        seat = services.add_late_player(stage=stage, player=player, by=request.user)
+    except (StateConflict, ValidationError) as error:
+        messages.error(request, _error_text(error))
+    else:
+        messages.success(
+            request,
+            f"#{player.number} {player.name} sits at table {seat.table.number}, seat "
+            f"{seat.position}, from round {seat.from_round}.",
+        )
+    return redirect("manage-stage", slug=slug, order=order)
+
+
+@login_required
+def player_action(request: HttpRequest, slug: str, player_id: int, action: str) -> HttpResponse:
+    """GET asks to confirm a withdrawal; POST withdraws or checks in."""
+    tournament = organised_tournament(request, slug)
+    player = get_object_or_404(Player, tournament=tournament, pk=player_id)
+    if request.method != "POST":
+        context = {"tournament": tournament, "player": player, "action": action}
+        return render(request, "tables/confirm_player.html", context)
+    service = {"withdraw": services.withdraw_player, "check-in": services.check_in_player}[action]
+    try:
+        service(player=player, by=request.user)
+    except StateConflict as conflict:
+        messages.error(request, str(conflict))
+    else:
+        done = "withdrawn" if action == "withdraw" else "checked in"
+        messages.success(request, f"#{player.number} {player.name} is {done}.")
+    return redirect(f"/t/{slug}/manage/#players")

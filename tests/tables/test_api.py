@@ -1,0 +1,336 @@
+"""Seating a stage, late players, withdrawals and table cards through the v1 API."""
+
+import io
+from collections import Counter
+
+import pytest
+from pypdf import PdfReader
+
+from scoring.models import RoundResult
+from tables.models import Seat
+from tests import factories
+from tournaments.models import Player, Stage
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def stage(tournament):
+    return factories.StageFactory(tournament=tournament, table_size_min=3, table_size_max=4)
+
+
+def add_players(tournament, count: int, **fields) -> list[Player]:
+    return [
+        factories.PlayerFactory(tournament=tournament, number=n, **fields)
+        for n in range(1, count + 1)
+    ]
+
+
+def seat(client, stage, **body):
+    return client.post(f"/api/v1/stages/{stage.pk}/seat/", body, format="json")
+
+
+def test_seat_37_players_makes_seven_tables_of_4_and_three_of_3(as_organiser, tournament, stage):
+    add_players(tournament, 37)
+    response = seat(as_organiser, stage, seed=7)
+    assert response.status_code == 200, response.json()
+    tables = response.json()
+    assert sorted(len(t["seats"]) for t in tables) == [3, 3, 3, 4, 4, 4, 4, 4, 4, 4]
+    assert [t["number"] for t in tables] == list(range(1, 11))
+    seated = [s["player"]["number"] for t in tables for s in t["seats"]]
+    assert sorted(seated) == list(range(1, 38))
+    assert [s["position"] for s in tables[0]["seats"]] == [1, 2, 3, 4]
+    assert set(tables[0]["seats"][0]["player"]) == {"id", "number", "name"}
+    stage.refresh_from_db()
+    assert (stage.status, stage.seed) == (Stage.Status.SEATED, 7)
+    assert stage.seating_report["players_seated"] == 37
+
+
+def numbers(tables: list[dict]) -> list[list[int]]:
+    return [[s["player"]["number"] for s in t["seats"]] for t in tables]
+
+
+def test_same_seed_gives_the_same_seating(as_organiser, tournament, stage):
+    add_players(tournament, 20)
+    first = seat(as_organiser, stage, seed=42).json()
+    again = seat(as_organiser, stage, seed=42).json()
+    other = seat(as_organiser, stage, seed=43).json()
+    assert numbers(first) == numbers(again)
+    assert numbers(first) != numbers(other)
+
+
+def test_seating_without_a_seed_records_the_one_it_drew(as_organiser, tournament, stage):
+    add_players(tournament, 8)
+    first = seat(as_organiser, stage).json()
+    stage.refresh_from_db()
+    assert stage.seed is not None
+    replay = seat(as_organiser, stage, seed=stage.seed).json()
+    assert numbers(replay) == numbers(first)
+
+
+def test_households_sit_apart(as_organiser, tournament, stage):
+    players = add_players(tournament, 12)
+    for couple, (a, b) in enumerate(zip(players[0::2], players[1::2], strict=True)):
+        Player.objects.filter(pk__in=[a.pk, b.pk]).update(household=f"couple-{couple}")
+    for seed in range(5):
+        assert seat(as_organiser, stage, seed=seed).status_code == 200
+        per_table = Counter(
+            Seat.objects.filter(stage=stage).values_list("table_id", "player__household")
+        )
+        assert max(per_table.values()) == 1
+
+
+def test_once_anyone_is_checked_in_only_checked_in_players_are_seated(
+    as_organiser, tournament, stage
+):
+    players = add_players(tournament, 9)
+    Player.objects.filter(pk__in=[p.pk for p in players[:6]]).update(status="checked_in")
+    Player.objects.filter(pk=players[6].pk).update(status="withdrawn")
+    response = seat(as_organiser, stage, seed=1)
+    seated = {s["player"]["number"] for t in response.json() for s in t["seats"]}
+    assert seated == {1, 2, 3, 4, 5, 6}
+    stage.refresh_from_db()
+    assert stage.seating_report["left_out"] == [8, 9]
+
+
+def test_withdrawn_players_are_never_seated(as_organiser, tournament, stage):
+    players = add_players(tournament, 7)
+    Player.objects.filter(pk=players[0].pk).update(status="withdrawn")
+    tables = seat(as_organiser, stage, seed=1).json()
+    assert 1 not in {s["player"]["number"] for t in tables for s in t["seats"]}
+    assert sorted(len(t["seats"]) for t in tables) == [3, 3]
+
+
+def test_no_balanced_split_is_409_with_the_bounds_that_would_work(as_organiser, tournament, stage):
+    add_players(tournament, 5)
+    response = seat(as_organiser, stage)
+    assert response.status_code == 409
+    detail = response.json()["detail"]
+    assert "5 players cannot be split into tables of 3 to 4" in detail
+    assert "Try tables of 2 to 4 or 3 to 5" in detail
+    stage.refresh_from_db()
+    assert stage.status == Stage.Status.PENDING
+    assert not stage.tables.exists()
+
+
+def test_no_players_is_409(as_organiser, stage):
+    response = seat(as_organiser, stage)
+    assert response.status_code == 409
+    assert "no players to seat" in response.json()["detail"]
+
+
+def test_reseating_a_stage_with_results_needs_force(as_organiser, tournament, stage):
+    add_players(tournament, 8)
+    tables = seat(as_organiser, stage, seed=1).json()
+    factories.RoundResultFactory(table_id=tables[0]["id"], stage=stage)
+    refused = seat(as_organiser, stage, seed=2)
+    assert refused.status_code == 409
+    assert "already has 1 round result(s)" in refused.json()["detail"]
+    assert "force=true" in refused.json()["detail"]
+    assert RoundResult.objects.filter(stage=stage).count() == 1
+    assert [t["id"] for t in as_organiser.get(f"/api/v1/stages/{stage.pk}/tables/").json()] == [
+        t["id"] for t in tables
+    ]
+    forced = seat(as_organiser, stage, seed=2, force=True)
+    assert forced.status_code == 200
+    assert not RoundResult.objects.filter(stage=stage).exists()
+    stage.refresh_from_db()
+    assert stage.seating_report["discarded_results"] == 1
+
+
+def test_closed_stage_cannot_be_reseated(as_organiser, tournament, stage):
+    add_players(tournament, 8)
+    Stage.objects.filter(pk=stage.pk).update(status="closed")
+    response = seat(as_organiser, stage, force=True)
+    assert response.status_code == 409
+    assert "closed" in response.json()["detail"]
+
+
+def test_seat_bad_seed_is_400(as_organiser, tournament, stage):
+    add_players(tournament, 8)
+    response = seat(as_organiser, stage, seed="soon")
+    assert response.status_code == 400
+    assert "seed" in response.json()
+    assert not stage.tables.exists()
+
+
+@pytest.mark.parametrize(
+    ("client", "status"), [("anon", 401), ("as_official", 403), ("as_other_organiser", 403)]
+)
+def test_seating_needs_an_organiser_of_this_tournament(request, tournament, stage, client, status):
+    add_players(tournament, 8)
+    assert seat(request.getfixturevalue(client), stage).status_code == status
+    assert not stage.tables.exists()
+
+
+def test_second_stage_records_its_repeat_tablemates(as_organiser, tournament, stage):
+    add_players(tournament, 16)
+    seat(as_organiser, stage, seed=3)
+    second = factories.StageFactory(tournament=tournament, name="Round two")
+    seat(as_organiser, second, seed=3)
+    before = {
+        frozenset((a, b))
+        for table in stage.tables.all()
+        for a in table.seats.values_list("player_id", flat=True)
+        for b in table.seats.values_list("player_id", flat=True)
+        if a != b
+    }
+    repeats = {
+        frozenset((a, b))
+        for table in second.tables.all()
+        for a in table.seats.values_list("player_id", flat=True)
+        for b in table.seats.values_list("player_id", flat=True)
+        if a != b and frozenset((a, b)) in before
+    }
+    second.refresh_from_db()
+    assert second.seating_report["repeat_pairs"] == len(repeats)
+
+
+def test_tables_are_public(anon, as_organiser, tournament, stage):
+    add_players(tournament, 6)
+    seat(as_organiser, stage, seed=1)
+    tables = anon.get(f"/api/v1/stages/{stage.pk}/tables/").json()
+    assert [len(t["seats"]) for t in tables] == [3, 3]
+
+
+# ---- late players and withdrawals ---------------------------------------------------------------
+
+
+def late(client, stage, player_id):
+    return client.post(
+        f"/api/v1/stages/{stage.pk}/late-players/", {"player": player_id}, format="json"
+    )
+
+
+def test_late_player_joins_the_smallest_table_and_nobody_moves(as_organiser, tournament, stage):
+    add_players(tournament, 10)  # tables of 4, 3, 3
+    tables = seat(as_organiser, stage, seed=5).json()
+    three = next(t for t in tables if len(t["seats"]) == 3)
+    factories.RoundResultFactory(table_id=three["id"], stage=stage, round_no=1)
+    factories.RoundResultFactory(table_id=three["id"], stage=stage, round_no=2)
+    latecomer = factories.PlayerFactory(tournament=tournament, number=99, name="Late Larry")
+    response = late(as_organiser, stage, latecomer.pk)
+    assert response.status_code == 201, response.json()
+    assert response.json()["table"] == three["number"]
+    assert response.json()["position"] == 4
+    assert response.json()["from_round"] == 3  # two rounds were already reported there
+    after = as_organiser.get(f"/api/v1/stages/{stage.pk}/tables/").json()
+    for old, new in zip(tables, after, strict=True):
+        assert new["seats"][: len(old["seats"])] == [
+            {**s, "from_round": 1, "to_round": None} for s in old["seats"]
+        ]
+    latecomer.refresh_from_db()
+    assert latecomer.status == "checked_in"
+
+
+def test_late_player_when_every_table_is_full_goes_within_the_preset(
+    as_organiser, tournament, stage
+):
+    add_players(tournament, 8)  # two tables of 4, the stage's largest
+    seat(as_organiser, stage, seed=5)
+    latecomer = factories.PlayerFactory(tournament=tournament, number=50)
+    response = late(as_organiser, stage, latecomer.pk)
+    assert response.status_code == 201
+    assert response.json()["table"] == 1
+    assert response.json()["position"] == 5  # samboree deals to up to 10 at a table
+
+
+@pytest.mark.parametrize("problem", ["seated", "withdrawn", "elsewhere", "unknown"])
+def test_late_player_bad_player_is_400(as_organiser, tournament, stage, problem):
+    players = add_players(tournament, 6)
+    seat(as_organiser, stage, seed=5)
+    player_id = {
+        "seated": players[0].pk,
+        "withdrawn": factories.PlayerFactory(
+            tournament=tournament, number=60, status="withdrawn"
+        ).pk,
+        "elsewhere": factories.PlayerFactory(number=61).pk,
+        "unknown": 999999,
+    }[problem]
+    response = late(as_organiser, stage, player_id)
+    assert response.status_code == 400
+    assert Seat.objects.filter(stage=stage).count() == 6
+
+
+def test_late_player_before_seating_is_409(as_organiser, tournament, stage):
+    player = factories.PlayerFactory(tournament=tournament)
+    response = late(as_organiser, stage, player.pk)
+    assert response.status_code == 409
+    assert "seat the stage first" in response.json()["detail"]
+
+
+def test_withdrawn_player_keeps_history_and_plays_no_further_round(as_organiser, tournament, stage):
+    players = add_players(tournament, 6)
+    tables = seat(as_organiser, stage, seed=5).json()
+    seat_of = Seat.objects.get(stage=stage, player=players[0])
+    factories.RoundResultFactory(table=seat_of.table, stage=stage, round_no=1)
+    url = f"/api/v1/tournaments/{tournament.slug}/players/{players[0].pk}/withdraw/"
+    response = as_organiser.post(url)
+    assert response.status_code == 200
+    assert response.json()["status"] == "withdrawn"
+    assert as_organiser.post(url).status_code == 200  # twice is harmless
+    seat_of.refresh_from_db()
+    assert (seat_of.from_round, seat_of.to_round) == (1, 1)
+    assert not seat_of.plays_round(2)
+    after = as_organiser.get(f"/api/v1/stages/{stage.pk}/tables/").json()
+    assert len([s for t in after for s in t["seats"]]) == len(
+        [s for t in tables for s in t["seats"]]
+    )
+
+
+@pytest.mark.parametrize(
+    ("client", "status"), [("anon", 401), ("as_official", 403), ("as_other_organiser", 403)]
+)
+def test_withdraw_and_late_entry_need_an_organiser(request, tournament, stage, client, status):
+    player = factories.PlayerFactory(tournament=tournament)
+    as_client = request.getfixturevalue(client)
+    url = f"/api/v1/tournaments/{tournament.slug}/players/{player.pk}/withdraw/"
+    assert as_client.post(url).status_code == status
+    assert late(as_client, stage, player.pk).status_code == status
+    player.refresh_from_db()
+    assert player.status == "registered"
+
+
+def test_check_in(as_organiser, tournament):
+    player = factories.PlayerFactory(tournament=tournament)
+    url = f"/api/v1/tournaments/{tournament.slug}/players/{player.pk}/check-in/"
+    assert as_organiser.post(url).json()["status"] == "checked_in"
+    player.status = "withdrawn"
+    player.save()
+    refused = as_organiser.post(url)
+    assert refused.status_code == 409
+    assert "has withdrawn" in refused.json()["detail"]
+
+
+# ---- table cards --------------------------------------------------------------------------------
+
+
+def test_table_cards_pdf_has_a_page_per_table_with_players_deal_and_grid(
+    as_official, as_organiser, tournament, stage
+):
+    for number, name in enumerate(["José Ramírez", "Françoise Dubois", "Bill O'Connor"], start=1):
+        factories.PlayerFactory(tournament=tournament, number=number, name=name)
+    add_more = [factories.PlayerFactory(tournament=tournament, number=n) for n in range(4, 11)]
+    assert len(add_more) == 7
+    seat(as_organiser, stage, seed=1)
+    response = as_official.get(f"/api/v1/stages/{stage.pk}/cards.pdf")
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/pdf"
+    reader = PdfReader(io.BytesIO(response.content))
+    assert len(reader.pages) == 3  # 10 players: tables of 4, 3, 3
+    pages = [page.extract_text() for page in reader.pages]
+    for number, text in enumerate(pages, start=1):
+        assert tournament.name in text
+        assert f"Table {number}" in text
+        assert "Deal 12 tiles" in text  # samboree: 2-4 players get 12
+        assert "1 (double-12)" in text and "4 (double-9)" in text
+        assert "Total" in text and "signature" in text
+    everything = "\n".join(pages)
+    for name in ["José Ramírez", "Françoise Dubois", "Bill O'Connor"]:
+        assert name in everything
+
+
+def test_table_cards_need_a_seated_stage_and_staff(anon, as_organiser, as_other_organiser, stage):
+    assert as_organiser.get(f"/api/v1/stages/{stage.pk}/cards.pdf").status_code == 409
+    assert anon.get(f"/api/v1/stages/{stage.pk}/cards.pdf").status_code == 401
+    assert as_other_organiser.get(f"/api/v1/stages/{stage.pk}/cards.pdf").status_code == 403

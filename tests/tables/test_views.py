@@ -1,0 +1,135 @@
+"""The organiser's seating pages go through the same services as the API."""
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+
+from scoring.models import RoundResult
+from tables.models import Seat
+from tests import factories
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def stage(tournament):
+    return factories.StageFactory(tournament=tournament, order=1, name="Qualifying")
+
+
+@pytest.fixture
+def organiser_client(client, organiser):
+    client.force_login(organiser)
+    return client
+
+
+def add_players(tournament, count):
+    return [factories.PlayerFactory(tournament=tournament, number=n) for n in range(1, count + 1)]
+
+
+def test_console_needs_login_and_an_organiser(client, tournament, official):
+    response = client.get(f"/t/{tournament.slug}/manage/")
+    assert response.status_code == 302
+    assert response["Location"].startswith("/accounts/login/")
+    client.force_login(official)
+    assert client.get(f"/t/{tournament.slug}/manage/").status_code == 403
+
+
+def test_console_lists_stages_players_and_downloads(organiser_client, tournament, stage):
+    add_players(tournament, 3)
+    page = organiser_client.get(f"/t/{tournament.slug}/manage/").content.decode()
+    assert "Qualifying" in page
+    assert "3 entered: 0 checked in, 3 registered, 0 withdrawn" in page
+    assert f"/api/v1/tournaments/{tournament.slug}/exports/seating.csv" in page
+
+
+def test_seat_from_the_page_then_see_tables_and_pdf_link(organiser_client, tournament, stage):
+    add_players(tournament, 10)
+    response = organiser_client.post(
+        f"/t/{tournament.slug}/manage/stages/1/seat/", {"seed": "4"}, follow=True
+    )
+    page = response.content.decode()
+    assert "Seated 10 players at 3 tables (seed 4)." in page
+    assert "Table 3" in page
+    assert f"/api/v1/stages/{stage.pk}/cards.pdf" in page
+    assert Seat.objects.filter(stage=stage).count() == 10
+
+
+def test_reseat_from_the_page_warns_and_needs_the_box_ticked(organiser_client, tournament, stage):
+    add_players(tournament, 6)
+    organiser_client.post(f"/t/{tournament.slug}/manage/stages/1/seat/", {"seed": "1"})
+    factories.RoundResultFactory(table=stage.tables.first(), stage=stage)
+    page = organiser_client.get(f"/t/{tournament.slug}/manage/stages/1/").content.decode()
+    assert "1 round result already entered will be discarded" in page
+    refused = organiser_client.post(
+        f"/t/{tournament.slug}/manage/stages/1/seat/", {"seed": "2"}, follow=True
+    )
+    assert "already has 1 round result(s)" in refused.content.decode()
+    assert RoundResult.objects.filter(stage=stage).exists()
+    organiser_client.post(
+        f"/t/{tournament.slug}/manage/stages/1/seat/", {"seed": "2", "force": "on"}
+    )
+    assert not RoundResult.objects.filter(stage=stage).exists()
+
+
+def test_bad_seed_is_reported_and_nothing_is_seated(organiser_client, tournament, stage):
+    add_players(tournament, 6)
+    response = organiser_client.post(
+        f"/t/{tournament.slug}/manage/stages/1/seat/", {"seed": "-3"}, follow=True
+    )
+    assert "greater than or equal to 0" in response.content.decode()
+    assert not stage.tables.exists()
+
+
+def test_late_player_and_withdrawal_from_the_pages(organiser_client, tournament, stage):
+    players = add_players(tournament, 7)
+    organiser_client.post(f"/t/{tournament.slug}/manage/stages/1/seat/", {"seed": "1"})
+    latecomer = factories.PlayerFactory(tournament=tournament, number=80, name="Late Lucy")
+    page = organiser_client.get(f"/t/{tournament.slug}/manage/stages/1/").content.decode()
+    assert "#80 Late Lucy" in page
+    response = organiser_client.post(
+        f"/t/{tournament.slug}/manage/stages/1/late/", {"player": latecomer.pk}, follow=True
+    )
+    assert "#80 Late Lucy sits at table 2, seat 4, from round 1." in response.content.decode()
+    response = organiser_client.post(
+        f"/t/{tournament.slug}/manage/players/{players[0].pk}/withdraw/", follow=True
+    )
+    assert f"#1 {players[0].name} is withdrawn." in response.content.decode()
+    players[0].refresh_from_db()
+    assert players[0].status == "withdrawn"
+    again = organiser_client.post(
+        f"/t/{tournament.slug}/manage/stages/1/late/", {"player": latecomer.pk}, follow=True
+    )
+    assert "Choose a player who is not seated" in again.content.decode()
+
+
+def test_withdraw_asks_for_confirmation_first(organiser_client, tournament):
+    player = factories.PlayerFactory(tournament=tournament, name="Ann Smith")
+    page = organiser_client.get(f"/t/{tournament.slug}/manage/players/{player.pk}/withdraw/")
+    assert "Withdraw #" in page.content.decode() and "Ann Smith?" in page.content.decode()
+    player.refresh_from_db()
+    assert player.status == "registered"
+
+
+def test_add_player_from_the_console_and_its_errors(organiser_client, tournament):
+    url = f"/t/{tournament.slug}/manage/players/add/"
+    added = organiser_client.post(url, {"number": "5", "name": "Ann Smith"}, follow=True)
+    assert "Added #5 Ann Smith." in added.content.decode()
+    duplicate = organiser_client.post(url, {"number": "5", "name": "Another"})
+    assert duplicate.status_code == 400
+    assert "Number 5 is already taken" in duplicate.content.decode()
+    assert tournament.players.count() == 1
+
+
+def test_import_from_the_console_shows_every_bad_line(organiser_client, tournament):
+    bad = SimpleUploadedFile("p.csv", b"number,name\n1,Ann\n1,Bob\n3,\n")
+    response = organiser_client.post(f"/t/{tournament.slug}/manage/players/import/", {"file": bad})
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert "Nothing was imported." in page
+    assert "Line 3: Number 1 is used twice (also on line 2)." in page
+    assert "Line 4: The name is empty." in page
+    assert not tournament.players.exists()
+    good = SimpleUploadedFile("p.csv", b"number,name\n1,Ann\n2,Bob\n")
+    response = organiser_client.post(
+        f"/t/{tournament.slug}/manage/players/import/", {"file": good}, follow=True
+    )
+    assert "Imported 2 players." in response.content.decode()

@@ -1,0 +1,14 @@
+from django import forms
+
+from tournaments.models import Player
+
+
+class PlayerForm(forms.ModelForm):
+    class Meta:
+        model = Player
+        fields = ["number", "name", "household", "club"]
+        widgets = {"number": forms.NumberInput(attrs={"inputmode": "numeric", "min": 1})}
+
+
+class ImportPlayersForm(forms.Form):
+    file = forms.FileField(label="Players file (CSV with a header row: number,name,…)")
