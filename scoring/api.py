@@ -1,16 +1,23 @@
 """The v1 API of scoring: round results, standings, placings and CSV exports."""
 
 from django.http import StreamingHttpResponse
+from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers
 from rest_framework.negotiation import BaseContentNegotiation
-from rest_framework.permissions import IsAuthenticated
+from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
+from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from scoring import exports
+from config.api import Conflict
+from scoring import exports, services
+from scoring.models import RoundResult, RoundResultVersion
+from tables.models import Table
 from tournaments.api import tournament_or_404
-from tournaments.permissions import require_organiser
+from tournaments.permissions import require_organiser, require_staff
+from tournaments.services import StateConflict
 
 
 class FirstRendererNegotiation(BaseContentNegotiation):
@@ -37,3 +44,176 @@ class ExportCsvApi(APIView):
         )
         response["Content-Disposition"] = f'attachment; filename="{tournament.slug}-{name}.csv"'
         return response
+
+
+# ---- round results ------------------------------------------------------------------------------
+
+
+class ScoreInput(serializers.Serializer):
+    player = serializers.IntegerField(help_text="The player's id.")
+    pips = serializers.IntegerField(min_value=0)
+    went_out = serializers.BooleanField(default=False)
+
+
+class RoundResultInput(serializers.Serializer):
+    blocked = serializers.BooleanField(default=False, help_text="Blocked, or time was called.")
+    scores = ScoreInput(many=True)
+    reason = serializers.CharField(
+        required=False, allow_blank=True, help_text="Needed to correct a confirmed result."
+    )
+
+
+class ScoreOutput(serializers.Serializer):
+    player = serializers.IntegerField()
+    number = serializers.IntegerField()
+    name = serializers.CharField()
+    pips = serializers.IntegerField()
+    went_out = serializers.BooleanField()
+
+
+class RoundResultOutput(serializers.Serializer):
+    table = serializers.IntegerField()
+    round_no = serializers.IntegerField()
+    engine = serializers.IntegerField()
+    blocked = serializers.BooleanField()
+    status = serializers.CharField()
+    version = serializers.IntegerField()
+    scores = ScoreOutput(many=True)
+    submitted_by = serializers.CharField(allow_null=True)
+    confirmed_by = serializers.CharField(allow_null=True)
+    updated_at = serializers.DateTimeField()
+
+
+class VersionOutput(serializers.ModelSerializer):
+    by = serializers.CharField(source="by.username")
+    scores = serializers.JSONField()
+
+    class Meta:
+        model = RoundResultVersion
+        fields = [
+            "version",
+            "action",
+            "status",
+            "blocked",
+            "scores",
+            "by",
+            "at",
+            "source",
+            "ip_address",
+            "user_agent",
+            "reason",
+        ]
+
+
+def request_meta(request: Request, source: str = "api") -> services.RequestMeta:
+    return services.RequestMeta(
+        source=source,
+        ip_address=request.META.get("REMOTE_ADDR") or None,
+        user_agent=request.META.get("HTTP_USER_AGENT", ""),
+    )
+
+
+def staffed_table(request: Request, table_id: int) -> Table:
+    table = get_object_or_404(Table.objects.select_related("stage__tournament"), pk=table_id)
+    require_staff(request.user, table.stage.tournament)
+    return table
+
+
+def outcome_response(outcome: services.Outcome) -> Response:
+    response = Response(outcome.body, status=outcome.status)
+    response["ETag"] = outcome.etag
+    return response
+
+
+def result_response(result: RoundResult) -> Response:
+    return outcome_response(
+        services.Outcome(status=200, body=services.result_body(result), etag=result.etag)
+    )
+
+
+def precondition_failed(error: services.PreconditionFailed) -> Response:
+    body = {"detail": str(error), "current": services.result_body(error.current)}
+    response = Response(body, status=412)
+    response["ETag"] = error.current.etag
+    return response
+
+
+class RoundResultApi(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses=RoundResultOutput)
+    def get(self, request: Request, table_id: int, round_no: int) -> Response:
+        result = get_object_or_404(RoundResult, table_id=table_id, round_no=round_no)
+        return result_response(result)
+
+    @extend_schema(
+        request=RoundResultInput,
+        responses={201: RoundResultOutput, 200: RoundResultOutput},
+        parameters=[
+            OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER),
+            OpenApiParameter("If-Match", str, OpenApiParameter.HEADER),
+        ],
+    )
+    def put(self, request: Request, table_id: int, round_no: int) -> Response:
+        table = staffed_table(request, table_id)
+        key = request.headers.get("Idempotency-Key", "").strip() or None
+        if key is not None and len(key) > 200:
+            return Response({"detail": "The Idempotency-Key is longer than 200 characters."}, 400)
+        if not isinstance(request.data, dict):
+            return Response({"non_field_errors": ["Send a JSON object."]}, status=400)
+        try:
+            outcome = services.submit_round_result(
+                table=table,
+                round_no=round_no,
+                data=request.data,
+                by=request.user,
+                if_match=request.headers.get("If-Match"),
+                idempotency_key=key,
+                request_path=request.path,
+                meta=request_meta(request),
+            )
+        except services.IdempotencyKeyReused as error:
+            return Response({"detail": str(error)}, status=422)
+        except services.PreconditionRequired as error:
+            return Response({"detail": str(error)}, status=428)
+        except services.PreconditionFailed as error:
+            return precondition_failed(error)
+        except StateConflict as error:
+            raise Conflict(str(error)) from None
+        return outcome_response(outcome)
+
+
+class ConfirmRoundResultApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=None,
+        responses=RoundResultOutput,
+        parameters=[OpenApiParameter("If-Match", str, OpenApiParameter.HEADER)],
+    )
+    def post(self, request: Request, table_id: int, round_no: int) -> Response:
+        table = staffed_table(request, table_id)
+        result = get_object_or_404(RoundResult, table=table, round_no=round_no)
+        try:
+            result = services.confirm_round_result(
+                result=result,
+                by=request.user,
+                if_match=request.headers.get("If-Match"),
+                meta=request_meta(request),
+            )
+        except services.PreconditionFailed as error:
+            return precondition_failed(error)
+        except StateConflict as error:
+            raise Conflict(str(error)) from None
+        return result_response(result)
+
+
+class RoundResultHistoryApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses=VersionOutput(many=True))
+    def get(self, request: Request, table_id: int, round_no: int) -> Response:
+        table = staffed_table(request, table_id)
+        result = get_object_or_404(RoundResult, table=table, round_no=round_no)
+        versions = result.versions.select_related("by").order_by("version")
+        return Response(VersionOutput(versions, many=True).data)

@@ -17,6 +17,21 @@ register_converter(ExportName, "export")
 
 urlpatterns = [
     path(
+        "tables/<int:table_id>/rounds/<int:round_no>/",
+        api.RoundResultApi.as_view(),
+        name="round-result",
+    ),
+    path(
+        "tables/<int:table_id>/rounds/<int:round_no>/confirm/",
+        api.ConfirmRoundResultApi.as_view(),
+        name="round-result-confirm",
+    ),
+    path(
+        "tables/<int:table_id>/rounds/<int:round_no>/history/",
+        api.RoundResultHistoryApi.as_view(),
+        name="round-result-history",
+    ),
+    path(
         "tournaments/<slug:slug>/exports/<export:name>.csv",
         api.ExportCsvApi.as_view(),
         name="tournament-export",

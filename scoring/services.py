@@ -1,0 +1,354 @@
+"""Round results: submit, replace, correct and confirm, every version kept, idempotent by key.
+
+Checks run in the contract's order (shared/API.md): the Idempotency-Key replay, the stage being
+open, the version preconditions (If-Match), then the body. A rejected request stores nothing.
+"""
+
+import hashlib
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+
+from scoring import rules
+from scoring.models import IdempotencyRecord, RoundResult, RoundResultVersion, Score
+from tables.models import Seat, Table
+from tournaments.models import Stage
+from tournaments.services import StateConflict
+
+
+class PreconditionRequired(Exception):
+    """428: replacing an existing result needs If-Match with its ETag."""
+
+
+class PreconditionFailed(Exception):
+    """412: the If-Match names a version that is no longer current."""
+
+    def __init__(self, message: str, current: RoundResult) -> None:
+        super().__init__(message)
+        self.current = current
+
+
+class IdempotencyKeyReused(Exception):
+    """422: the Idempotency-Key was used before with another request body."""
+
+
+@dataclass(frozen=True)
+class RequestMeta:
+    """Where a change came from, for the history."""
+
+    source: str = "api"
+    ip_address: str | None = None
+    user_agent: str = ""
+
+
+@dataclass
+class Outcome:
+    """The answer to a submission: replayed answers are the stored ones, to the letter."""
+
+    status: int
+    body: dict[str, Any]
+    etag: str
+    result: RoundResult | None = None
+    replayed: bool = False
+    changes: list[str] = field(default_factory=list)
+
+
+def body_hash(*parts: object) -> str:
+    canonical = json.dumps(parts, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def etag_matches(if_match: str, result: RoundResult) -> bool:
+    tags = [tag.strip().removeprefix("W/") for tag in if_match.split(",")]
+    return "*" in tags or result.etag in tags
+
+
+def seated_for_round(table: Table, round_no: int) -> dict[int, str]:
+    """player id -> name of those who play this round at the table, in seat order."""
+    seats = Seat.objects.filter(table=table).select_related("player").order_by("position")
+    return {s.player_id: s.player.name for s in seats if s.plays_round(round_no)}
+
+
+def _score_body(score: Score) -> dict[str, Any]:
+    player = score.player
+    return {
+        "player": player.pk,
+        "number": player.number,
+        "name": player.name,
+        "pips": score.pips,
+        "went_out": score.went_out,
+    }
+
+
+def result_body(result: RoundResult) -> dict[str, Any]:
+    scores = result.scores.select_related("player")
+    positions = dict(
+        Seat.objects.filter(table_id=result.table_id).values_list("player_id", "position")
+    )
+    ordered = sorted(scores, key=lambda s: positions.get(s.player_id, 0))
+    return {
+        "table": result.table_id,
+        "round_no": result.round_no,
+        "engine": result.engine,
+        "blocked": result.blocked,
+        "status": result.status,
+        "version": result.version,
+        "scores": [_score_body(s) for s in ordered],
+        "submitted_by": result.submitted_by.username if result.submitted_by else None,
+        "confirmed_by": result.confirmed_by.username if result.confirmed_by else None,
+        "updated_at": result.updated_at.isoformat(),
+    }
+
+
+def parse_submission(data: Mapping[str, Any]) -> tuple[bool, list[rules.ScoreLine], str]:
+    """(blocked, lines, reason) from a request body, or ValidationError naming the field."""
+    errors: dict[str, list[str]] = {}
+    blocked = data.get("blocked", False)
+    if not isinstance(blocked, bool):
+        errors["blocked"] = ["Say whether the round was blocked: true or false."]
+    reason = data.get("reason", "") or ""
+    if not isinstance(reason, str):
+        errors["reason"] = ["The reason is text."]
+    elif len(reason) > 1000:
+        errors["reason"] = ["Keep the reason under 1,000 characters."]
+    raw = data.get("scores")
+    lines: list[rules.ScoreLine] = []
+    if not isinstance(raw, list) or not raw:
+        errors["scores"] = ["Give a score for every player at the table."]
+    else:
+        for index, item in enumerate(raw):
+            player = item.get("player") if isinstance(item, dict) else None
+            if isinstance(player, bool) or not isinstance(player, int):
+                errors.setdefault("scores", []).append(
+                    f"Score {index + 1} does not name a player by id."
+                )
+                continue
+            lines.append(rules.ScoreLine(player, item.get("pips"), item.get("went_out", False)))
+    if errors:
+        raise ValidationError(errors)
+    return blocked, lines, reason.strip()
+
+
+def _snapshot(result: RoundResult) -> list[dict[str, Any]]:
+    scores = result.scores.select_related("player").order_by("player__number")
+    return [_score_body(s) for s in scores]
+
+
+def _record_version(
+    result: RoundResult, *, action: str, by: AbstractBaseUser, meta: RequestMeta, reason: str = ""
+) -> None:
+    RoundResultVersion.objects.create(
+        result=result,
+        version=result.version,
+        action=action,
+        status=result.status,
+        blocked=result.blocked,
+        scores=_snapshot(result),
+        by=by,
+        source=meta.source,
+        ip_address=meta.ip_address,
+        user_agent=meta.user_agent[:300],
+        reason=reason,
+    )
+
+
+def _guard_open(stage: Stage) -> None:
+    if stage.status == Stage.Status.CLOSED:
+        raise StateConflict(
+            f"{stage.name} is closed: its results can no longer be entered or changed. "
+            "Ask an organiser if a correction is needed."
+        )
+
+
+def _save(
+    *,
+    table: Table,
+    round_no: int,
+    data: Mapping[str, Any],
+    by: AbstractBaseUser,
+    if_match: str | None,
+    meta: RequestMeta,
+) -> Outcome:
+    stage = Stage.objects.get(pk=table.stage_id)
+    _guard_open(stage)
+    existing = (
+        RoundResult.objects.select_for_update().filter(table=table, round_no=round_no).first()
+    )
+    if existing is not None:
+        if not if_match:
+            raise PreconditionRequired(
+                f"Round {round_no} at table {table.number} already has a result (version "
+                f"{existing.version}, {existing.status}). Send If-Match with its ETag to "
+                "replace it."
+            )
+        if not etag_matches(if_match, existing):
+            raise PreconditionFailed(
+                f"Round {round_no} at table {table.number} changed since you loaded it: it is now "
+                f"version {existing.version} ({existing.status}). Check it and edit that version.",
+                existing,
+            )
+    blocked, lines, reason = parse_submission(data)
+    if not 1 <= round_no <= stage.rounds:
+        raise ValidationError({"round_no": [f"{stage.name} has rounds 1 to {stage.rounds}."]})
+    engine = stage.engine(round_no)
+    errors = rules.validate_round(
+        seated=seated_for_round(table, round_no),
+        lines=lines,
+        blocked=blocked,
+        domino_set=stage.domino_set,
+        engine=engine,
+    )
+    was_confirmed = existing is not None and existing.status == RoundResult.Status.CONFIRMED
+    if was_confirmed and not reason:
+        errors.setdefault("reason", []).append(
+            "This result was confirmed: say why it is being corrected."
+        )
+    if errors:
+        raise ValidationError(errors)
+
+    if existing is None:
+        result = RoundResult.objects.create(
+            stage=stage,
+            table=table,
+            round_no=round_no,
+            engine=engine,
+            blocked=blocked,
+            submitted_by=by,
+        )
+        action, status = RoundResultVersion.Action.SUBMITTED, 201
+    else:
+        result = existing
+        result.scores.all().delete()
+        result.blocked, result.version = blocked, result.version + 1
+        result.status, result.confirmed_by, result.submitted_by = (
+            RoundResult.Status.SUBMITTED,
+            None,
+            by,
+        )
+        result.save()
+        action = (
+            RoundResultVersion.Action.CORRECTED
+            if was_confirmed
+            else RoundResultVersion.Action.REPLACED
+        )
+        status = 200
+    Score.objects.bulk_create(
+        Score(
+            result=result,
+            player_id=line.player_id,
+            pips=rules.parse_pips(line.pips),
+            went_out=line.went_out,
+        )
+        for line in lines
+    )
+    _record_version(result, action=action, by=by, meta=meta, reason=reason)
+    return Outcome(status=status, body=result_body(result), etag=result.etag, result=result)
+
+
+def submit_round_result(
+    *,
+    table: Table,
+    round_no: int,
+    data: Mapping[str, Any],
+    by: AbstractBaseUser,
+    if_match: str | None = None,
+    idempotency_key: str | None = None,
+    request_path: str = "",
+    meta: RequestMeta = RequestMeta(),
+) -> Outcome:
+    """Create or replace a table's result for a round.
+
+    With an Idempotency-Key, the key is stored in the same transaction as the result: the same
+    key and body replay the stored answer; another body raises IdempotencyKeyReused. A concurrent
+    request with the same key waits on the key's row and then replays; two different requests
+    racing for a new round leave one result (the database's unique constraint), the other 428.
+    """
+    digest = body_hash(request_path, data)
+    for attempt in (1, 2):
+        try:
+            with transaction.atomic():
+                record = None
+                if idempotency_key:
+                    stored = IdempotencyRecord.objects.filter(user=by, key=idempotency_key).first()
+                    if stored is not None:
+                        return _replay(stored, digest)
+                    # Claim the key first: a concurrent duplicate blocks here until we commit.
+                    record = IdempotencyRecord.objects.create(
+                        user=by,
+                        key=idempotency_key,
+                        method="PUT",
+                        path=request_path,
+                        body_hash=digest,
+                        response_status=0,
+                        response_body={},
+                    )
+                outcome = _save(
+                    table=table, round_no=round_no, data=data, by=by, if_match=if_match, meta=meta
+                )
+                if record is not None:
+                    record.response_status, record.response_body = outcome.status, outcome.body
+                    record.response_etag = outcome.etag
+                    record.save(update_fields=["response_status", "response_body", "response_etag"])
+                return outcome
+        except IntegrityError:
+            if attempt == 2:
+                raise
+            # Another request committed first (the same key, or the same table and round): the
+            # second attempt sees its row and replays it, or asks for If-Match.
+    raise AssertionError("unreachable")
+
+
+def _replay(stored: IdempotencyRecord, digest: str) -> Outcome:
+    if stored.body_hash != digest:
+        raise IdempotencyKeyReused(
+            "This Idempotency-Key was already used for a different request. Use a new key for a "
+            "new entry."
+        )
+    return Outcome(
+        status=stored.response_status,
+        body=stored.response_body,
+        etag=stored.response_etag,
+        replayed=True,
+    )
+
+
+@transaction.atomic
+def confirm_round_result(
+    *,
+    result: RoundResult,
+    by: AbstractBaseUser,
+    if_match: str | None = None,
+    meta: RequestMeta = RequestMeta(),
+) -> RoundResult:
+    """Confirm a submitted result. Confirming twice is harmless.
+
+    With If-Match, a result changed since it was read is refused (412): nobody confirms numbers
+    the players did not see.
+    """
+    result = (
+        RoundResult.objects.select_for_update().select_related("stage", "table").get(pk=result.pk)
+    )
+    if result.status == RoundResult.Status.CONFIRMED:
+        return result
+    _guard_open(result.stage)
+    if if_match and not etag_matches(if_match, result):
+        raise PreconditionFailed(
+            f"Round {result.round_no} at table {result.table.number} changed since you checked it: "
+            f"it is now version {result.version}. Check the totals again before confirming.",
+            result,
+        )
+    if result.stage.requires_second_person and result.submitted_by_id == by.pk:
+        raise ValidationError(
+            "Another official must confirm this result: in this stage the person who entered it "
+            "cannot confirm it."
+        )
+    result.status, result.confirmed_by = RoundResult.Status.CONFIRMED, by
+    result.version += 1
+    result.save(update_fields=["status", "confirmed_by", "version", "updated_at"])
+    _record_version(result, action=RoundResultVersion.Action.CONFIRMED, by=by, meta=meta)
+    return result

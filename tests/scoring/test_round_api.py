@@ -1,0 +1,216 @@
+"""Round results through the v1 API: every status of the contract, replays, versions, history."""
+
+import pytest
+
+from scoring.models import IdempotencyRecord, RoundResult, RoundResultVersion, Score
+from tests import factories
+from tests.conftest import client_for
+from tests.scoring.conftest import round_body
+
+pytestmark = pytest.mark.django_db
+
+
+def url(table, round_no=1, suffix=""):
+    return f"/api/v1/tables/{table.pk}/rounds/{round_no}/{suffix}"
+
+
+def put(client, table, body, round_no=1, **headers):
+    return client.put(url(table, round_no), body, format="json", **headers)
+
+
+def test_submit_a_round_creates_the_result(as_official, table, players):
+    response = put(as_official, table, round_body(players))
+    assert response.status_code == 201, response.json()
+    body = response.json()
+    assert (body["table"], body["round_no"], body["engine"]) == (table.pk, 1, 12)
+    assert (body["status"], body["version"]) == ("submitted", 1)
+    assert [(s["name"], s["pips"], s["went_out"]) for s in body["scores"]] == [
+        ("Ann", 0, True), ("Bob", 12, False), ("Cy", 30, False), ("Di", 7, False),
+    ]  # fmt: skip
+    result = RoundResult.objects.get()
+    assert response["ETag"] == result.etag
+    assert result.versions.get().action == "submitted"
+
+
+def test_get_returns_the_result_with_its_etag(anon, as_official, table, players):
+    put(as_official, table, round_body(players))
+    response = anon.get(url(table))
+    assert response.status_code == 200
+    assert response["ETag"] == RoundResult.objects.get().etag
+    assert anon.get(url(table, 2)).status_code == 404
+
+
+def test_engine_follows_the_round(as_official, table, players):
+    response = put(as_official, table, round_body(players, pips=(0, 1, 2, 3)), round_no=4)
+    assert response.json()["engine"] == 9
+
+
+def test_same_key_and_body_replays_the_stored_answer_and_changes_nothing(
+    as_official, table, players
+):
+    body = round_body(players)
+    first = put(as_official, table, body, HTTP_IDEMPOTENCY_KEY="tablet-1-r1-a")
+    again = put(as_official, table, body, HTTP_IDEMPOTENCY_KEY="tablet-1-r1-a")
+    assert (first.status_code, again.status_code) == (201, 201)
+    assert again.json() == first.json()
+    assert again["ETag"] == first["ETag"]
+    assert RoundResult.objects.count() == 1
+    assert Score.objects.count() == 4
+    assert RoundResultVersion.objects.count() == 1
+
+
+def test_replay_still_answers_after_the_result_moved_on(as_official, table, players):
+    body = round_body(players)
+    first = put(as_official, table, body, HTTP_IDEMPOTENCY_KEY="k1")
+    as_official.post(url(table, suffix="confirm/"))
+    again = put(as_official, table, body, HTTP_IDEMPOTENCY_KEY="k1")
+    assert again.json() == first.json()  # the stored answer, not the current state
+    assert RoundResult.objects.get().status == "confirmed"
+
+
+def test_same_key_with_another_body_is_422(as_official, table, players):
+    put(as_official, table, round_body(players), HTTP_IDEMPOTENCY_KEY="k1")
+    response = put(
+        as_official, table, round_body(players, pips=(0, 13, 30, 7)), HTTP_IDEMPOTENCY_KEY="k1"
+    )
+    assert response.status_code == 422
+    assert "already used for a different request" in response.json()["detail"]
+    assert [s.pips for s in Score.objects.order_by("player__number")] == [0, 12, 30, 7]
+
+
+def test_a_rejected_request_does_not_use_up_its_key(as_official, table, players):
+    bad = put(
+        as_official, table, round_body(players, pips=(0, -1, 30, 7)), HTTP_IDEMPOTENCY_KEY="k"
+    )
+    assert bad.status_code == 400
+    assert not IdempotencyRecord.objects.exists()
+    good = put(as_official, table, round_body(players), HTTP_IDEMPOTENCY_KEY="k")
+    assert good.status_code == 201
+
+
+def test_replacing_needs_if_match_428_then_412_when_stale(as_official, table, players):
+    first = put(as_official, table, round_body(players))
+    etag = first["ETag"]
+    changed = round_body(players, pips=(0, 15, 30, 7))
+    missing = put(as_official, table, changed)
+    assert missing.status_code == 428
+    assert "Send If-Match" in missing.json()["detail"]
+    replaced = put(as_official, table, changed, HTTP_IF_MATCH=etag)
+    assert replaced.status_code == 200
+    assert replaced.json()["version"] == 2
+    assert replaced["ETag"] != etag
+    stale = put(as_official, table, round_body(players, pips=(0, 99, 30, 7)), HTTP_IF_MATCH=etag)
+    assert stale.status_code == 412
+    assert "changed since you loaded it" in stale.json()["detail"]
+    assert stale.json()["current"]["scores"][1]["pips"] == 15  # shows what changed
+    assert stale["ETag"] == replaced["ETag"]
+    assert [s.pips for s in Score.objects.order_by("player__number")] == [0, 15, 30, 7]
+
+
+def test_checks_run_in_the_contract_order(as_official, table, players):
+    put(as_official, table, round_body(players), HTTP_IDEMPOTENCY_KEY="k1")
+    invalid = round_body(players, pips=(0, -5, 30, 7))
+    # a stale precondition is reported before the body's own errors
+    assert put(as_official, table, invalid, HTTP_IF_MATCH='"0-0"').status_code == 412
+    assert put(as_official, table, invalid).status_code == 428
+    # and the replay before the precondition
+    replay = put(as_official, table, round_body(players), HTTP_IDEMPOTENCY_KEY="k1")
+    assert replay.status_code == 201
+
+
+def test_correcting_a_confirmed_result_needs_a_reason_and_keeps_history(
+    as_official, as_organiser, table, players
+):
+    put(as_official, table, round_body(players))
+    confirmed = as_official.post(url(table, suffix="confirm/"))
+    assert confirmed.json()["status"] == "confirmed"
+    etag = confirmed["ETag"]
+    corrected = round_body(players, pips=(0, 21, 30, 7))
+    no_reason = put(as_organiser, table, corrected, HTTP_IF_MATCH=etag)
+    assert no_reason.status_code == 400
+    assert "say why" in no_reason.json()["reason"][0]
+    response = put(
+        as_organiser, table, {**corrected, "reason": "Bob's 12 was really 21"}, HTTP_IF_MATCH=etag
+    )
+    assert response.status_code == 200
+    assert (response.json()["status"], response.json()["version"]) == ("submitted", 3)
+    history = as_organiser.get(url(table, suffix="history/")).json()
+    assert [(v["version"], v["action"], v["status"]) for v in history] == [
+        (1, "submitted", "submitted"), (2, "confirmed", "confirmed"), (3, "corrected", "submitted"),
+    ]  # fmt: skip
+    assert history[0]["scores"][1]["pips"] == 12
+    assert history[2]["scores"][1]["pips"] == 21
+    assert history[2]["reason"] == "Bob's 12 was really 21"
+    assert history[2]["by"] != history[0]["by"]
+    assert history[0]["ip_address"] == "127.0.0.1"
+
+
+def test_confirming_twice_is_harmless_and_gives_a_new_etag_once(as_official, table, players):
+    submitted = put(as_official, table, round_body(players))
+    first = as_official.post(url(table, suffix="confirm/"))
+    second = as_official.post(url(table, suffix="confirm/"))
+    assert first.status_code == second.status_code == 200
+    assert first["ETag"] != submitted["ETag"]
+    assert second["ETag"] == first["ETag"]
+    assert RoundResultVersion.objects.filter(action="confirmed").count() == 1
+
+
+def test_confirm_with_a_stale_if_match_is_412(as_official, table, players):
+    first = put(as_official, table, round_body(players))
+    put(as_official, table, round_body(players, pips=(0, 1, 2, 3)), HTTP_IF_MATCH=first["ETag"])
+    response = as_official.post(url(table, suffix="confirm/"), headers={"If-Match": first["ETag"]})
+    assert response.status_code == 412
+    assert RoundResult.objects.get().status == "submitted"
+
+
+def test_second_person_rule_is_enforced_on_the_server(as_official, tournament, table, players):
+    table.stage.requires_second_person = True
+    table.stage.save()
+    put(as_official, table, round_body(players))
+    refused = as_official.post(url(table, suffix="confirm/"))
+    assert refused.status_code == 400
+    assert "Another official must confirm" in refused.json()["non_field_errors"][0]
+    assert RoundResult.objects.get().status == "submitted"
+    colleague = factories.StaffFactory(tournament=tournament, role="official").user
+    assert client_for(colleague).post(url(table, suffix="confirm/")).status_code == 200
+
+
+def test_confirm_without_a_result_is_404(as_official, table):
+    assert as_official.post(url(table, suffix="confirm/")).status_code == 404
+
+
+def test_closed_stage_refuses_entry_and_confirmation(as_official, table, players):
+    put(as_official, table, round_body(players))
+    table.stage.status = "closed"
+    table.stage.save()
+    response = put(as_official, table, round_body(players), round_no=2)
+    assert response.status_code == 409
+    assert "is closed" in response.json()["detail"]
+    assert as_official.post(url(table, suffix="confirm/")).status_code == 409
+    assert RoundResult.objects.count() == 1
+
+
+@pytest.mark.parametrize(("client", "status"), [("anon", 401), ("as_other_organiser", 403)])
+def test_entry_needs_staff_of_this_tournament(request, table, players, client, status):
+    as_client = request.getfixturevalue(client)
+    assert put(as_client, table, round_body(players)).status_code == status
+    assert not RoundResult.objects.exists()
+    factories.RoundResultFactory(table=table, stage=table.stage)
+    assert as_client.post(url(table, suffix="confirm/")).status_code == status
+    assert as_client.get(url(table, suffix="history/")).status_code == status
+    assert RoundResult.objects.get().status == "submitted"
+
+
+def test_another_tournaments_official_cannot_enter(table, players):
+    stranger = factories.StaffFactory(role="official").user
+    assert put(client_for(stranger), table, round_body(players)).status_code == 403
+
+
+def test_unknown_table_is_404(as_official, players):
+    assert as_official.put("/api/v1/tables/999999/rounds/1/", {}, format="json").status_code == 404
+
+
+def test_overlong_idempotency_key_is_400(as_official, table, players):
+    response = put(as_official, table, round_body(players), HTTP_IDEMPOTENCY_KEY="k" * 201)
+    assert response.status_code == 400
+    assert not RoundResult.objects.exists()
