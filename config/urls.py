@@ -18,4 +18,5 @@ urlpatterns = [
     path("accounts/", include("django.contrib.auth.urls")),
     path("", include("tournaments.urls")),
     path("", include("tables.urls")),
+    path("", include("scoring.urls")),
 ]

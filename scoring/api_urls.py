@@ -17,6 +17,11 @@ register_converter(ExportName, "export")
 
 urlpatterns = [
     path(
+        "tournaments/<slug:slug>/scores/import/",
+        api.ImportScoresApi.as_view(),
+        name="scores-import",
+    ),
+    path(
         "tables/<int:table_id>/rounds/<int:round_no>/",
         api.RoundResultApi.as_view(),
         name="round-result",

@@ -4,6 +4,7 @@ and cells that a spreadsheet would run as a formula neutralised."""
 import csv
 from collections.abc import Iterable, Iterator
 
+from scoring.models import Score
 from tables.models import Seat
 from tournaments.models import Tournament
 
@@ -52,7 +53,43 @@ def seating_rows(tournament: Tournament) -> Iterator[tuple]:
     yield from seats.iterator()
 
 
+SCORES_HEADER = (
+    "stage",
+    "table",
+    "round",
+    "engine",
+    "number",
+    "name",
+    "pips",
+    "went_out",
+    "status",
+)
+
+
+def scores_rows(tournament: Tournament) -> Iterator[tuple]:
+    scores = (
+        Score.objects.filter(result__stage__tournament=tournament)
+        .order_by(
+            "result__stage__order", "result__table__number", "result__round_no", "player__number"
+        )
+        .values_list(
+            "result__stage__name",
+            "result__table__number",
+            "result__round_no",
+            "result__engine",
+            "player__number",
+            "player__name",
+            "pips",
+            "went_out",
+            "result__status",
+        )
+    )
+    for row in scores.iterator():
+        yield (*row[:7], "yes" if row[7] else "no", row[8])
+
+
 EXPORTS = {
     "players": (PLAYERS_HEADER, players_rows),
     "seating": (SEATING_HEADER, seating_rows),
+    "scores": (SCORES_HEADER, scores_rows),
 }

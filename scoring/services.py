@@ -17,6 +17,7 @@ from django.db import IntegrityError, transaction
 from scoring import rules
 from scoring.models import IdempotencyRecord, RoundResult, RoundResultVersion, Score
 from tables.models import Seat, Table
+from tournaments.csvfiles import ImportRejected, read_csv
 from tournaments.models import Stage
 from tournaments.services import StateConflict
 
@@ -352,3 +353,170 @@ def confirm_round_result(
     result.save(update_fields=["status", "confirmed_by", "version", "updated_at"])
     _record_version(result, action=RoundResultVersion.Action.CONFIRMED, by=by, meta=meta)
     return result
+
+
+# ---- scores from paper: the back office's CSV upload -------------------------------------------
+
+SCORE_COLUMNS = (
+    "stage",
+    "table",
+    "round",
+    "engine",
+    "number",
+    "name",
+    "pips",
+    "went_out",
+    "status",
+    "blocked",
+)
+SCORE_REQUIRED = ("stage", "table", "round", "number", "pips", "went_out")
+YES = {"yes", "y", "true", "1", "x"}
+NO = {"no", "n", "false", "0", ""}
+
+
+@dataclass
+class _Group:
+    """The lines of one table's round in an uploaded file."""
+
+    stage: Stage
+    table: Table
+    round_no: int
+    lines: list = field(default_factory=list)  # (CsvRecord, Player, went_out)
+    confirm: bool = False
+    blocked: bool | None = None
+
+
+def _flag(value: str, column: str, problems: list[str]) -> bool | None:
+    text = value.strip().lower()
+    if text in YES:
+        return True
+    if text in NO:
+        return False
+    problems.append(f"{column} {value!r} is not yes or no")
+    return None
+
+
+def _scores_groups(tournament, records) -> tuple[dict[tuple, _Group], list]:
+    stages = list(tournament.stages.all())
+    by_name: dict[str, list[Stage]] = {}
+    for stage in stages:
+        by_name.setdefault(stage.name.lower(), []).append(stage)
+    by_order = {str(stage.order): stage for stage in stages}
+    tables = {(t.stage_id, t.number): t for t in Table.objects.filter(stage__in=stages)}
+    players = {p.number: p for p in tournament.players.all()}
+    groups: dict[tuple, _Group] = {}
+    errors: list[tuple[int, str]] = []
+    for record in records:
+        values, problems = record.values, record.problems
+        named = by_name.get(values["stage"].lower(), [])
+        stage = by_order.get(values["stage"]) or (named[0] if len(named) == 1 else None)
+        if stage is None:
+            problems.append(
+                f"stage {values['stage']!r} is ambiguous: use its order number"
+                if len(named) > 1
+                else f"there is no stage {values['stage']!r}"
+            )
+        table = round_no = player = None
+        if stage is not None:
+            if not values["table"].isdigit() or (stage.pk, int(values["table"])) not in tables:
+                problems.append(f"{stage.name} has no table {values['table']!r}")
+            else:
+                table = tables[(stage.pk, int(values["table"]))]
+            if not values["round"].isdigit() or not 1 <= int(values["round"]) <= stage.rounds:
+                problems.append(
+                    f"{stage.name} has rounds 1 to {stage.rounds}, not {values['round']!r}"
+                )
+            else:
+                round_no = int(values["round"])
+                engine = values["engine"]
+                if engine and engine != str(stage.engine(round_no)):
+                    problems.append(
+                        f"round {round_no} is played with the {stage.engine(round_no)} engine, "
+                        f"not {engine}"
+                    )
+        if not values["number"].isdigit() or int(values["number"]) not in players:
+            problems.append(f"there is no player number {values['number']!r}")
+        else:
+            player = players[int(values["number"])]
+            name = values["name"]
+            if name and name.casefold() != player.name.casefold():
+                problems.append(f"number {player.number} is {player.name}, not {name!r}")
+        went_out = _flag(values["went_out"], "went_out", problems)
+        blocked = _flag(values["blocked"], "blocked", problems) if values["blocked"] else None
+        status = values["status"].lower() or RoundResult.Status.SUBMITTED
+        if status not in RoundResult.Status.values:
+            problems.append(f"status {values['status']!r} is not submitted or confirmed")
+        if problems:
+            errors.append((record.line, record.message()))
+            continue
+        group = groups.setdefault((table.pk, round_no), _Group(stage, table, round_no))
+        group.lines.append((record, player, went_out))
+        group.confirm = group.confirm or status == RoundResult.Status.CONFIRMED
+        if blocked is not None:
+            group.blocked = blocked
+    return groups, errors
+
+
+def _check_group(group: _Group, by: AbstractBaseUser) -> list[tuple[int, str]]:
+    first = group.lines[0][0].line
+    where = f"table {group.table.number}, round {group.round_no}"
+    if RoundResult.objects.filter(table=group.table, round_no=group.round_no).exists():
+        return [(first, f"{where} already has a result: correct it on its page, with a reason.")]
+    if group.stage.status == Stage.Status.CLOSED:
+        return [(first, f"{group.stage.name} is closed: results can no longer be entered.")]
+    if group.confirm and group.stage.requires_second_person:
+        return [
+            (
+                first,
+                f"{where}: in {group.stage.name} another official must confirm; "
+                "import it as submitted.",
+            )
+        ]
+    blocked = group.blocked if group.blocked is not None else not any(w for _, _, w in group.lines)
+    lines = [rules.ScoreLine(p.pk, record.values["pips"], bool(w)) for record, p, w in group.lines]
+    problems = rules.validate_round(
+        seated=seated_for_round(group.table, group.round_no),
+        lines=lines,
+        blocked=blocked,
+        domino_set=group.stage.domino_set,
+        engine=group.stage.engine(group.round_no),
+    )
+    line_of = {p.pk: record.line for record, p, _ in group.lines}
+    errors = []
+    for key, messages in problems.items():
+        player_id = int(key.split(".")[1]) if key.startswith("scores.") else None
+        line = line_of.get(player_id, first)
+        errors.extend((line, f"{where}: {message}.") for message in messages)
+    group.blocked = blocked
+    return errors
+
+
+@transaction.atomic
+def import_scores(
+    *, tournament, content: bytes, by: AbstractBaseUser, meta: RequestMeta = RequestMeta("csv")
+) -> int:
+    """Enter round results from a scores.csv (the export's columns), all or none.
+
+    Every line is checked as if entered on the tablet; ImportRejected lists every bad line.
+    Rows marked confirmed are confirmed by the uploader. Returns the number of results made.
+    """
+    records = read_csv(content, columns=SCORE_COLUMNS, required=SCORE_REQUIRED, what="scores")
+    groups, errors = _scores_groups(tournament, records)
+    for group in groups.values():
+        errors.extend(_check_group(group, by))
+    if errors:
+        raise ImportRejected(sorted(errors))
+    for group in groups.values():
+        data = {
+            "blocked": group.blocked,
+            "scores": [
+                {"player": p.pk, "pips": record.values["pips"], "went_out": bool(w)}
+                for record, p, w in group.lines
+            ],
+        }
+        outcome = submit_round_result(
+            table=group.table, round_no=group.round_no, data=data, by=by, meta=meta
+        )
+        if group.confirm:
+            confirm_round_result(result=outcome.result, by=by, meta=meta)
+    return len(groups)

@@ -11,6 +11,7 @@ from django.views.decorators.http import require_POST
 from tables import selectors, services
 from tables.forms import LatePlayerForm, SeatStageForm
 from tournaments import services as tournament_services
+from tournaments.csvfiles import ImportRejected
 from tournaments.forms import ImportPlayersForm, PlayerForm
 from tournaments.models import Player, Stage, Tournament
 from tournaments.permissions import is_organiser
@@ -81,7 +82,7 @@ def import_players(request: HttpRequest, slug: str) -> HttpResponse:
         players = tournament_services.import_players(
             tournament=tournament, content=form.cleaned_data["file"].read()
         )
-    except tournament_services.ImportRejected as rejected:
+    except ImportRejected as rejected:
         return _console(request, tournament, status=400, import_form=form,
                         import_errors=rejected.rows)  # fmt: skip
     messages.success(request, f"Imported {len(players)} players.")

@@ -11,6 +11,7 @@ from rest_framework.views import APIView
 
 from config.api import Conflict
 from tournaments import services
+from tournaments.csvfiles import ImportRejected
 from tournaments.models import Player, Staff, Stage, Tournament
 from tournaments.permissions import is_staff_of, require_organiser
 
@@ -101,6 +102,15 @@ class StageSerializer(serializers.ModelSerializer):
     engines = serializers.ListField(child=serializers.IntegerField(), read_only=True)
 
 
+def rejected_body(rejected: ImportRejected, what: str) -> dict:
+    """The 400 of an upload: every bad line, and that nothing was imported."""
+    return {
+        "detail": f"{len(rejected.rows)} line(s) have errors; no {what} was imported.",
+        "file": rejected.messages,
+        "rows": [{"line": line, "message": message} for line, message in rejected.rows],
+    }
+
+
 def tournament_or_404(slug: str) -> Tournament:
     return get_object_or_404(Tournament, slug=slug)
 
@@ -187,13 +197,8 @@ class ImportPlayersApi(APIView):
             return Response({"file": ["Attach the CSV file as 'file'."]}, status=400)
         try:
             players = services.import_players(tournament=tournament, content=upload.read())
-        except services.ImportRejected as rejected:
-            body = {
-                "detail": f"{len(rejected.rows)} line(s) have errors; no player was imported.",
-                "file": rejected.messages,
-                "rows": [{"line": line, "message": message} for line, message in rejected.rows],
-            }
-            return Response(body, status=400)
+        except ImportRejected as rejected:
+            return Response(rejected_body(rejected, "player"), status=400)
         return Response({"created": len(players)}, status=status.HTTP_201_CREATED)
 
 

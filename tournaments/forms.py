@@ -11,4 +11,4 @@ class PlayerForm(forms.ModelForm):
 
 
 class ImportPlayersForm(forms.Form):
-    file = forms.FileField(label="Players file (CSV with a header row: number,name,…)")
+    file = forms.FileField(label="CSV file with a header row")

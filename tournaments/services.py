@@ -1,7 +1,5 @@
 """Every state change of tournaments, staff, players and stages."""
 
-import csv
-import io
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -10,6 +8,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 
+from tournaments.csvfiles import ImportRejected, read_csv
 from tournaments.models import Player, Staff, Stage, Tournament
 from tournaments.presets import get_preset
 
@@ -122,122 +121,54 @@ REQUIRED_COLUMNS = ("number", "name")
 MAX_LENGTHS = {"name": 120, "household": 120, "club": 120}
 
 
-class ImportRejected(ValidationError):
-    """A players file with bad rows: every row's errors, nothing imported."""
-
-    def __init__(self, errors: list[tuple[int, str]]):
-        self.rows = errors
-        super().__init__({"file": [f"Line {line}: {message}" for line, message in errors]})
-
-
-def _decode(content: bytes) -> str:
-    try:
-        return content.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        # Excel on Windows saves "CSV" in the Windows code page, not UTF-8.
-        return content.decode("cp1252", errors="strict")
-
-
-def _sniff_delimiter(text: str) -> str:
-    header = text.split("\n", 1)[0]
-    try:
-        return csv.Sniffer().sniff(header, delimiters=",;\t").delimiter
-    except csv.Error:
-        return ","
-
-
 def parse_players_csv(*, tournament: Tournament, content: bytes) -> list[dict[str, Any]]:
     """Read a players CSV: valid rows, or ImportRejected listing every bad row by line number."""
-    try:
-        text = _decode(content)
-    except UnicodeDecodeError:
-        raise ImportRejected([(1, "The file is not text: save it as CSV (UTF-8).")]) from None
-    if not text.strip():
-        raise ImportRejected([(1, "The file is empty: it needs a header row such as number,name.")])
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=_sniff_delimiter(text))
-    try:
-        header = [column.strip().lower() for column in next(reader)]
-    except csv.Error as error:
-        raise ImportRejected([(1, f"The header row cannot be read: {error}.")]) from None
-    errors: list[tuple[int, str]] = []
-    unknown = [column for column in header if column not in IMPORT_COLUMNS]
-    missing = [column for column in REQUIRED_COLUMNS if column not in header]
-    repeated = sorted({column for column in header if header.count(column) > 1})
-    if unknown:
-        errors.append(
-            (
-                1,
-                f"Unknown column {', '.join(map(repr, unknown))}: the columns are "
-                f"{', '.join(IMPORT_COLUMNS)}.",
-            )
-        )
-    if missing:
-        errors.append((1, f"Missing column {', '.join(map(repr, missing))}."))
-    if repeated:
-        errors.append((1, f"Column {', '.join(map(repr, repeated))} appears twice."))
-    if errors:
-        raise ImportRejected(errors)
-
+    records = read_csv(content, columns=IMPORT_COLUMNS, required=REQUIRED_COLUMNS, what="players")
     taken = set(Player.objects.filter(tournament=tournament).values_list("number", flat=True))
     seen: dict[int, int] = {}
     rows: list[dict[str, Any]] = []
-    try:
-        for values in reader:
-            line = reader.line_num
-            if not any(value.strip() for value in values):
-                continue  # blank line
-            problems: list[str] = []
-            if len(values) != len(header):
-                problems.append(
-                    f"the line has {len(values)} cells but the header has {len(header)}"
-                )
-            record = {
-                column: (values[i].strip() if i < len(values) else "")
-                for i, column in enumerate(header)
-            }
-            number_text = record["number"]
-            number: int | None = None
-            if not number_text:
-                problems.append("the number is missing")
-            elif not number_text.isdigit() or int(number_text) < 1:
-                problems.append(f"the number {number_text!r} is not a whole number of 1 or more")
+    errors: list[tuple[int, str]] = []
+    for record in records:
+        values, problems = record.values, record.problems
+        number_text = values["number"]
+        number: int | None = None
+        if not number_text:
+            problems.append("the number is missing")
+        elif not number_text.isdigit() or int(number_text) < 1:
+            problems.append(f"the number {number_text!r} is not a whole number of 1 or more")
+        else:
+            number = int(number_text)
+            if number in taken:
+                problems.append(f"number {number} is already in the tournament")
+            elif number in seen:
+                problems.append(f"number {number} is used twice (also on line {seen[number]})")
             else:
-                number = int(number_text)
-                if number in taken:
-                    problems.append(f"number {number} is already in the tournament")
-                elif number in seen:
-                    problems.append(f"number {number} is used twice (also on line {seen[number]})")
-                else:
-                    seen[number] = line
-            if not record["name"]:
-                problems.append("the name is empty")
-            for column, limit in MAX_LENGTHS.items():
-                if len(record.get(column, "")) > limit:
-                    problems.append(f"the {column} is longer than {limit} characters")
-            status = record.get("status", "").lower().replace(" ", "_") or Player.Status.REGISTERED
-            if status not in Player.Status.values:
-                problems.append(
-                    f"the status {record['status']!r} is unknown: use "
-                    f"{', '.join(Player.Status.values)} or leave it empty"
-                )
-            if problems:
-                errors.append((line, "; ".join(problems).capitalize() + "."))
-                continue
-            rows.append(
-                {
-                    "number": number,
-                    "name": record["name"],
-                    "household": record.get("household", ""),
-                    "club": record.get("club", ""),
-                    "status": status,
-                }
+                seen[number] = record.line
+        if not values["name"]:
+            problems.append("the name is empty")
+        for column, limit in MAX_LENGTHS.items():
+            if len(values[column]) > limit:
+                problems.append(f"the {column} is longer than {limit} characters")
+        status = values["status"].lower().replace(" ", "_") or Player.Status.REGISTERED
+        if status not in Player.Status.values:
+            problems.append(
+                f"the status {values['status']!r} is unknown: use "
+                f"{', '.join(Player.Status.values)} or leave it empty"
             )
-    except csv.Error as error:
-        errors.append((reader.line_num, f"This line cannot be read as CSV: {error}."))
+        if problems:
+            errors.append((record.line, record.message()))
+            continue
+        rows.append(
+            {
+                "number": number,
+                "name": values["name"],
+                "household": values["household"],
+                "club": values["club"],
+                "status": status,
+            }
+        )
     if errors:
         raise ImportRejected(errors)
-    if not rows:
-        raise ImportRejected([(1, "The file has a header row but no players.")])
     return rows
 
 

@@ -5,7 +5,9 @@ from tests import factories
 
 @pytest.fixture
 def stage(tournament):
-    return factories.StageFactory(tournament=tournament, order=1, rounds=4, starting_double=12)
+    return factories.StageFactory(
+        tournament=tournament, order=1, rounds=4, starting_double=12, status="seated"
+    )
 
 
 @pytest.fixture

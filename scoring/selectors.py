@@ -1,0 +1,75 @@
+"""Reads of round results: a table's score sheet with running totals, and reporting progress."""
+
+from dataclasses import dataclass, field
+
+from scoring.models import RoundResult, Score
+from tables.models import Seat, Table
+from tournaments.models import Stage
+
+
+@dataclass
+class SheetRound:
+    round_no: int
+    engine: int
+    result: RoundResult | None
+    pips: dict[int, int | None] = field(default_factory=dict)  # player id -> pips
+    went_out: int | None = None  # player id
+
+
+@dataclass
+class Sheet:
+    """A table's score sheet: engines down the side, players across, running totals."""
+
+    table: Table
+    seats: list[Seat]
+    rounds: list[SheetRound]
+
+    def totals_before(self, round_no: int) -> dict[int, int]:
+        totals = {seat.player_id: 0 for seat in self.seats}
+        for sheet_round in self.rounds:
+            if sheet_round.round_no >= round_no:
+                break
+            for player_id, pips in sheet_round.pips.items():
+                if pips is not None and player_id in totals:
+                    totals[player_id] += pips
+        return totals
+
+    def totals(self) -> dict[int, int]:
+        return self.totals_before(len(self.rounds) + 1)
+
+    def round(self, round_no: int) -> SheetRound:
+        return self.rounds[round_no - 1]
+
+
+def table_sheet(table: Table) -> Sheet:
+    """Every round of the table with its scores, in three queries."""
+    stage = table.stage
+    seats = list(Seat.objects.filter(table=table).select_related("player").order_by("position"))
+    results = {r.round_no: r for r in RoundResult.objects.filter(table=table)}
+    scores = Score.objects.filter(result__table=table).values_list(
+        "result__round_no", "player_id", "pips", "went_out"
+    )
+    rounds = [
+        SheetRound(round_no=n, engine=stage.engine(n), result=results.get(n))
+        for n in range(1, stage.rounds + 1)
+    ]
+    for round_no, player_id, pips, went_out in scores:
+        if 1 <= round_no <= stage.rounds:
+            rounds[round_no - 1].pips[player_id] = pips
+            if went_out:
+                rounds[round_no - 1].went_out = player_id
+    return Sheet(table=table, seats=seats, rounds=rounds)
+
+
+def round_statuses(stage: Stage) -> dict[int, dict[int, str]]:
+    """table id -> round_no -> "missing", "submitted" or "confirmed"."""
+    statuses = {
+        table_id: dict.fromkeys(range(1, stage.rounds + 1), "missing")
+        for table_id in stage.tables.values_list("pk", flat=True)
+    }
+    for table_id, round_no, status in RoundResult.objects.filter(stage=stage).values_list(
+        "table_id", "round_no", "status"
+    ):
+        if table_id in statuses and round_no in statuses[table_id]:
+            statuses[table_id][round_no] = status
+    return statuses

@@ -1,0 +1,270 @@
+"""The officials' tablet pages: pick a table, enter a round, let the players check, confirm.
+
+Without JavaScript the forms post here and go through the same services as the API; with it,
+static/roundhouse/entry.js sends the same form to the API and keeps it on the tablet until the
+server has it (see that file).
+"""
+
+import uuid
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+
+from scoring import selectors, services
+from scoring.models import RoundResult
+from tables.models import Table
+from tournaments.csvfiles import ImportRejected
+from tournaments.forms import ImportPlayersForm
+from tournaments.models import Stage, Tournament
+from tournaments.permissions import is_organiser, is_staff_of
+from tournaments.services import StateConflict
+
+
+def staffed_tournament(request: HttpRequest, slug: str) -> Tournament:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    if not is_staff_of(request.user, tournament):
+        raise PermissionDenied(f"Only officials and organisers of {tournament.name} enter scores.")
+    return tournament
+
+
+def table_of(tournament: Tournament, table_id: int) -> Table:
+    return get_object_or_404(
+        Table.objects.select_related("stage__tournament"), pk=table_id, stage__tournament=tournament
+    )
+
+
+def meta(request: HttpRequest, source: str = "web") -> services.RequestMeta:
+    return services.RequestMeta(
+        source=source,
+        ip_address=request.META.get("REMOTE_ADDR") or None,
+        user_agent=request.META.get("HTTP_USER_AGENT", ""),
+    )
+
+
+@login_required
+def enter_home(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = staffed_tournament(request, slug)
+    stages = []
+    for stage in tournament.stages.filter(status=Stage.Status.SEATED).order_by("order"):
+        statuses = selectors.round_statuses(stage)
+        tables = [
+            {"table": table, "rounds": sorted(statuses.get(table.pk, {}).items())}
+            for table in stage.tables.order_by("number")
+        ]
+        stages.append({"stage": stage, "tables": tables})
+    return render(request, "scoring/enter_home.html", {"tournament": tournament, "stages": stages})
+
+
+@login_required
+def enter_table(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
+    """The QR code on a table card lands here: go to the first round still to report."""
+    tournament = staffed_tournament(request, slug)
+    table = table_of(tournament, table_id)
+    statuses = selectors.round_statuses(table.stage).get(table.pk, {})
+    for round_no, status in sorted(statuses.items()):
+        if status == "missing":
+            return redirect("enter-round", slug=slug, table_id=table.pk, round_no=round_no)
+        if status == "submitted":
+            return redirect("check-round", slug=slug, table_id=table.pk, round_no=round_no)
+    sheet = selectors.table_sheet(table)
+    context = {"tournament": tournament, "table": table, "sheet": sheet, "totals": sheet.totals()}
+    return render(request, "scoring/table_done.html", context)
+
+
+def _entry_context(
+    tournament: Tournament,
+    table: Table,
+    round_no: int,
+    *,
+    data: dict[str, Any] | None = None,
+    errors: dict[str, list[str]] | None = None,
+    key: str | None = None,
+) -> dict[str, Any]:
+    sheet = selectors.table_sheet(table)
+    this_round = sheet.round(round_no)
+    before = sheet.totals_before(round_no)
+    result = this_round.result
+    values = {pid: pips for pid, pips in this_round.pips.items()}
+    went_out = "blocked" if result and result.blocked else this_round.went_out
+    if data is not None:  # what the official sent, shown back with the errors
+        values = {line["player"]: line.get("pips") for line in data.get("scores", [])}
+        went_out = (
+            "blocked"
+            if data.get("blocked")
+            else next(
+                (line["player"] for line in data.get("scores", []) if line.get("went_out")), None
+            )
+        )
+    errors = errors or {}
+    rows = [
+        {
+            "seat": seat,
+            "value": "" if values.get(seat.player_id) is None else values.get(seat.player_id),
+            "before": before.get(seat.player_id, 0),
+            "errors": errors.get(f"scores.{seat.player_id}", []),
+        }
+        for seat in sheet.seats
+        if seat.plays_round(round_no)
+    ]
+    general = [
+        *errors.get("non_field_errors", []),
+        *errors.get("scores", []),
+        *errors.get("round_no", []),
+        *errors.get("__all__", []),
+    ]
+    return {
+        "tournament": tournament,
+        "table": table,
+        "stage": table.stage,
+        "round_no": round_no,
+        "engine": this_round.engine,
+        "result": result,
+        "rows": rows,
+        "went_out": went_out,
+        "general_errors": general,
+        "blocked_errors": errors.get("blocked", []),
+        "reason_errors": errors.get("reason", []),
+        "needs_reason": result is not None and result.status == RoundResult.Status.CONFIRMED,
+        "idempotency_key": key or uuid.uuid4().hex,
+        "api_url": reverse("round-result", args=[table.pk, round_no]),
+        "check_url": reverse("check-round", args=[tournament.slug, table.pk, round_no]),
+        "rounds": range(1, table.stage.rounds + 1),
+    }
+
+
+def _posted_round(request: HttpRequest, table: Table, round_no: int) -> dict[str, Any]:
+    """The API's body from the entry form's fields."""
+    went_out = request.POST.get("went_out", "")
+    scores = []
+    for seat in table.seats.all():
+        if seat.plays_round(round_no):
+            scores.append(
+                {
+                    "player": seat.player_id,
+                    "pips": request.POST.get(f"pips-{seat.player_id}", "").strip(),
+                    "went_out": went_out == str(seat.player_id),
+                }
+            )
+    return {
+        "blocked": went_out == "blocked",
+        "scores": scores,
+        "reason": request.POST.get("reason", ""),
+    }
+
+
+@login_required
+def enter_round(request: HttpRequest, slug: str, table_id: int, round_no: int) -> HttpResponse:
+    tournament = staffed_tournament(request, slug)
+    table = table_of(tournament, table_id)
+    if not 1 <= round_no <= table.stage.rounds:
+        return redirect("enter-table", slug=slug, table_id=table.pk)
+    if request.method == "POST":
+        data = _posted_round(request, table, round_no)
+        key = request.POST.get("idempotency_key") or None
+        try:
+            services.submit_round_result(
+                table=table,
+                round_no=round_no,
+                data=data,
+                by=request.user,
+                if_match=request.POST.get("if_match") or None,
+                idempotency_key=key,
+                request_path=reverse("round-result", args=[table.pk, round_no]),
+                meta=meta(request),
+            )
+        except ValidationError as error:
+            errors = (
+                error.message_dict if hasattr(error, "error_dict") else {"__all__": error.messages}
+            )
+            context = _entry_context(tournament, table, round_no, data=data, errors=errors, key=key)
+            return render(request, "scoring/enter_round.html", context, status=400)
+        except (services.PreconditionRequired, services.PreconditionFailed) as error:
+            messages.error(request, f"{error} The form now shows the current scores.")
+            return redirect("enter-round", slug=slug, table_id=table.pk, round_no=round_no)
+        except (StateConflict, services.IdempotencyKeyReused) as error:
+            messages.error(request, str(error))
+            return redirect("enter-table", slug=slug, table_id=table.pk)
+        return redirect("check-round", slug=slug, table_id=table.pk, round_no=round_no)
+    context = _entry_context(tournament, table, round_no)
+    return render(request, "scoring/enter_round.html", context)
+
+
+@login_required
+def check_round(request: HttpRequest, slug: str, table_id: int, round_no: int) -> HttpResponse:
+    """The players read their round and running totals; then the official confirms."""
+    tournament = staffed_tournament(request, slug)
+    table = table_of(tournament, table_id)
+    result = RoundResult.objects.filter(table=table, round_no=round_no).first()
+    if result is None:
+        return redirect("enter-round", slug=slug, table_id=table.pk, round_no=round_no)
+    if request.method == "POST":
+        try:
+            services.confirm_round_result(
+                result=result,
+                by=request.user,
+                if_match=request.POST.get("if_match") or None,
+                meta=meta(request),
+            )
+        except services.PreconditionFailed as error:
+            messages.error(request, str(error))
+            return redirect("check-round", slug=slug, table_id=table.pk, round_no=round_no)
+        except (StateConflict, ValidationError) as error:
+            text = " ".join(error.messages) if isinstance(error, ValidationError) else str(error)
+            messages.error(request, text)
+            return redirect("check-round", slug=slug, table_id=table.pk, round_no=round_no)
+        messages.success(request, f"Round {round_no} at table {table.number} is confirmed.")
+        return redirect("enter-table", slug=slug, table_id=table.pk)
+    sheet = selectors.table_sheet(table)
+    before = sheet.totals_before(round_no)
+    this_round = sheet.round(round_no)
+    rows = [
+        {
+            "seat": seat,
+            "pips": this_round.pips.get(seat.player_id),
+            "went_out": this_round.went_out == seat.player_id,
+            "total": before.get(seat.player_id, 0) + (this_round.pips.get(seat.player_id) or 0),
+        }
+        for seat in sheet.seats
+        if seat.player_id in this_round.pips
+    ]
+    context = {
+        "tournament": tournament,
+        "table": table,
+        "stage": table.stage,
+        "round_no": round_no,
+        "engine": this_round.engine,
+        "result": result,
+        "rows": rows,
+    }
+    return render(request, "scoring/check_round.html", context)
+
+
+@login_required
+def import_scores_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """The back office: scores from paper sheets of tables whose tablet failed."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    if not is_organiser(request.user, tournament):
+        raise PermissionDenied(f"Only an organiser of {tournament.name} may import scores.")
+    form = ImportPlayersForm(request.POST or None, request.FILES or None)
+    errors: list[tuple[int, str]] = []
+    if request.method == "POST" and form.is_valid():
+        try:
+            created = services.import_scores(
+                tournament=tournament,
+                content=form.cleaned_data["file"].read(),
+                by=request.user,
+                meta=meta(request, source="csv"),
+            )
+        except ImportRejected as rejected:
+            errors = rejected.rows
+        else:
+            messages.success(request, f"Entered {created} round result(s) from the file.")
+            return redirect("manage", slug=slug)
+    context = {"tournament": tournament, "form": form, "errors": errors}
+    status = 400 if request.method == "POST" else 200
+    return render(request, "scoring/import_scores.html", context, status=status)

@@ -1,0 +1,62 @@
+"""Real Chromium (Debian's /usr/bin/chromium) driven by Playwright against a live server."""
+
+import os
+import shutil
+from collections.abc import Iterator
+
+import pytest
+
+from tests.conftest import services_missing
+
+# Playwright's sync API runs an event loop in this thread; the ORM calls of the tests are still
+# synchronous and safe here.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+CHROMIUM = os.environ.get("ROUNDHOUSE_CHROMIUM", "/usr/bin/chromium")
+TABLET = {"width": 768, "height": 1024}
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not shutil.which(CHROMIUM):
+        services_missing(f"Chromium is not installed at {CHROMIUM} (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+            ],
+        )
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def new_page(browser, live_server) -> Iterator:
+    contexts = []
+
+    def open_page(viewport: dict = TABLET):
+        context = browser.new_context(viewport=viewport, base_url=live_server.url)
+        context.set_default_timeout(10_000)
+        contexts.append(context)
+        return context.new_page()
+
+    yield open_page
+    for context in contexts:
+        context.close()
+
+
+def sign_in(page, username: str, password: str = "a-long-test-password", next_path: str = "/"):
+    page.goto(f"/accounts/login/?next={next_path}")
+    page.fill("#id_username", username)
+    page.fill("#id_password", password)
+    page.click("main button[type=submit]")
+    page.wait_for_url(f"**{next_path}")

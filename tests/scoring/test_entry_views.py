@@ -1,0 +1,132 @@
+"""The tablet pages without JavaScript: the same services, the same rules, errors by the field."""
+
+import pytest
+
+from scoring.models import RoundResult, RoundResultVersion
+from tests import factories
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def official_client(client, official):
+    client.force_login(official)
+    return client
+
+
+def entry_url(table, round_no=1, suffix=""):
+    return f"/t/{table.stage.tournament.slug}/enter/{table.pk}/{round_no}/{suffix}"
+
+
+def form(players, pips=("0", "12", "30", "7"), went_out=0, key="form-key-1", **extra):
+    data = {f"pips-{p.pk}": pip for p, pip in zip(players, pips, strict=True)}
+    data["went_out"] = "blocked" if went_out == "blocked" else str(players[went_out].pk)
+    data["idempotency_key"] = key
+    return {**data, **extra}
+
+
+def test_table_list_shows_each_rounds_status(official_client, table, players):
+    factories.RoundResultFactory(table=table, stage=table.stage, round_no=1)
+    page = official_client.get(f"/t/{table.stage.tournament.slug}/enter/").content.decode()
+    assert "Table 1" in page
+    assert "R1: • to check" in page and "R2: ○ missing" in page
+
+
+def test_qr_code_landing_goes_to_the_first_round_to_report(official_client, table, players):
+    response = official_client.get(f"/t/{table.stage.tournament.slug}/enter/{table.pk}/")
+    assert response["Location"] == entry_url(table, 1)
+
+
+def test_entry_form_shows_engine_players_in_seat_order_and_totals(official_client, table, players):
+    page = official_client.get(entry_url(table)).content.decode()
+    assert "Engine: <strong>double-12</strong>" in page
+    positions = [page.index(name) for name in ("Ann", "Bob", "Cy", "Di")]
+    assert positions == sorted(positions)
+    assert 'inputmode="numeric"' in page
+    assert "Total before: <strong>0</strong>" in page
+
+
+def test_submit_then_check_then_confirm(official_client, table, players):
+    response = official_client.post(entry_url(table), form(players))
+    assert response["Location"] == entry_url(table, 1, "check/")
+    check = official_client.get(entry_url(table, 1, "check/")).content.decode()
+    assert "Players, please check" in check and "went out" in check
+    result = RoundResult.objects.get()
+    confirmed = official_client.post(entry_url(table, 1, "check/"), {"if_match": result.etag})
+    assert confirmed.status_code == 302
+    result.refresh_from_db()
+    assert result.status == "confirmed"
+    assert RoundResultVersion.objects.filter(result=result, source="web").count() == 2
+    round_two = official_client.get(entry_url(table, 2)).content.decode()
+    assert "Total before: <strong>12</strong>" in round_two  # Bob's running total
+
+
+def test_bad_entry_shows_the_error_next_to_the_field_and_keeps_what_was_typed(
+    official_client, table, players
+):
+    response = official_client.post(entry_url(table), form(players, pips=("0", "1x", "30", "7")))
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert f'id="error-{players[1].pk}"' in page
+    assert "Enter a whole number of pips, 0 or more" in page
+    assert 'value="1x"' in page and 'value="30"' in page
+    assert not RoundResult.objects.exists()
+
+
+def test_double_tap_on_save_counts_once(official_client, table, players):
+    official_client.post(entry_url(table), form(players, key="same-form"))
+    again = official_client.post(entry_url(table), form(players, key="same-form"))
+    assert again.status_code == 302
+    assert RoundResult.objects.count() == 1
+    assert RoundResultVersion.objects.count() == 1
+
+
+def test_blocked_round_from_the_form(official_client, table, players):
+    official_client.post(
+        entry_url(table), form(players, pips=("3", "12", "30", "7"), went_out="blocked")
+    )
+    assert RoundResult.objects.get().blocked
+
+
+def test_editing_a_submitted_round_needs_the_version_it_was_read_at(
+    official_client, table, players
+):
+    official_client.post(entry_url(table), form(players, key="a"))
+    result = RoundResult.objects.get()
+    stale = official_client.post(
+        entry_url(table), form(players, pips=("0", "1", "2", "3"), key="b", if_match='"0-0"'),
+        follow=True,
+    )  # fmt: skip
+    assert "changed since you loaded it" in stale.content.decode()
+    official_client.post(
+        entry_url(table), form(players, pips=("0", "1", "2", "3"), key="c", if_match=result.etag)
+    )
+    result.refresh_from_db()
+    assert result.version == 2
+
+
+def test_second_person_rule_on_the_check_screen(official_client, table, players):
+    table.stage.requires_second_person = True
+    table.stage.save()
+    official_client.post(entry_url(table), form(players))
+    response = official_client.post(entry_url(table, 1, "check/"), follow=True)
+    assert "Another official must confirm this result" in response.content.decode()
+    assert RoundResult.objects.get().status == "submitted"
+
+
+def test_closed_stage_shows_no_form(official_client, table, players):
+    table.stage.status = "closed"
+    table.stage.save()
+    page = official_client.get(entry_url(table)).content.decode()
+    assert "is closed" in page and "round-form" not in page
+    response = official_client.post(entry_url(table), form(players), follow=True)
+    assert "is closed" in response.content.decode()
+    assert not RoundResult.objects.exists()
+
+
+def test_entry_pages_need_staff_of_this_tournament(client, table, players, other_organiser):
+    assert client.get(entry_url(table))["Location"].startswith("/accounts/login/")
+    client.force_login(other_organiser)
+    assert client.get(entry_url(table)).status_code == 403
+    assert client.post(entry_url(table), form(players)).status_code == 403
+    assert not RoundResult.objects.exists()
