@@ -1,8 +1,11 @@
 """The demo event of `make run`: a Samboree of 37 players, loaded once."""
 
+import random
+
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
+from scoring import services as scoring_services
 from tables import services as table_services
 from tournaments import services as tournament_services
 from tournaments.models import Player, Staff, Tournament
@@ -98,4 +101,33 @@ def load_demo() -> tuple[Tournament, bool]:
     )
     qualifying = tournament.stages.get(order=1)
     table_services.seat_stage(stage=qualifying, by=organiser, seed=2026)
+    _play_some_rounds(qualifying, official)
     return tournament, True
+
+
+def _play_some_rounds(stage, official) -> None:
+    """A half-played event: rounds 1 and 2 confirmed everywhere, round 3 at most tables."""
+    rng = random.Random(2026)
+    meta = scoring_services.RequestMeta(source="demo")
+    for table in stage.tables.order_by("number"):
+        players = list(table.seats.order_by("position").values_list("player_id", flat=True))
+        rounds = 3 if table.number <= 8 else 2
+        for round_no in range(1, rounds + 1):
+            winner = rng.choice(players)
+            scores = [
+                {
+                    "player": pid,
+                    "pips": 0 if pid == winner else rng.randint(4, 85),
+                    "went_out": pid == winner,
+                }
+                for pid in players
+            ]
+            outcome = scoring_services.submit_round_result(
+                table=table,
+                round_no=round_no,
+                data={"blocked": False, "scores": scores},
+                by=official,
+                meta=meta,
+            )
+            if round_no < 3 or table.number <= 6:  # tables 7 and 8 still have to check round 3
+                scoring_services.confirm_round_result(result=outcome.result, by=official, meta=meta)

@@ -4,6 +4,7 @@ import pytest
 from django.core.management import call_command
 
 from scoring.demo import DEMO_PASSWORD, DEMO_SLUG
+from scoring.models import RoundResult
 from tournaments.models import Staff, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -18,6 +19,11 @@ def test_load_demo_creates_a_samboree_with_37_players_and_logins(client, capsys)
         ("qualifying", 4, [12, 11, 10, 9]),
         ("playoff", 4, [12, 11, 10, 9]),
     ]
+    qualifying = tournament.stages.get(order=1)
+    assert qualifying.status == "seated" and qualifying.tables.count() == 10
+    results = RoundResult.objects.filter(stage=qualifying)
+    assert results.count() == 28
+    assert results.filter(status="confirmed").count() == 26  # two tables still checking round 3
     roles = dict(Staff.objects.filter(tournament=tournament).values_list("user__username", "role"))
     assert roles == {"organiser": "organiser", "official": "official"}
     printed = capsys.readouterr().out
