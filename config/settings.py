@@ -172,7 +172,7 @@ CELERY_TASK_TIME_LIMIT = 300
 CELERY_TASK_SOFT_TIME_LIMIT = 240
 # Redis redelivers an unacknowledged task after the visibility timeout: above the longest task.
 CELERY_BROKER_TRANSPORT_OPTIONS = {
-    "visibility_timeout": 900,
+    "visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "900")),
     "socket_connect_timeout": 1,
     "socket_timeout": 1,
     "max_retries": 1,
@@ -190,6 +190,7 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {
 CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
 CELERY_BEAT_SCHEDULE = {
     "worker-heartbeat": {"task": "tournaments.tasks.record_heartbeat", "schedule": 30.0},
+    "sweep-stale-standings": {"task": "scoring.tasks.sweep_stale_standings", "schedule": 30.0},
 }
 
 LOGGING = {

@@ -13,11 +13,12 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api import Conflict
-from scoring import exports, services
-from scoring.models import RoundResult, RoundResultVersion
+from scoring import exports, services, standings
+from scoring.models import RoundResult, RoundResultVersion, TiebreakDecision
 from tables.models import Table
 from tournaments.api import rejected_body, tournament_or_404
 from tournaments.csvfiles import ImportRejected
+from tournaments.models import Stage
 from tournaments.permissions import require_organiser, require_staff
 from tournaments.services import StateConflict
 
@@ -253,3 +254,84 @@ class ImportScoresApi(APIView):
         except ImportRejected as rejected:
             return Response(rejected_body(rejected, "result"), status=400)
         return Response({"created": created}, status=201)
+
+
+# ---- standings and tie-breaks -------------------------------------------------------------------
+
+
+class StandingsApi(APIView):
+    """A stage's standings snapshot; public, cheap, and fresh within seconds of a confirmation."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request: Request, stage_id: int) -> Response:
+        stage = get_object_or_404(Stage, pk=stage_id)
+        meta = standings.standings_meta(stage)
+        return Response(standings.standings_payload(stage, meta))
+
+
+class TournamentStandingsApi(APIView):
+    """The standings of the tournament's current stage (the latest that is seated or closed)."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request: Request, slug: str) -> Response:
+        tournament = tournament_or_404(slug)
+        stage = current_stage(tournament)
+        if stage is None:
+            return Response(
+                {
+                    "stage": None,
+                    "computed_at": None,
+                    "results_counted": 0,
+                    "results_expected": 0,
+                    "stale": False,
+                    "flags": [],
+                    "rows": [],
+                }
+            )
+        return Response(standings.standings_payload(stage, standings.standings_meta(stage)))
+
+
+def current_stage(tournament) -> Stage | None:
+    return tournament.stages.exclude(status=Stage.Status.PENDING).order_by("-order").first()
+
+
+class TiebreakInput(serializers.Serializer):
+    table = serializers.IntegerField(required=False, allow_null=True)
+    order = serializers.ListField(child=serializers.IntegerField(), min_length=2, max_length=20)
+    method = serializers.ChoiceField(choices=TiebreakDecision.Method.choices)
+    note = serializers.CharField(required=False, allow_blank=True, max_length=500, default="")
+
+
+class TiebreakApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=TiebreakInput, responses={201: OpenApiTypes.OBJECT})
+    def post(self, request: Request, stage_id: int) -> Response:
+        stage = get_object_or_404(Stage.objects.select_related("tournament"), pk=stage_id)
+        require_staff(request.user, stage.tournament)
+        data = TiebreakInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        try:
+            decision = standings.record_tiebreak(
+                stage=stage,
+                table_id=data.validated_data.get("table"),
+                order=data.validated_data["order"],
+                method=data.validated_data["method"],
+                note=data.validated_data["note"],
+                by=request.user,
+            )
+        except StateConflict as error:
+            raise Conflict(str(error)) from None
+        body = {
+            "id": decision.pk,
+            "table": decision.table_id,
+            "order": decision.order,
+            "method": decision.method,
+            "note": decision.note,
+            "by": request.user.username,
+        }
+        return Response(body, status=201)

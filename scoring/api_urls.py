@@ -16,6 +16,13 @@ class ExportName:
 register_converter(ExportName, "export")
 
 urlpatterns = [
+    path("stages/<int:stage_id>/standings/", api.StandingsApi.as_view(), name="stage-standings"),
+    path("stages/<int:stage_id>/tiebreaks/", api.TiebreakApi.as_view(), name="stage-tiebreaks"),
+    path(
+        "tournaments/<slug:slug>/standings/",
+        api.TournamentStandingsApi.as_view(),
+        name="tournament-standings",
+    ),
     path(
         "tournaments/<slug:slug>/scores/import/",
         api.ImportScoresApi.as_view(),

@@ -151,3 +151,96 @@ class IdempotencyRecord(models.Model):
 
     def __str__(self) -> str:
         return f"{self.key} ({self.response_status})"
+
+
+class StageStandings(models.Model):
+    """The standings snapshot of a stage: when it was computed and from how many results.
+
+    `change_seq` counts changes that affect the standings; `built_seq` is the change the current
+    rows include. The stage is stale while change_seq > built_seq: a rebuild is owed.
+    """
+
+    stage = models.OneToOneField(Stage, on_delete=models.CASCADE, related_name="standings")
+    change_seq = models.PositiveBigIntegerField(default=1)
+    built_seq = models.PositiveBigIntegerField(default=0)
+    changed_at = models.DateTimeField(auto_now_add=True)
+    computed_at = models.DateTimeField(null=True, blank=True)
+    results_counted = models.PositiveIntegerField(default=0)
+    results_expected = models.PositiveIntegerField(default=0)
+    rebuilds = models.PositiveBigIntegerField(default=0)
+    flags = models.JSONField(default=list, blank=True)
+
+    class Meta:
+        verbose_name_plural = "stage standings"
+        constraints = [
+            models.CheckConstraint(
+                name="scoring_stagestandings_built_not_ahead",
+                condition=Q(built_seq__lte=models.F("change_seq")),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Standings of {self.stage} (change {self.change_seq}, built {self.built_seq})"
+
+    @property
+    def stale(self) -> bool:
+        return self.built_seq < self.change_seq
+
+
+class StandingRow(models.Model):
+    """One player's line in a stage's standings snapshot."""
+
+    stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="standing_rows")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    rank = models.PositiveIntegerField()
+    table_number = models.PositiveSmallIntegerField(null=True)
+    table_rank = models.PositiveSmallIntegerField(null=True)
+    total = models.IntegerField()
+    carried = models.IntegerField(default=0)
+    rounds_won = models.PositiveSmallIntegerField()
+    rounds_played = models.PositiveSmallIntegerField()
+    scores = models.JSONField(help_text="{round_no: pips} of the confirmed rounds.")
+    tied = models.BooleanField(default=False)
+    table_tied = models.BooleanField(default=False)
+    advances = models.BooleanField(default=False)
+    note = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["stage", "rank", "player"]
+        constraints = [
+            models.UniqueConstraint(fields=["stage", "player"], name="scoring_standingrow_unique"),
+            models.CheckConstraint(
+                name="scoring_standingrow_rank_positive", condition=Q(rank__gte=1)
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.rank}. {self.player} ({self.total})"
+
+
+class TiebreakDecision(models.Model):
+    """An official's decision of a tie the rules cannot break: a tie-break round, or a draw."""
+
+    class Method(models.TextChoices):
+        TIEBREAK_ROUND = "tiebreak_round", "Tie-break round"
+        DRAW = "draw", "Draw"
+
+    stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="tiebreaks")
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, null=True, blank=True)
+    order = models.JSONField(help_text="The tied players' ids, best first.")
+    method = models.CharField(max_length=20, choices=Method.choices)
+    note = models.CharField(max_length=500, blank=True)
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["stage", "at"]
+        constraints = [
+            models.CheckConstraint(
+                name="scoring_tiebreakdecision_method_known",
+                condition=Q(method__in=["tiebreak_round", "draw"]),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_method_display()} in {self.stage}: {self.order}"

@@ -14,7 +14,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
-from scoring import rules
+from scoring import rules, standings
 from scoring.models import IdempotencyRecord, RoundResult, RoundResultVersion, Score
 from tables.models import Seat, Table
 from tournaments.csvfiles import ImportRejected, read_csv
@@ -248,6 +248,8 @@ def _save(
         for line in lines
     )
     _record_version(result, action=action, by=by, meta=meta, reason=reason)
+    if was_confirmed:
+        standings.request_rebuild(stage)
     return Outcome(status=status, body=result_body(result), etag=result.etag, result=result)
 
 
@@ -352,6 +354,7 @@ def confirm_round_result(
     result.version += 1
     result.save(update_fields=["status", "confirmed_by", "version", "updated_at"])
     _record_version(result, action=RoundResultVersion.Action.CONFIRMED, by=by, meta=meta)
+    standings.request_rebuild(result.stage)
     return result
 
 

@@ -10,6 +10,7 @@ from django.db.models import Max
 
 from tables import seating
 from tables.models import Seat, Table
+from tables.signals import seating_changed
 from tournaments.models import Player, Stage
 from tournaments.presets import get_preset
 from tournaments.services import StateConflict
@@ -128,6 +129,7 @@ def seat_stage(
         "discarded_results": discarded,
     }
     stage.save(update_fields=["status", "seed", "seating_report"])
+    seating_changed.send(sender=Stage, stage=stage)
     return SeatingReport(
         tables=tables,
         seed=result.seed,
@@ -207,6 +209,7 @@ def withdraw_player(*, player: Player, by: AbstractBaseUser) -> Player:
     for seat in open_seats:
         seat.to_round = max(_reported_rounds(seat.table), seat.from_round - 1)
         seat.save(update_fields=["to_round"])
+        seating_changed.send(sender=Stage, stage=seat.stage)
     return player
 
 

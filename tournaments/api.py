@@ -83,6 +83,7 @@ class StageSerializer(serializers.ModelSerializer):
             "wildcards",
             "requires_second_person",
             "late_entry_rule",
+            "carry_forward",
             "seed",
             "seating_report",
             "engines",

@@ -6,6 +6,13 @@ from django.db.models import F, Q
 
 from tournaments.presets import DOMINO_SETS, PRESETS
 
+TIEBREAK_RULES = ("rounds_won", "countback")
+
+
+def default_tiebreaks() -> list[str]:
+    """Most rounds won, then countback from the last round (DESIGN.md)."""
+    return list(TIEBREAK_RULES)
+
 
 class Tournament(models.Model):
     class DominoSet(models.IntegerChoices):
@@ -27,6 +34,10 @@ class Tournament(models.Model):
         choices=DominoSet.choices, default=DominoSet.DOUBLE_12
     )
     preset = models.CharField(max_length=20, choices=Preset.choices, default=Preset.SAMBOREE)
+    tiebreak_rules = models.JSONField(
+        default=default_tiebreaks,
+        help_text="Tie-break rules in order, after the total: rounds_won, countback.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -137,6 +148,9 @@ class Stage(models.Model):
     advance_per_table = models.PositiveSmallIntegerField(default=1)
     wildcards = models.PositiveSmallIntegerField(
         default=0, help_text="Best non-qualifiers overall who also advance."
+    )
+    carry_forward = models.BooleanField(
+        default=False, help_text="Totals of the earlier qualifying stages count in this one."
     )
     requires_second_person = models.BooleanField(
         default=False, help_text="A result must be confirmed by someone other than its submitter."

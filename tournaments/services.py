@@ -23,6 +23,7 @@ STAGE_FIELDS = (
     "wildcards",
     "requires_second_person",
     "late_entry_rule",
+    "carry_forward",
 )
 
 

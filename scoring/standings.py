@@ -1,0 +1,365 @@
+"""Live standings: a snapshot of each stage's ranking, recomputed from confirmed results.
+
+A change that affects the standings (a confirmation, a correction, a seating change, a tie-break
+decision) bumps the stage's change_seq in PostgreSQL in the same transaction, and asks a worker
+to rebuild after the commit. A rebuild recomputes everything (never increments) and records the
+change it includes in built_seq; a stage whose change_seq is ahead is stale and is rebuilt again,
+by the next task or by the sweeper. The public pages read the snapshot: from Redis when it is
+there and current, from PostgreSQL otherwise.
+"""
+
+import logging
+from collections import defaultdict
+from typing import Any
+
+from django.core.cache import cache
+from django.db import connection, transaction
+from django.db.models import F, Sum
+from django.utils import timezone
+
+from scoring import rules
+from scoring.models import RoundResult, Score, StageStandings, StandingRow, TiebreakDecision
+from tables.models import Seat
+from tournaments.models import Player, Stage
+
+logger = logging.getLogger(__name__)
+
+CACHE_SECONDS = 300
+
+
+def cache_key(stage_id: int) -> str:
+    return f"standings:{stage_id}"
+
+
+def pending_key(stage_id: int) -> str:
+    return f"standings-pending:{stage_id}"
+
+
+def mark_changed(stage: Stage) -> None:
+    """Record, in this transaction, that the stage's standings are owed a rebuild."""
+    updated = StageStandings.objects.filter(stage=stage).update(
+        change_seq=F("change_seq") + 1, changed_at=timezone.now()
+    )
+    if not updated:
+        StageStandings.objects.get_or_create(stage=stage)
+
+
+def request_rebuild(stage: Stage) -> None:
+    """Mark the stage stale now and send a rebuild after the commit; never fails the caller."""
+    mark_changed(stage)
+    stage_id = stage.pk
+    transaction.on_commit(lambda: send_rebuild(stage_id))
+
+
+def send_rebuild(stage_id: int) -> None:
+    """Send one rebuild for a burst of changes; a Redis or broker failure is left to the sweeper."""
+    from scoring import tasks  # the tasks module imports this one
+
+    try:
+        if not cache.add(pending_key(stage_id), 1, timeout=30):
+            return  # a rebuild is queued and has not started: it will include this change
+    except Exception:  # the cache is down: send anyway
+        logger.warning("standings: cache unavailable, sending rebuild of stage %s", stage_id)
+    try:
+        tasks.rebuild_standings.apply_async(kwargs={"stage_id": stage_id}, countdown=0.2)
+    except Exception:
+        # Redis or the broker is down: the result is safe in PostgreSQL and the stage is marked
+        # stale there; the beat sweeper sends the rebuild when the broker is back.
+        logger.warning("standings: could not send the rebuild of stage %s", stage_id, exc_info=True)
+
+
+def _try_lock(stage_id: int) -> bool:
+    """One rebuild of a stage at a time (PostgreSQL advisory lock, released at commit)."""
+    if connection.vendor != "postgresql":
+        return True  # SQLite runs one writing transaction at a time anyway
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_try_advisory_xact_lock(%s, %s)", [7_312_001, stage_id])
+        return bool(cursor.fetchone()[0])
+
+
+class RebuildBusy(Exception):
+    """Another rebuild of the stage is running; try again shortly."""
+
+
+def _records(stage: Stage) -> tuple[list[rules.PlayerRecord], dict[int, Seat], int]:
+    seats = {
+        seat.player_id: seat
+        for seat in Seat.objects.filter(stage=stage).select_related("table", "player")
+    }
+    scores: dict[int, dict[int, int]] = defaultdict(dict)
+    won: dict[int, set[int]] = defaultdict(set)
+    table_rounds: dict[int, dict[int, dict[int, int]]] = defaultdict(lambda: defaultdict(dict))
+    confirmed = Score.objects.filter(
+        result__stage=stage, result__status=RoundResult.Status.CONFIRMED
+    ).values_list("player_id", "result__round_no", "pips", "went_out", "result__table_id")
+    for player_id, round_no, pips, went_out, table_id in confirmed.iterator(chunk_size=5000):
+        scores[player_id][round_no] = pips
+        if went_out:
+            won[player_id].add(round_no)
+        table_rounds[table_id][round_no][player_id] = pips
+    carried: dict[int, int] = {}
+    if stage.carry_forward:
+        earlier = (
+            Score.objects.filter(
+                result__stage__tournament_id=stage.tournament_id,
+                result__stage__order__lt=stage.order,
+                result__stage__kind=Stage.Kind.QUALIFYING,
+                result__status=RoundResult.Status.CONFIRMED,
+            )
+            .values("player_id")
+            .annotate(total=Sum("pips"))
+        )
+        carried = {row["player_id"]: row["total"] for row in earlier}
+    records = []
+    for player_id, seat in seats.items():
+        own = scores.get(player_id, {})
+        if seat.from_round > 1:  # a late entry: the rule fills the rounds played before
+            missed = rules.missed_round_scores(
+                table_rounds={n: s for n, s in table_rounds[seat.table_id].items()},
+                from_round=seat.from_round,
+                rule=stage.late_entry_rule,
+            )
+            own = {**missed, **own}
+        records.append(
+            rules.PlayerRecord(
+                player_id=player_id,
+                table=seat.table.number,
+                scores=own,
+                went_out=frozenset(won.get(player_id, ())),
+                carried=carried.get(player_id, 0),
+            )
+        )
+    counted = len({(t, n) for t, rounds in table_rounds.items() for n in rounds})
+    return records, seats, counted
+
+
+def _advancers(
+    stage: Stage, ranked: list[rules.Ranked], seats: dict[int, Seat]
+) -> tuple[set[int], list[dict[str, Any]]]:
+    """Who advances (the top K eligible at each table, then W wildcards), and unresolved ties."""
+
+    def eligible(player_id: int) -> bool:
+        seat = seats[player_id]
+        if seat.player.status == Player.Status.WITHDRAWN:
+            return False
+        late_excluded = stage.late_entry_rule == Stage.LateEntryRule.NO_ADVANCE
+        return not (late_excluded and seat.from_round > 1)
+
+    by_table: dict[int | None, list[rules.Ranked]] = defaultdict(list)
+    for row in sorted(ranked, key=lambda r: (r.table_rank or 0, r.player_id)):
+        if eligible(row.player_id):
+            by_table[row.table].append(row)
+    advancing: set[int] = set()
+    flags = []
+    k = stage.advance_per_table
+    for table, rows in by_table.items():
+        if len(rows) <= k:
+            advancing.update(r.player_id for r in rows)
+            continue
+        line = rows[k - 1].table_rank  # the rank of the last place that advances
+        if rows[k].table_rank == line:  # a tie straddles the line: nobody in it advances yet
+            tied = [r.player_id for r in rows if r.table_rank == line]
+            advancing.update(r.player_id for r in rows if r.table_rank < line)
+            flags.append({"table": table, "players": tied, "place": line})
+        else:
+            advancing.update(r.player_id for r in rows[:k])
+    if stage.wildcards:
+        others = [r for r in ranked if r.player_id not in advancing and eligible(r.player_id)]
+        advancing.update(r.player_id for r in others[: stage.wildcards])
+    return advancing, flags
+
+
+@transaction.atomic
+def rebuild_standings(*, stage: Stage) -> StageStandings:
+    """Recompute the stage's snapshot from confirmed results, in a fixed number of queries.
+
+    Safe to run twice and in parallel: a concurrent rebuild raises RebuildBusy (try again), and
+    a rebuild that finds the snapshot current does nothing. Killed midway, it leaves the
+    previous snapshot intact (one transaction).
+    """
+    if not _try_lock(stage.pk):
+        raise RebuildBusy(stage.pk)
+    meta, _ = StageStandings.objects.get_or_create(stage=stage)
+    seq = meta.change_seq
+    if meta.built_seq >= seq and meta.computed_at is not None:
+        return meta  # current already: a coalesced request
+    stage = Stage.objects.select_related("tournament").get(pk=stage.pk)
+    records, seats, counted = _records(stage)
+    decisions = [
+        rules.Decision(order=tuple(d.order), method=d.method)
+        for d in TiebreakDecision.objects.filter(stage=stage).order_by("at")
+    ]
+    ranked = rules.rank_players(
+        records, tiebreaks=stage.tournament.tiebreak_rules, decisions=decisions
+    )
+    advancing, flags = _advancers(stage, ranked, seats)
+    by_player = {r.player_id: r for r in records}
+    StandingRow.objects.filter(stage=stage).delete()
+    StandingRow.objects.bulk_create(
+        StandingRow(
+            stage=stage,
+            player_id=row.player_id,
+            rank=row.rank,
+            table_number=row.table,
+            table_rank=row.table_rank,
+            total=row.total,
+            carried=by_player[row.player_id].carried,
+            rounds_won=row.rounds_won,
+            rounds_played=row.rounds_played,
+            scores={str(n): p for n, p in sorted(by_player[row.player_id].scores.items())},
+            tied=row.tied,
+            table_tied=row.table_tied,
+            advances=row.player_id in advancing,
+            note=_note(seats[row.player_id], stage),
+        )
+        for row in ranked
+    )
+    names = {pid: seats[pid].player.name for pid in seats}
+    meta.flags = [
+        {
+            **flag,
+            "names": [names[p] for p in flag["players"]],
+            "message": f"Table {flag['table']}: {' and '.join(names[p] for p in flag['players'])} "
+            f"are tied for place {flag['place']}, which decides who advances. "
+            "Record a tie-break decision.",
+        }
+        for flag in flags
+    ]
+    meta.built_seq = seq
+    meta.computed_at = timezone.now()
+    meta.results_counted = counted
+    meta.results_expected = stage.tables.count() * stage.rounds
+    meta.rebuilds = F("rebuilds") + 1
+    meta.save()
+    meta.refresh_from_db(fields=["rebuilds"])
+    transaction.on_commit(lambda: _forget_cached(stage.pk))
+    return meta
+
+
+def _note(seat: Seat, stage: Stage) -> str:
+    if seat.player.status == Player.Status.WITHDRAWN:
+        return "withdrawn"
+    if seat.from_round > 1:
+        return f"joined in round {seat.from_round}"
+    return ""
+
+
+def _forget_cached(stage_id: int) -> None:
+    try:
+        cache.delete(cache_key(stage_id))
+    except Exception:  # Redis down: the version check below never serves the old payload
+        logger.warning("standings: cache unavailable after rebuilding stage %s", stage_id)
+
+
+def standings_meta(stage: Stage) -> StageStandings:
+    """The snapshot's header; a stage never built is built now (its seating just happened)."""
+    meta = StageStandings.objects.filter(stage=stage).first()
+    if meta is None or meta.computed_at is None:
+        try:
+            meta = rebuild_standings(stage=stage)
+        except RebuildBusy:
+            meta = StageStandings.objects.get(stage=stage)
+    return meta
+
+
+def standings_payload(stage: Stage, meta: StageStandings) -> dict[str, Any]:
+    """The API's standings document, from Redis when current there, else from PostgreSQL."""
+    key = cache_key(stage.pk)
+    try:
+        cached = cache.get(key)
+    except Exception:
+        cached = None
+    if cached is not None and cached.get("built_seq") == meta.built_seq:
+        return cached["payload"]
+    rows = (
+        StandingRow.objects.filter(stage=stage)
+        .select_related("player")
+        .order_by("rank", "player__number")
+    )
+    payload = {
+        "stage": stage.pk,
+        "computed_at": meta.computed_at.isoformat() if meta.computed_at else None,
+        "results_counted": meta.results_counted,
+        "results_expected": meta.results_expected,
+        "stale": meta.stale,
+        "flags": meta.flags,
+        "rows": [
+            {
+                "rank": row.rank,
+                "player": {
+                    "id": row.player_id,
+                    "number": row.player.number,
+                    "name": row.player.name,
+                },
+                "table": row.table_number,
+                "table_rank": row.table_rank,
+                "total": row.total,
+                "carried": row.carried,
+                "rounds_won": row.rounds_won,
+                "rounds_played": row.rounds_played,
+                "scores": row.scores,
+                "tied": row.tied,
+                "advances": row.advances,
+                "note": row.note,
+            }
+            for row in rows
+        ],
+    }
+    try:
+        cache.set(key, {"built_seq": meta.built_seq, "payload": payload}, timeout=CACHE_SECONDS)
+    except Exception:
+        logger.warning("standings: cache unavailable, served stage %s from PostgreSQL", stage.pk)
+    return payload
+
+
+def stale_stage_ids() -> list[int]:
+    return list(
+        StageStandings.objects.filter(built_seq__lt=F("change_seq")).values_list(
+            "stage_id", flat=True
+        )
+    )
+
+
+@transaction.atomic
+def record_tiebreak(
+    *, stage: Stage, table_id: int | None, order: list[int], method: str, note: str, by
+) -> TiebreakDecision:
+    """Record how an official broke a tie the rules cannot break; the standings honour it."""
+    from django.core.exceptions import ValidationError
+
+    from tournaments.services import StateConflict
+
+    if stage.status == Stage.Status.CLOSED:
+        raise StateConflict(f"{stage.name} is closed: its standings can no longer change.")
+    errors: dict[str, list[str]] = {}
+    if method not in TiebreakDecision.Method.values:
+        errors["method"] = ["Choose tiebreak_round or draw."]
+    if len(order) < 2 or len(set(order)) != len(order):
+        errors["order"] = ["List each tied player once, best first: at least two players."]
+    table = stage.tables.filter(pk=table_id).first() if table_id is not None else None
+    if table_id is not None and table is None:
+        errors["table"] = [f"{stage.name} has no such table."]
+    if errors:
+        raise ValidationError(errors)
+    records, seats, _ = _records(stage)
+    ranked = {
+        r.player_id: r
+        for r in rules.rank_players(records, tiebreaks=stage.tournament.tiebreak_rules)
+    }
+    unknown = [p for p in order if p not in ranked or (table and seats[p].table_id != table.pk)]
+    if unknown:
+        where = f"table {table.number}" if table else stage.name
+        raise ValidationError({"order": [f"Players {unknown} are not seated at {where}."]})
+    if table is not None:
+        places = {(ranked[p].table_rank, ranked[p].table_tied) for p in order}
+    else:
+        places = {(ranked[p].rank, ranked[p].tied) for p in order}
+    if len(places) != 1 or not next(iter(places))[1]:
+        raise ValidationError(
+            {"order": ["These players are not tied: the rules already separate them."]}
+        )
+    decision = TiebreakDecision.objects.create(
+        stage=stage, table=table, order=order, method=method, note=note[:500], by=by
+    )
+    request_rebuild(stage)
+    return decision

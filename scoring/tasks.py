@@ -1,0 +1,38 @@
+"""Celery tasks of scoring: ids in, one service call."""
+
+import logging
+
+from celery import shared_task
+from django.core.cache import cache
+from django.db import OperationalError
+
+from scoring import standings
+from tournaments.models import Stage
+
+logger = logging.getLogger(__name__)
+
+
+@shared_task(bind=True, autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
+def rebuild_standings(self, *, stage_id: int) -> None:
+    """Rebuild a stage's standings; safe to run twice and in parallel."""
+    try:
+        # From here on a new change sends a new task: this one may have read too early for it.
+        cache.delete(standings.pending_key(stage_id))
+    except Exception:
+        logger.warning("standings: cache unavailable while rebuilding stage %s", stage_id)
+    stage = Stage.objects.filter(pk=stage_id).first()
+    if stage is None:  # deleted after the task was queued
+        return
+    try:
+        standings.rebuild_standings(stage=stage)
+    except standings.RebuildBusy:
+        raise self.retry(countdown=0.5, max_retries=40) from None
+
+
+@shared_task
+def sweep_stale_standings() -> int:
+    """Send a rebuild for every stage whose standings are behind (a send lost to a Redis outage)."""
+    stage_ids = standings.stale_stage_ids()
+    for stage_id in stage_ids:
+        rebuild_standings.delay(stage_id=stage_id)
+    return len(stage_ids)

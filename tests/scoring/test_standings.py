@@ -1,0 +1,401 @@
+"""Stage standings: confirmed results only, tie-breaks, decisions, late entries, advancement."""
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from scoring import standings, tasks
+from scoring.models import RoundResult, Score, StageStandings, TiebreakDecision
+from tables.models import Seat, Table
+from tests import factories
+from tests.conftest import client_for
+from tournaments.models import Player, Stage
+
+# Committed transactions, so that the rebuild sent on commit runs (inline: no broker in tests).
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def seat_tables(stage, tables: list[list[str]]) -> list[list[Player]]:
+    """Seat the named players, one list per table; numbers follow the order given."""
+    seated, number = [], 1
+    for table_no, names in enumerate(tables, start=1):
+        table = factories.TableFactory(stage=stage, number=table_no)
+        row = []
+        for position, name in enumerate(names, start=1):
+            player = factories.PlayerFactory(tournament=stage.tournament, number=number, name=name)
+            factories.SeatFactory(table=table, player=player, position=position)
+            row.append(player)
+            number += 1
+        seated.append(row)
+    return seated
+
+
+def play(stage, players, round_no, pips, *, status="confirmed", blocked=False):
+    """Store one table's round directly (validation is tested elsewhere)."""
+    table = Seat.objects.get(stage=stage, player=players[0]).table
+    official = factories.UserFactory()
+    result = RoundResult.objects.create(
+        stage=stage,
+        table=table,
+        round_no=round_no,
+        engine=stage.engine(round_no),
+        blocked=blocked,
+        status=status,
+        submitted_by=official,
+        confirmed_by=official if status == "confirmed" else None,
+    )
+    for player, value in zip(players, pips, strict=True):
+        Score.objects.create(
+            result=result, player=player, pips=value, went_out=value == 0 and not blocked
+        )
+    standings.request_rebuild(stage)
+    return result
+
+
+def rows(client, stage) -> list[dict]:
+    return client.get(f"/api/v1/stages/{stage.pk}/standings/").json()["rows"]
+
+
+@pytest.fixture
+def stage(tournament):
+    return factories.StageFactory(tournament=tournament, rounds=4, status="seated")
+
+
+def test_standings_rank_by_total_lowest_first_with_shared_places(anon, stage):
+    (table,) = seat_tables(stage, [["Ann", "Bob", "Cy", "Di"]])
+    with_results = [(1, [0, 10, 20, 30]), (2, [20, 0, 10, 30])]
+    for round_no, pips in with_results:
+        play(stage, table, round_no, pips)
+    body = anon.get(f"/api/v1/stages/{stage.pk}/standings/").json()
+    assert (body["results_counted"], body["results_expected"]) == (2, 4)
+    assert body["computed_at"] is not None
+    got = [(r["rank"], r["player"]["name"], r["total"], r["rounds_won"]) for r in body["rows"]]
+    # Ann 20 and Bob 10... Bob 10, Ann 20, Cy 30, Di 60
+    assert got == [(1, "Bob", 10, 1), (2, "Ann", 20, 1), (3, "Cy", 30, 0), (4, "Di", 60, 0)]
+    assert body["rows"][0]["scores"] == {"1": 10, "2": 0}
+    assert body["rows"][0]["table_rank"] == 1 and body["rows"][0]["advances"] is True
+    assert not any(r["advances"] for r in body["rows"][1:])
+
+
+def test_only_confirmed_results_count(anon, stage):
+    (table,) = seat_tables(stage, [["Ann", "Bob", "Cy"]])
+    play(stage, table, 1, [0, 10, 20])
+    play(stage, table, 2, [50, 0, 0], status="submitted")
+    body = anon.get(f"/api/v1/stages/{stage.pk}/standings/").json()
+    assert body["results_counted"] == 1
+    assert [r["total"] for r in body["rows"]] == [0, 10, 20]
+
+
+def test_ties_go_to_rounds_won_then_countback_then_share_the_place(anon, stage):
+    (table,) = seat_tables(stage, [["Ann", "Bob", "Cy", "Di"]])
+    play(stage, table, 1, [0, 5, 10, 15])
+    play(stage, table, 2, [15, 0, 10, 5])
+    play(stage, table, 3, [5, 15, 0, 0 + 10])
+    # totals: Ann 20 (1 won), Bob 20 (1 won), Cy 20 (1 won), Di 30
+    # countback from round 3: Ann 5 < Cy 0? Cy 0 best, then Ann 5, then Bob 15
+    got = [(r["rank"], r["player"]["name"]) for r in rows(anon, stage)]
+    assert got == [(1, "Cy"), (2, "Ann"), (3, "Bob"), (4, "Di")]
+
+
+def test_an_unbreakable_tie_shares_the_place_and_is_flagged_when_it_decides_advancement(
+    anon, stage
+):
+    (table,) = seat_tables(stage, [["Ann", "Bob", "Cy"]])
+    play(stage, table, 1, [0, 0, 10], blocked=True)  # blocked round: nobody went out
+    body = anon.get(f"/api/v1/stages/{stage.pk}/standings/").json()
+    assert [(r["rank"], r["tied"], r["advances"]) for r in body["rows"]] == [
+        (1, True, False),
+        (1, True, False),
+        (3, False, False),
+    ]
+    (flag,) = body["flags"]
+    assert flag["table"] == 1 and sorted(flag["names"]) == ["Ann", "Bob"]
+    assert "tied for place 1, which decides who advances" in flag["message"]
+
+
+def test_a_tiebreak_decision_breaks_the_tie_and_the_standings_honour_it(anon, as_official, stage):
+    (table,) = seat_tables(stage, [["Ann", "Bob", "Cy"]])
+    ann, bob, _ = table
+    play(stage, table, 1, [0, 0, 10], blocked=True)
+    response = as_official.post(
+        f"/api/v1/stages/{stage.pk}/tiebreaks/",
+        {
+            "table": Table.objects.get(stage=stage).pk,
+            "order": [bob.pk, ann.pk],
+            "method": "tiebreak_round",
+            "note": "Bob won the tie-break round",
+        },
+        format="json",
+    )
+    assert response.status_code == 201, response.json()
+    body = anon.get(f"/api/v1/stages/{stage.pk}/standings/").json()
+    assert [(r["rank"], r["player"]["name"], r["advances"]) for r in body["rows"]] == [
+        (1, "Bob", True),
+        (2, "Ann", False),
+        (3, "Cy", False),
+    ]
+    assert body["flags"] == []
+
+
+@pytest.mark.parametrize(
+    ("body", "field", "message"),
+    [
+        ({"order": ["A", "B"], "method": "draw"}, "order", "valid integer"),
+        ({"order": [1], "method": "draw"}, "order", "at least 2"),
+        ({"method": "coin"}, "method", "not a valid choice"),
+    ],
+)
+def test_tiebreak_bad_input_is_400(as_official, stage, body, field, message):
+    seat_tables(stage, [["Ann", "Bob", "Cy"]])
+    response = as_official.post(
+        f"/api/v1/stages/{stage.pk}/tiebreaks/", {"order": [1, 2], **body}, format="json"
+    )
+    assert response.status_code == 400
+    assert message in str(response.json()[field])
+    assert not TiebreakDecision.objects.exists()
+
+
+def test_tiebreak_for_players_who_are_not_tied_is_refused(as_official, stage):
+    (table,) = seat_tables(stage, [["Ann", "Bob", "Cy"]])
+    play(stage, table, 1, [0, 5, 10])
+    response = as_official.post(
+        f"/api/v1/stages/{stage.pk}/tiebreaks/",
+        {"order": [table[1].pk, table[0].pk], "method": "draw"},
+        format="json",
+    )
+    assert response.status_code == 400
+    assert "not tied" in response.json()["order"][0]
+    assert not TiebreakDecision.objects.exists()
+
+
+@pytest.mark.parametrize(("client", "status"), [("anon", 401), ("as_other_organiser", 403)])
+def test_tiebreaks_need_staff_of_this_tournament(request, stage, client, status):
+    (table,) = seat_tables(stage, [["Ann", "Bob", "Cy"]])
+    response = request.getfixturevalue(client).post(
+        f"/api/v1/stages/{stage.pk}/tiebreaks/",
+        {"order": [table[0].pk, table[1].pk], "method": "draw"},
+        format="json",
+    )
+    assert response.status_code == status
+
+
+def test_late_entry_scores_the_highest_at_the_table_for_missed_rounds(anon, stage):
+    (table,) = seat_tables(stage, [["Ann", "Bob", "Cy"]])
+    play(stage, table, 1, [0, 25, 40])
+    late = factories.PlayerFactory(tournament=stage.tournament, number=9, name="Eve")
+    factories.SeatFactory(
+        table=Table.objects.get(stage=stage), player=late, position=4, from_round=2
+    )
+    play(stage, [*table, late], 2, [0, 10, 10, 5])
+    eve = next(r for r in rows(anon, stage) if r["player"]["name"] == "Eve")
+    assert eve["scores"] == {"1": 40, "2": 5}
+    assert eve["total"] == 45 and eve["note"] == "joined in round 2"
+
+
+@pytest.mark.parametrize(
+    ("rule", "total", "advances"), [("zero", 0, True), ("no_advance", 0, False)]
+)
+def test_late_entry_rules_zero_and_no_advance(anon, stage, rule, total, advances):
+    stage.late_entry_rule = rule
+    stage.save()
+    (table,) = seat_tables(stage, [["Ann", "Bob", "Cy"]])
+    play(stage, table, 1, [0, 25, 40])
+    late = factories.PlayerFactory(tournament=stage.tournament, number=9, name="Eve")
+    factories.SeatFactory(
+        table=Table.objects.get(stage=stage), player=late, position=4, from_round=2
+    )
+    play(stage, [*table, late], 2, [30, 10, 10, 0])
+    eve = next(r for r in rows(anon, stage) if r["player"]["name"] == "Eve")
+    assert (eve["total"], eve["rank"], eve["advances"]) == (total, 1, advances)
+    if not advances:  # the place goes to the best eligible player at the table
+        bob = next(r for r in rows(anon, stage) if r["player"]["name"] == "Ann")
+        assert bob["advances"] is True
+
+
+def test_withdrawn_player_keeps_scores_but_does_not_advance(anon, stage):
+    (table,) = seat_tables(stage, [["Ann", "Bob", "Cy"]])
+    play(stage, table, 1, [0, 25, 40])
+    Player.objects.filter(pk=table[0].pk).update(status="withdrawn")
+    standings.request_rebuild(stage)
+    got = {r["player"]["name"]: r for r in rows(anon, stage)}
+    assert got["Ann"]["total"] == 0 and got["Ann"]["advances"] is False
+    assert got["Ann"]["note"] == "withdrawn"
+    assert got["Bob"]["advances"] is True
+
+
+def test_advance_per_table_and_wildcards(anon, stage):
+    stage.advance_per_table, stage.wildcards = 2, 1
+    stage.save()
+    tables = seat_tables(stage, [["A1", "A2", "A3"], ["B1", "B2", "B3"]])
+    play(stage, tables[0], 1, [0, 10, 20])
+    play(stage, tables[1], 1, [0, 30, 50])
+    advancing = {r["player"]["name"] for r in rows(anon, stage) if r["advances"]}
+    assert advancing == {"A1", "A2", "B1", "B2", "A3"}  # A3 (20) is the best of the rest
+
+
+def test_correcting_a_confirmed_result_rebuilds_the_standings(anon, as_official, stage):
+    (table,) = seat_tables(stage, [["Ann", "Bob", "Cy"]])
+    result = play(stage, table, 1, [0, 25, 40])
+    assert rows(anon, stage)[1]["total"] == 25
+    body = {
+        "reason": "Bob had 52",
+        "scores": [
+            {"player": p.pk, "pips": v, "went_out": v == 0}
+            for p, v in zip(table, [0, 52, 40], strict=True)
+        ],
+    }
+    put = as_official.put(
+        f"/api/v1/tables/{result.table_id}/rounds/1/",
+        body,
+        format="json",
+        HTTP_IF_MATCH=result.etag,
+    )
+    assert put.status_code == 200
+    assert [r["total"] for r in rows(anon, stage)] == [0, 0, 0]  # the round awaits confirmation
+    confirmed = as_official.post(f"/api/v1/tables/{result.table_id}/rounds/1/confirm/")
+    assert confirmed.status_code == 200
+    assert [(r["player"]["name"], r["total"]) for r in rows(anon, stage)] == [
+        ("Ann", 0),
+        ("Cy", 40),
+        ("Bob", 52),
+    ]
+
+
+def test_tiebreak_rules_are_configurable_per_tournament(anon, stage):
+    (table,) = seat_tables(stage, [["Ann", "Bob", "Cy"]])
+    play(stage, table, 1, [0, 10, 20])
+    play(stage, table, 2, [10, 0, 20])
+    # Ann and Bob: 10 each, one round won each; countback on round 2 puts Bob first
+    assert [r["player"]["name"] for r in rows(anon, stage)][:2] == ["Bob", "Ann"]
+    stage.tournament.tiebreak_rules = ["rounds_won"]
+    stage.tournament.save()
+    standings.request_rebuild(stage)
+    first_two = rows(anon, stage)[:2]
+    assert [(r["rank"], r["tied"]) for r in first_two] == [(1, True), (1, True)]
+
+
+def test_carry_forward_adds_earlier_qualifying_totals(anon, tournament, stage):
+    (table,) = seat_tables(stage, [["Ann", "Bob", "Cy"]])
+    play(stage, table, 1, [0, 25, 40])
+    second = factories.StageFactory(
+        tournament=tournament, order=stage.order + 1, rounds=2, status="seated", carry_forward=True
+    )
+    new_table = factories.TableFactory(stage=second, number=1)
+    for position, player in enumerate(table, start=1):
+        factories.SeatFactory(table=new_table, player=player, position=position)
+    play(second, table, 1, [30, 0, 0 + 5])
+    got = {r["player"]["name"]: (r["total"], r["carried"]) for r in rows(anon, second)}
+    assert got == {"Ann": (30, 0), "Bob": (25, 25), "Cy": (45, 40)}
+    overall = anon.get(f"/api/v1/tournaments/{tournament.slug}/standings/").json()
+    assert overall["stage"] == second.pk
+
+
+def test_rebuild_twice_does_nothing_the_second_time(stage):
+    (table,) = seat_tables(stage, [["Ann", "Bob", "Cy"]])
+    play(stage, table, 1, [0, 25, 40])
+    first = standings.rebuild_standings(stage=stage)
+    again = standings.rebuild_standings(stage=stage)
+    assert again.rebuilds == first.rebuilds
+    assert again.computed_at == first.computed_at
+
+
+def test_sweeper_rebuilds_a_stage_whose_rebuild_was_lost(stage):
+    (table,) = seat_tables(stage, [["Ann", "Bob", "Cy"]])
+    play(stage, table, 1, [0, 25, 40])
+    standings.rebuild_standings(stage=stage)
+    standings.mark_changed(stage)  # a change whose task never reached the broker
+    assert StageStandings.objects.get(stage=stage).stale
+    assert tasks.sweep_stale_standings() == 1
+    assert not StageStandings.objects.get(stage=stage).stale
+
+
+def test_standings_are_served_from_postgresql_when_the_cache_is_down(anon, stage, settings):
+    (table,) = seat_tables(stage, [["Ann", "Bob", "Cy"]])
+    play(stage, table, 1, [0, 25, 40])
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": "redis://127.0.0.1:1/0",  # nothing listens there
+            "OPTIONS": {"socket_connect_timeout": 0.2, "socket_timeout": 0.2},
+        }
+    }
+    response = anon.get(f"/api/v1/stages/{stage.pk}/standings/")
+    assert response.status_code == 200
+    assert [r["total"] for r in response.json()["rows"]] == [0, 25, 40]
+
+
+def test_confirming_works_when_the_cache_is_down(as_official, stage, settings):
+    (table,) = seat_tables(stage, [["Ann", "Bob", "Cy"]])
+    result = play(stage, table, 1, [0, 25, 40], status="submitted")
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": "redis://127.0.0.1:1/0",
+            "OPTIONS": {"socket_connect_timeout": 0.2, "socket_timeout": 0.2},
+        }
+    }
+    response = as_official.post(f"/api/v1/tables/{result.table_id}/rounds/1/confirm/")
+    assert response.status_code == 200
+    result.refresh_from_db()
+    assert result.status == "confirmed"
+
+
+def build_stage(tournament, players: int) -> Stage:
+    stage = factories.StageFactory(
+        tournament=tournament, rounds=4, status="seated", table_size_min=4, table_size_max=4
+    )
+    entrants = Player.objects.bulk_create(
+        Player(tournament=tournament, number=10_000 * stage.order + n, name=f"P{n}")
+        for n in range(players)
+    )
+    tables = Table.objects.bulk_create(
+        Table(stage=stage, number=n + 1) for n in range(players // 4)
+    )
+    Seat.objects.bulk_create(
+        Seat(stage=stage, table=tables[i // 4], player=p, position=i % 4 + 1)
+        for i, p in enumerate(entrants)
+    )
+    official = factories.UserFactory()
+    results = RoundResult.objects.bulk_create(
+        RoundResult(
+            stage=stage,
+            table=t,
+            round_no=n,
+            engine=stage.engine(n),
+            status="confirmed",
+            submitted_by=official,
+            confirmed_by=official,
+        )
+        for t in tables
+        for n in range(1, 5)
+    )
+    Score.objects.bulk_create(
+        Score(
+            result=r,
+            player=entrants[(r.table.number - 1) * 4 + i],
+            pips=0 if i == 0 else 7 * i,
+            went_out=i == 0,
+        )
+        for r in results
+        for i in range(4)
+    )
+    return stage
+
+
+def queries_to_rebuild_and_serve(stage) -> tuple[int, int]:
+    standings.mark_changed(stage)
+    with CaptureQueriesContext(connection) as rebuild:
+        standings.rebuild_standings(stage=stage)
+    client = client_for(None)
+    with CaptureQueriesContext(connection) as serve:
+        assert client.get(f"/api/v1/stages/{stage.pk}/standings/").status_code == 200
+    return len(rebuild), len(serve)
+
+
+def test_rebuild_and_serve_take_as_many_queries_for_2000_players_as_for_12(
+    tournament, require_postgres
+):
+    small = queries_to_rebuild_and_serve(build_stage(tournament, 12))
+    large = queries_to_rebuild_and_serve(build_stage(tournament, 2000))
+    assert small == large
+    assert small[1] <= 4
