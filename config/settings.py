@@ -190,7 +190,10 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {
 CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
 CELERY_BEAT_SCHEDULE = {
     "worker-heartbeat": {"task": "tournaments.tasks.record_heartbeat", "schedule": 30.0},
-    "sweep-stale-standings": {"task": "scoring.tasks.sweep_stale_standings", "schedule": 30.0},
+    "sweep-stale-standings": {
+        "task": "scoring.tasks.sweep_stale_standings",
+        "schedule": float(os.environ.get("STANDINGS_SWEEP_SECONDS", "30")),
+    },
 }
 
 LOGGING = {

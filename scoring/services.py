@@ -334,7 +334,11 @@ def confirm_round_result(
     the players did not see.
     """
     result = (
-        RoundResult.objects.select_for_update().select_related("stage", "table").get(pk=result.pk)
+        # Lock the result row only: a lock on the joined stage row would block the standings
+        # rebuild's inserts (their foreign keys) while this waits for the rebuild: a deadlock.
+        RoundResult.objects.select_for_update(of=("self",))
+        .select_related("stage", "table")
+        .get(pk=result.pk)
     )
     if result.status == RoundResult.Status.CONFIRMED:
         return result

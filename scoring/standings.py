@@ -41,7 +41,7 @@ def mark_changed(stage: Stage) -> None:
         change_seq=F("change_seq") + 1, changed_at=timezone.now()
     )
     if not updated:
-        StageStandings.objects.get_or_create(stage=stage)
+        StageStandings.objects.bulk_create([StageStandings(stage=stage)], ignore_conflicts=True)
 
 
 def request_rebuild(stage: Stage) -> None:
@@ -179,7 +179,8 @@ def rebuild_standings(*, stage: Stage) -> StageStandings:
     """
     if not _try_lock(stage.pk):
         raise RebuildBusy(stage.pk)
-    meta, _ = StageStandings.objects.get_or_create(stage=stage)
+    StageStandings.objects.bulk_create([StageStandings(stage=stage)], ignore_conflicts=True)
+    meta = StageStandings.objects.get(stage=stage)
     seq = meta.change_seq
     if meta.built_seq >= seq and meta.computed_at is not None:
         return meta  # current already: a coalesced request
@@ -230,8 +231,18 @@ def rebuild_standings(*, stage: Stage) -> StageStandings:
     meta.results_counted = counted
     meta.results_expected = stage.tables.count() * stage.rounds
     meta.rebuilds = F("rebuilds") + 1
-    meta.save()
-    meta.refresh_from_db(fields=["rebuilds"])
+    # Never write change_seq back: a change committed meanwhile must keep the stage stale.
+    meta.save(
+        update_fields=[
+            "built_seq",
+            "computed_at",
+            "results_counted",
+            "results_expected",
+            "rebuilds",
+            "flags",
+        ]
+    )
+    meta.refresh_from_db(fields=["rebuilds", "change_seq"])
     transaction.on_commit(lambda: _forget_cached(stage.pk))
     return meta
 
