@@ -13,10 +13,10 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api import Conflict
-from scoring import exports, services, standings
-from scoring.models import RoundResult, RoundResultVersion, TiebreakDecision
+from scoring import exports, playoffs, services, standings
+from scoring.models import Placing, RoundResult, RoundResultVersion, TiebreakDecision
 from tables.models import Table
-from tournaments.api import rejected_body, tournament_or_404
+from tournaments.api import StageSerializer, rejected_body, tournament_or_404
 from tournaments.csvfiles import ImportRejected
 from tournaments.models import Stage
 from tournaments.permissions import require_organiser, require_staff
@@ -335,3 +335,50 @@ class TiebreakApi(APIView):
             "by": request.user.username,
         }
         return Response(body, status=201)
+
+
+# ---- closing stages, placings ----------------------------------------------------------------
+
+
+class CloseStageApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses={202: OpenApiTypes.OBJECT, 409: OpenApiTypes.OBJECT})
+    def post(self, request: Request, stage_id: int) -> Response:
+        stage = get_object_or_404(Stage.objects.select_related("tournament"), pk=stage_id)
+        require_organiser(request.user, stage.tournament)
+        try:
+            stage = playoffs.close_stage(stage=stage, by=request.user)
+        except playoffs.CloseRefused as refused:
+            return Response({"detail": str(refused), "problems": refused.problems}, status=409)
+        except StateConflict as error:
+            raise Conflict(str(error)) from None
+        follow_up = (
+            "The placings are decided now."
+            if stage.tables.count() == 1
+            else "The next playoff level is being seated now."
+        )
+        body = {
+            "detail": f"{stage.name} is closed. {follow_up}",
+            "stage": StageSerializer(stage).data,
+        }
+        return Response(body, status=202)
+
+
+class PlacingsApi(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request: Request, slug: str) -> Response:
+        tournament = tournament_or_404(slug)
+        placings = Placing.objects.filter(tournament=tournament).select_related("player", "stage")
+        return Response(
+            [
+                {
+                    "place": p.place,
+                    "player": {"id": p.player_id, "number": p.player.number, "name": p.player.name},
+                    "went_out_in": p.stage.name,
+                }
+                for p in placings.order_by("place", "player__number")
+            ]
+        )

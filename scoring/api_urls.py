@@ -16,6 +16,10 @@ class ExportName:
 register_converter(ExportName, "export")
 
 urlpatterns = [
+    path("stages/<int:stage_id>/close/", api.CloseStageApi.as_view(), name="stage-close"),
+    path(
+        "tournaments/<slug:slug>/placings/", api.PlacingsApi.as_view(), name="tournament-placings"
+    ),
     path("stages/<int:stage_id>/standings/", api.StandingsApi.as_view(), name="stage-standings"),
     path("stages/<int:stage_id>/tiebreaks/", api.TiebreakApi.as_view(), name="stage-tiebreaks"),
     path(

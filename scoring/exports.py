@@ -4,7 +4,7 @@ and cells that a spreadsheet would run as a formula neutralised."""
 import csv
 from collections.abc import Iterable, Iterator
 
-from scoring.models import Score
+from scoring.models import Placing, Score, StandingRow
 from tables.models import Seat
 from tournaments.models import Tournament
 
@@ -85,11 +85,105 @@ def scores_rows(tournament: Tournament) -> Iterator[tuple]:
         )
     )
     for row in scores.iterator():
-        yield (*row[:7], "yes" if row[7] else "no", row[8])
+        yield (*row[:7], _yes(row[7]), row[8])
+
+
+STANDINGS_HEADER = (
+    "stage",
+    "rank",
+    "number",
+    "name",
+    "table",
+    "table_rank",
+    "total",
+    "rounds_won",
+    "rounds_played",
+    "advances",
+)
+
+
+def _yes(value: bool) -> str:
+    return "yes" if value else "no"
+
+
+def standings_rows(tournament: Tournament) -> Iterator[tuple]:
+    rows = (
+        StandingRow.objects.filter(stage__tournament=tournament)
+        .order_by("stage__order", "rank", "player__number")
+        .values_list(
+            "stage__name",
+            "rank",
+            "player__number",
+            "player__name",
+            "table_number",
+            "table_rank",
+            "total",
+            "rounds_won",
+            "rounds_played",
+            "advances",
+        )
+    )
+    for row in rows.iterator():
+        yield (*row[:9], _yes(row[9]))
+
+
+BRACKET_HEADER = (
+    "stage",
+    "kind",
+    "table",
+    "seat",
+    "number",
+    "name",
+    "total",
+    "table_rank",
+    "advances",
+    "place",
+)
+
+
+def bracket_rows(tournament: Tournament) -> Iterator[tuple]:
+    """One row per seat in every stage, with the standings and, once decided, the place."""
+    standing = {
+        (stage_id, player_id): (total, table_rank, advances)
+        for stage_id, player_id, total, table_rank, advances in StandingRow.objects.filter(
+            stage__tournament=tournament
+        ).values_list("stage_id", "player_id", "total", "table_rank", "advances")
+    }
+    places = dict(Placing.objects.filter(tournament=tournament).values_list("player_id", "place"))
+    seats = (
+        Seat.objects.filter(stage__tournament=tournament)
+        .order_by("stage__order", "table__number", "position")
+        .values_list(
+            "stage_id",
+            "stage__name",
+            "stage__kind",
+            "table__number",
+            "position",
+            "player_id",
+            "player__number",
+            "player__name",
+        )
+    )
+    for stage_id, stage, kind, table, seat, player_id, number, name in seats.iterator():
+        total, table_rank, advances = standing.get((stage_id, player_id), ("", "", None))
+        yield (
+            stage,
+            kind,
+            table,
+            seat,
+            number,
+            name,
+            total,
+            table_rank,
+            "" if advances is None else _yes(advances),
+            places.get(player_id, ""),
+        )
 
 
 EXPORTS = {
     "players": (PLAYERS_HEADER, players_rows),
     "seating": (SEATING_HEADER, seating_rows),
     "scores": (SCORES_HEADER, scores_rows),
+    "standings": (STANDINGS_HEADER, standings_rows),
+    "bracket": (BRACKET_HEADER, bracket_rows),
 }

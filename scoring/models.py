@@ -5,7 +5,7 @@ from django.db import models
 from django.db.models import Q
 
 from tables.models import Table
-from tournaments.models import Player, Stage
+from tournaments.models import Player, Stage, Tournament
 
 
 class RoundResult(models.Model):
@@ -244,3 +244,26 @@ class TiebreakDecision(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_method_display()} in {self.stage}: {self.order}"
+
+
+class Placing(models.Model):
+    """A player's final place, decided when the final table's stage closes."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="placings")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    place = models.PositiveIntegerField()
+    stage = models.ForeignKey(
+        Stage, on_delete=models.CASCADE, related_name="+", help_text="Where the player went out."
+    )
+
+    class Meta:
+        ordering = ["tournament", "place", "player__number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "player"], name="scoring_placing_unique"),
+            models.CheckConstraint(
+                name="scoring_placing_place_positive", condition=Q(place__gte=1)
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.place}. {self.player}"

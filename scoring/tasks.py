@@ -6,7 +6,7 @@ from celery import shared_task
 from django.core.cache import cache
 from django.db import OperationalError
 
-from scoring import standings
+from scoring import playoffs, standings
 from tournaments.models import Stage
 
 logger = logging.getLogger(__name__)
@@ -31,8 +31,19 @@ def rebuild_standings(self, *, stage_id: int) -> None:
 
 @shared_task
 def sweep_stale_standings() -> int:
-    """Send a rebuild for every stage whose standings are behind (a send lost to a Redis outage)."""
+    """Resend what a Redis outage lost: rebuilds of stale standings, seating of next levels."""
     stage_ids = standings.stale_stage_ids()
     for stage_id in stage_ids:
         rebuild_standings.delay(stage_id=stage_id)
-    return len(stage_ids)
+    waiting = playoffs.stages_awaiting_advance()
+    for stage_id in waiting:
+        advance_from_stage.delay(stage_id=stage_id)
+    return len(stage_ids) + len(waiting)
+
+
+@shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
+def advance_from_stage(*, stage_id: int) -> None:
+    """Seat the next playoff level from a closed stage, or decide the placings; idempotent."""
+    stage = Stage.objects.filter(pk=stage_id).first()
+    if stage is not None:
+        playoffs.advance_from_stage(stage=stage)

@@ -32,6 +32,11 @@ class Seat(models.Model):
     # A late entry plays from a later round; a withdrawn player stops after the rounds reported.
     from_round = models.PositiveSmallIntegerField(default=1)
     to_round = models.PositiveSmallIntegerField(null=True, blank=True)
+    from_table = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text="The table of the previous stage this player advanced from.",
+    )
 
     class Meta:
         ordering = ["table", "position"]

@@ -67,6 +67,7 @@ def seat_stage(
     seed: int | None = None,
     force: bool = False,
     entrants: list[seating.Entrant] | None = None,
+    from_tables: dict[int, int] | None = None,
 ) -> SeatingReport:
     """Seat the stage's players at balanced tables, replacing any earlier seating of the stage.
 
@@ -90,9 +91,9 @@ def seat_stage(
     seeded = any(e.rank is not None for e in entrants)
     try:
         if seeded:
-            result = seating.seat_seeded(
-                entrants, size_min=stage.table_size_min, size_max=stage.table_size_max
-            )
+            # Advancers who fit at one table are the final, even if fewer than the usual minimum.
+            size_min = min(stage.table_size_min, max(len(entrants), 2))
+            result = seating.seat_seeded(entrants, size_min=size_min, size_max=stage.table_size_max)
         else:
             seed = secrets.randbelow(2**31) if seed is None else seed
             result = seating.seat_random(
@@ -111,7 +112,13 @@ def seat_stage(
         Table(stage=stage, number=number) for number in range(1, len(result.tables) + 1)
     )
     Seat.objects.bulk_create(
-        Seat(stage=stage, table=table, player_id=player_id, position=position)
+        Seat(
+            stage=stage,
+            table=table,
+            player_id=player_id,
+            position=position,
+            from_table=(from_tables or {}).get(player_id),
+        )
         for table, player_ids in zip(tables, result.tables, strict=True)
         for position, player_id in enumerate(player_ids, start=1)
     )

@@ -3,6 +3,7 @@
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
+from rest_framework.exceptions import PermissionDenied
 from rest_framework.parsers import MultiPartParser
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
@@ -13,7 +14,7 @@ from config.api import Conflict
 from tournaments import services
 from tournaments.csvfiles import ImportRejected
 from tournaments.models import Player, Staff, Stage, Tournament
-from tournaments.permissions import is_staff_of, require_organiser
+from tournaments.permissions import is_organiser, is_staff_of, require_organiser, require_staff
 
 
 class TournamentSerializer(serializers.ModelSerializer):
@@ -231,7 +232,15 @@ class StageDetailApi(APIView):
     @extend_schema(request=StageSerializer, responses=StageSerializer)
     def patch(self, request: Request, stage_id: int) -> Response:
         stage = get_object_or_404(Stage.objects.select_related("tournament"), pk=stage_id)
-        require_organiser(request.user, stage.tournament)
+        require_staff(request.user, stage.tournament)
+        if not is_organiser(request.user, stage.tournament):
+            # Officials announce a playoff's starting double and rounds; the rest is organisers'.
+            others = set(request.data) - {"starting_double", "rounds"}
+            if others:
+                names = ", ".join(sorted(others))
+                raise PermissionDenied(
+                    f"Officials may set the starting double and rounds only, not {names}."
+                )
         serializer = StageSerializer(stage, data=request.data, partial=True)
         serializer.is_valid(raise_exception=True)
         try:

@@ -164,6 +164,14 @@ class Stage(models.Model):
     late_entry_rule = models.CharField(
         max_length=20, choices=LateEntryRule.choices, default=LateEntryRule.TABLE_HIGH
     )
+    source_stage = models.OneToOneField(
+        "self",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="next_level",
+        help_text="The stage whose advancers were seated here.",
+    )
     seed = models.BigIntegerField(null=True, blank=True, help_text="Seed of the recorded seating.")
     seating_report = models.JSONField(
         default=dict, blank=True, help_text="Repeat tablemates and constraints the seating missed."

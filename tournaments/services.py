@@ -255,17 +255,35 @@ def create_stage(*, tournament: Tournament, **values: Any) -> Stage:
     )
 
 
+# What can still change once the tables are seated, until the first result: a playoff's starting
+# double and number of rounds are announced on the day (seed 002).
+DAY_OF_PLAY_FIELDS = ("name", "rounds", "starting_double", "requires_second_person")
+
+
 @transaction.atomic
 def update_stage(*, stage: Stage, changes: dict[str, Any]) -> Stage:
-    """Change a stage's settings; only before it is seated (a playoff's are set on the day)."""
+    """Change a stage's settings: any before it is seated; the day-of-play ones until it starts."""
     stage = Stage.objects.select_for_update().get(pk=stage.pk)
-    if stage.status != Stage.Status.PENDING:
-        raise StateConflict(
-            f"{stage.name} is already {stage.get_status_display().lower()}: its settings can only "
-            "be changed before it is seated."
+    changed = {key: value for key, value in changes.items() if key in STAGE_FIELDS}
+    if stage.status == Stage.Status.CLOSED:
+        raise StateConflict(f"{stage.name} is closed: its settings can no longer change.")
+    if stage.status == Stage.Status.SEATED:
+        started = stage.round_results.exists()
+        fixed = sorted(
+            key
+            for key, value in changed.items()
+            if key not in DAY_OF_PLAY_FIELDS and value != getattr(stage, key)
         )
+        if started or fixed:
+            raise StateConflict(
+                f"{stage.name} is seated"
+                + (" and has results" if started else "")
+                + ": only its name, starting double, rounds and confirmation rule can change, "
+                "and only before the first result."
+                + (f" Not changed: {', '.join(fixed)}." if fixed else "")
+            )
     values = {name: getattr(stage, name) for name in STAGE_FIELDS}
-    values.update({key: value for key, value in changes.items() if key in STAGE_FIELDS})
+    values.update(changed)
     validate_stage(tournament=stage.tournament, values=values)
     for key, value in values.items():
         setattr(stage, key, value)

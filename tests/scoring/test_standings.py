@@ -9,47 +9,11 @@ from scoring.models import RoundResult, Score, StageStandings, TiebreakDecision
 from tables.models import Seat, Table
 from tests import factories
 from tests.conftest import client_for
+from tests.scoring.helpers import play, seat_tables
 from tournaments.models import Player, Stage
 
 # Committed transactions, so that the rebuild sent on commit runs (inline: no broker in tests).
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def seat_tables(stage, tables: list[list[str]]) -> list[list[Player]]:
-    """Seat the named players, one list per table; numbers follow the order given."""
-    seated, number = [], 1
-    for table_no, names in enumerate(tables, start=1):
-        table = factories.TableFactory(stage=stage, number=table_no)
-        row = []
-        for position, name in enumerate(names, start=1):
-            player = factories.PlayerFactory(tournament=stage.tournament, number=number, name=name)
-            factories.SeatFactory(table=table, player=player, position=position)
-            row.append(player)
-            number += 1
-        seated.append(row)
-    return seated
-
-
-def play(stage, players, round_no, pips, *, status="confirmed", blocked=False):
-    """Store one table's round directly (validation is tested elsewhere)."""
-    table = Seat.objects.get(stage=stage, player=players[0]).table
-    official = factories.UserFactory()
-    result = RoundResult.objects.create(
-        stage=stage,
-        table=table,
-        round_no=round_no,
-        engine=stage.engine(round_no),
-        blocked=blocked,
-        status=status,
-        submitted_by=official,
-        confirmed_by=official if status == "confirmed" else None,
-    )
-    for player, value in zip(players, pips, strict=True):
-        Score.objects.create(
-            result=result, player=player, pips=value, went_out=value == 0 and not blocked
-        )
-    standings.request_rebuild(stage)
-    return result
 
 
 def rows(client, stage) -> list[dict]:

@@ -327,19 +327,49 @@ def test_patch_stage_bad_settings_are_400_and_change_nothing(as_organiser, tourn
     assert (stage.rounds, stage.starting_double) == (4, 12)
 
 
-def test_patch_stage_after_seating_is_409(as_organiser, tournament):
+def test_patch_seated_stage_sets_the_day_of_play_settings_until_the_first_result(
+    as_organiser, tournament
+):
     stage = factories.StageFactory(tournament=tournament, status=Stage.Status.SEATED)
+    response = as_organiser.patch(
+        f"/api/v1/stages/{stage.pk}/", {"starting_double": 9, "rounds": 2}, format="json"
+    )
+    assert response.status_code == 200
+    refused = as_organiser.patch(
+        f"/api/v1/stages/{stage.pk}/", {"table_size_max": 5}, format="json"
+    )
+    assert refused.status_code == 409
+    assert "Not changed: table_size_max" in refused.json()["detail"]
+    factories.RoundResultFactory(table__stage=stage, stage=stage)
+    started = as_organiser.patch(f"/api/v1/stages/{stage.pk}/", {"rounds": 3}, format="json")
+    assert started.status_code == 409
+    assert "has results" in started.json()["detail"]
+    stage.refresh_from_db()
+    assert (stage.starting_double, stage.rounds, stage.table_size_max) == (9, 2, 4)
+
+
+def test_patch_closed_stage_is_409(as_organiser, tournament):
+    stage = factories.StageFactory(tournament=tournament, status=Stage.Status.CLOSED)
     response = as_organiser.patch(f"/api/v1/stages/{stage.pk}/", {"rounds": 2}, format="json")
     assert response.status_code == 409
-    assert "before it is seated" in response.json()["detail"]
+    assert "is closed" in response.json()["detail"]
+
+
+def test_official_sets_the_playoff_on_the_day_but_nothing_else(as_official, tournament):
+    stage = factories.StageFactory(tournament=tournament, kind="playoff", table_size_max=10)
+    response = as_official.patch(
+        f"/api/v1/stages/{stage.pk}/", {"starting_double": 10, "rounds": 3}, format="json"
+    )
+    assert response.status_code == 200
+    refused = as_official.patch(f"/api/v1/stages/{stage.pk}/", {"table_size_max": 6}, format="json")
+    assert refused.status_code == 403
+    assert "not table_size_max" in refused.json()["detail"]
     stage.refresh_from_db()
-    assert stage.rounds == 4
+    assert (stage.starting_double, stage.rounds, stage.table_size_max) == (10, 3, 10)
 
 
-@pytest.mark.parametrize(
-    ("client", "status"), [("anon", 401), ("as_official", 403), ("as_other_organiser", 403)]
-)
-def test_patch_stage_needs_an_organiser_of_this_tournament(request, tournament, client, status):
+@pytest.mark.parametrize(("client", "status"), [("anon", 401), ("as_other_organiser", 403)])
+def test_patch_stage_needs_staff_of_this_tournament(request, tournament, client, status):
     stage = factories.StageFactory(tournament=tournament)
     response = request.getfixturevalue(client).patch(
         f"/api/v1/stages/{stage.pk}/", {"rounds": 2}, format="json"

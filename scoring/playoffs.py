@@ -1,0 +1,192 @@
+"""Closing a stage, seating the next playoff level from its advancers, and the final placings.
+
+Each table's top K (plus wildcards) advance; advancers who fit at one table play the final,
+otherwise each playoff table's winners advance again, level by level. Closing the final places
+everyone: the final table's ranking first, then the others by the level they went out at, then
+by their rank there.
+"""
+
+import logging
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.db.models import Count
+
+from scoring import standings
+from scoring.models import Placing, RoundResult, StandingRow
+from tables import seating
+from tables import services as table_services
+from tournaments.models import Stage
+from tournaments.services import StateConflict, create_stage
+
+logger = logging.getLogger(__name__)
+
+
+class CloseRefused(StateConflict):
+    """A stage that cannot close yet; `problems` lists what blocks it."""
+
+    def __init__(self, message: str, problems: list[dict[str, Any]]) -> None:
+        super().__init__(message)
+        self.problems = problems
+
+
+def missing_results(stage: Stage) -> list[dict[str, Any]]:
+    """Every table and round of the stage without a confirmed result, in table order."""
+    status = {
+        (table_id, round_no): state
+        for table_id, round_no, state in RoundResult.objects.filter(stage=stage).values_list(
+            "table_id", "round_no", "status"
+        )
+    }
+    missing = []
+    for table_id, number in stage.tables.order_by("number").values_list("pk", "number"):
+        for round_no in range(1, stage.rounds + 1):
+            state = status.get((table_id, round_no), "missing")
+            if state != RoundResult.Status.CONFIRMED:
+                missing.append({"table": number, "round": round_no, "status": state})
+    return missing
+
+
+@transaction.atomic
+def close_stage(*, stage: Stage, by: AbstractBaseUser) -> Stage:
+    """Close a stage whose every table has every round confirmed; then seat what follows.
+
+    Closing twice is harmless. Refused (CloseRefused, 409) while a result is missing or not
+    confirmed, or while a tie the rules cannot break decides who advances.
+    """
+    stage = Stage.objects.select_for_update().select_related("tournament").get(pk=stage.pk)
+    if stage.status == Stage.Status.CLOSED:
+        transaction.on_commit(lambda: send_advance(stage.pk))
+        return stage
+    if stage.status == Stage.Status.PENDING:
+        raise StateConflict(f"{stage.name} is not seated yet: there is nothing to close.")
+    missing = missing_results(stage)
+    if missing:
+        listed = "; ".join(
+            f"table {m['table']} round {m['round']} "
+            + ("is missing" if m["status"] == "missing" else "is not confirmed")
+            for m in missing[:12]
+        )
+        more = f" and {len(missing) - 12} more" if len(missing) > 12 else ""
+        raise CloseRefused(
+            f"{stage.name} cannot close yet: {listed}{more}. Enter and confirm them first.", missing
+        )
+    try:
+        meta = standings.rebuild_standings(stage=stage)
+    except standings.RebuildBusy:
+        raise StateConflict(
+            f"The standings of {stage.name} are being updated right now: try again in a moment."
+        ) from None
+    if meta.flags:
+        raise CloseRefused(
+            f"{stage.name} cannot close yet: " + " ".join(flag["message"] for flag in meta.flags),
+            meta.flags,
+        )
+    stage.status = Stage.Status.CLOSED
+    stage.save(update_fields=["status"])
+    transaction.on_commit(lambda: send_advance(stage.pk))
+    return stage
+
+
+def send_advance(stage_id: int) -> None:
+    from scoring import tasks  # the tasks module imports this one
+
+    try:
+        tasks.advance_from_stage.delay(stage_id=stage_id)
+    except Exception:  # the broker is down: the beat sweeper sends it again
+        logger.warning("playoffs: could not send the advance of stage %s", stage_id, exc_info=True)
+
+
+def _next_playoff_stage(stage: Stage, advancers: int) -> Stage:
+    """The next pending playoff stage in order, or a new level like the last playoff stage."""
+    tournament = stage.tournament
+    pending = tournament.stages.filter(
+        order__gt=stage.order, kind=Stage.Kind.PLAYOFF, status=Stage.Status.PENDING
+    ).order_by("order")
+    if pending.exists():
+        return pending.first()
+    template = tournament.stages.filter(kind=Stage.Kind.PLAYOFF).order_by("-order").first() or stage
+    final = advancers <= template.table_size_max
+    levels = tournament.stages.filter(kind=Stage.Kind.PLAYOFF).count()
+    return create_stage(
+        tournament=tournament,
+        name="Final" if final else f"Playoff level {levels + 1}",
+        kind=Stage.Kind.PLAYOFF,
+        rounds=template.rounds,
+        starting_double=template.starting_double,
+        table_size_min=template.table_size_min,
+        table_size_max=template.table_size_max,
+        advance_per_table=template.advance_per_table if template.kind == Stage.Kind.PLAYOFF else 1,
+        requires_second_person=template.requires_second_person,
+    )
+
+
+@transaction.atomic
+def advance_from_stage(*, stage: Stage) -> Stage | None:
+    """Seat the next playoff level from a closed stage's advancers, or place everyone after the
+    final. Idempotent: run twice, it seats once. Returns the stage it seated, if any."""
+    stage = Stage.objects.select_for_update().select_related("tournament").get(pk=stage.pk)
+    if stage.status != Stage.Status.CLOSED:
+        return None
+    if Stage.objects.filter(source_stage=stage).exists():
+        return None  # seated already
+    if stage.tables.count() == 1:
+        decide_placings(final=stage)
+        return None
+    standings.rebuild_standings(stage=stage)  # current already unless a late correction
+    advancers = list(
+        StandingRow.objects.filter(stage=stage, advances=True).order_by("rank", "player__number")
+    )
+    next_stage = _next_playoff_stage(stage, len(advancers))
+    entrants = [
+        seating.Entrant(id=row.player_id, rank=place)
+        for place, row in enumerate(advancers, start=1)
+    ]
+    table_services.seat_stage(
+        stage=next_stage,
+        by=None,
+        entrants=entrants,
+        from_tables={row.player_id: row.table_number for row in advancers},
+    )
+    next_stage.source_stage = stage
+    next_stage.save(update_fields=["source_stage"])
+    return next_stage
+
+
+def decide_placings(*, final: Stage) -> list[Placing]:
+    """Everyone's place: the final table first, then each earlier stage's players who went out
+    there, deeper levels first, by their rank in that stage. Recomputed, never incremented."""
+    tournament = final.tournament
+    Placing.objects.filter(tournament=tournament).delete()
+    stages = [final, *tournament.stages.filter(order__lt=final.order).order_by("-order")]
+    rows = StandingRow.objects.filter(stage__in=stages).order_by("rank", "player__number")
+    by_stage: dict[int, list[StandingRow]] = {}
+    for row in rows:
+        by_stage.setdefault(row.stage_id, []).append(row)
+    placed: set[int] = set()
+    placings: list[Placing] = []
+    for stage in stages:
+        block = [row for row in by_stage.get(stage.pk, []) if row.player_id not in placed]
+        offset = len(placings)
+        previous_rank, place = None, offset
+        for index, row in enumerate(block):
+            if row.rank != previous_rank:
+                place, previous_rank = offset + index + 1, row.rank
+            placings.append(
+                Placing(tournament=tournament, player_id=row.player_id, place=place, stage=stage)
+            )
+            placed.add(row.player_id)
+    return Placing.objects.bulk_create(placings)
+
+
+def stages_awaiting_advance() -> list[int]:
+    """Closed stages whose follow-up never happened (a task lost to a broker outage): a stage of
+    several tables with no next level seated, or a final with no placings."""
+    closed = Stage.objects.filter(status=Stage.Status.CLOSED, next_level__isnull=True)
+    placed = set(Placing.objects.values_list("tournament_id", flat=True).distinct())
+    return [
+        stage.pk
+        for stage in closed.annotate(tables_count=Count("tables"))
+        if stage.tables_count > 1 or (stage.tables_count == 1 and stage.tournament_id not in placed)
+    ]

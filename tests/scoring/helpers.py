@@ -1,0 +1,53 @@
+"""Build seated stages and play their rounds straight into the database, for the tests that are
+about what comes after entry (standings, playoffs, exports)."""
+
+from scoring import standings
+from scoring.models import RoundResult, Score
+from tables.models import Seat, Table
+from tests import factories
+from tournaments.models import Player
+
+
+def seat_tables(stage, tables: list[list[str]], first_number: int = 1) -> list[list[Player]]:
+    """Seat the named players, one list per table; badge numbers follow the order given."""
+    seated, number = [], first_number
+    for table_no, names in enumerate(tables, start=1):
+        table = factories.TableFactory(stage=stage, number=table_no)
+        row = []
+        for position, name in enumerate(names, start=1):
+            player = factories.PlayerFactory(tournament=stage.tournament, number=number, name=name)
+            factories.SeatFactory(table=table, player=player, position=position)
+            row.append(player)
+            number += 1
+        seated.append(row)
+    return seated
+
+
+def play(stage, players, round_no, pips, *, status="confirmed", blocked=False) -> RoundResult:
+    """Store one table's round (validation is tested elsewhere) and owe a standings rebuild."""
+    table = Seat.objects.get(stage=stage, player=players[0]).table
+    official = factories.UserFactory()
+    result = RoundResult.objects.create(
+        stage=stage,
+        table=table,
+        round_no=round_no,
+        engine=stage.engine(round_no),
+        blocked=blocked,
+        status=status,
+        submitted_by=official,
+        confirmed_by=official if status == "confirmed" else None,
+    )
+    Score.objects.bulk_create(
+        Score(result=result, player=player, pips=value, went_out=value == 0 and not blocked)
+        for player, value in zip(players, pips, strict=True)
+    )
+    standings.request_rebuild(stage)
+    return result
+
+
+def play_stage(stage, score_of=lambda seat, round_no: 5 * (seat.position - 1)) -> None:
+    """Confirm every round of every table: seat 1 goes out, seat k scores score_of(seat, round)."""
+    for table in Table.objects.filter(stage=stage).order_by("number"):
+        seats = list(table.seats.order_by("position").select_related("player"))
+        for round_no in range(1, stage.rounds + 1):
+            play(stage, [s.player for s in seats], round_no, [score_of(s, round_no) for s in seats])

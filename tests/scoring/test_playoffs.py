@@ -1,0 +1,224 @@
+"""Closing stages, the playoff levels the job seats, and the placings."""
+
+import pytest
+
+from scoring import playoffs
+from scoring.models import Placing
+from tables.models import Seat, Table
+from tests import factories
+from tests.scoring.helpers import play, play_stage, seat_tables
+from tournaments.models import Stage
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def names(count: int, prefix: str = "P") -> list[str]:
+    return [f"{prefix}{n}" for n in range(1, count + 1)]
+
+
+def qualifying_with_tables(tournament, sizes: list[int], **fields) -> Stage:
+    stage = factories.StageFactory(
+        tournament=tournament,
+        order=1,
+        rounds=2,
+        status="seated",
+        table_size_min=min(sizes),
+        table_size_max=max(sizes),
+        **fields,
+    )
+    counter = iter(range(1, sum(sizes) + 1))
+    seat_tables(stage, [[f"Q{next(counter)}" for _ in range(size)] for size in sizes])
+    return stage
+
+
+def playoff(tournament, order=2, size_min=3, size_max=4, **fields) -> Stage:
+    return factories.StageFactory(
+        tournament=tournament,
+        order=order,
+        name=f"Playoff {order}",
+        kind="playoff",
+        rounds=2,
+        table_size_min=size_min,
+        table_size_max=size_max,
+        **fields,
+    )
+
+
+def close(client, stage):
+    return client.post(f"/api/v1/stages/{stage.pk}/close/")
+
+
+def table_of(stage, player) -> int:
+    return Seat.objects.get(stage=stage, player=player).table.number
+
+
+def test_close_is_refused_while_results_are_missing_or_unconfirmed(as_organiser, tournament):
+    stage = qualifying_with_tables(tournament, [3, 3])
+    first = Table.objects.get(stage=stage, number=1)
+    players = [s.player for s in first.seats.order_by("position")]
+    play(stage, players, 1, [0, 5, 10])
+    play(stage, players, 2, [0, 5, 10], status="submitted")
+    response = close(as_organiser, stage)
+    assert response.status_code == 409
+    detail = response.json()["detail"]
+    assert "table 1 round 2 is not confirmed" in detail
+    assert "table 2 round 1 is missing; table 2 round 2 is missing" in detail
+    assert {"table": 2, "round": 1, "status": "missing"} in response.json()["problems"]
+    stage.refresh_from_db()
+    assert stage.status == "seated"
+
+
+def test_close_is_refused_while_a_tie_decides_who_advances(as_organiser, as_official, tournament):
+    stage = qualifying_with_tables(tournament, [3])
+    a, b, c = [s.player for s in Seat.objects.filter(stage=stage).order_by("position")]
+    play(stage, [a, b, c], 1, [0, 0, 9], blocked=True)
+    play(stage, [a, b, c], 2, [0, 0, 9], blocked=True)
+    response = close(as_organiser, stage)
+    assert response.status_code == 409
+    assert f"Table 1: {a.name} and {b.name} are tied for place 1" in response.json()["detail"]
+    decided = as_official.post(
+        f"/api/v1/stages/{stage.pk}/tiebreaks/",
+        {"table": Table.objects.get(stage=stage).pk, "order": [b.pk, a.pk], "method": "draw"},
+        format="json",
+    )
+    assert decided.status_code == 201
+    assert close(as_organiser, stage).status_code == 202
+
+
+@pytest.mark.parametrize(
+    ("client", "status"), [("anon", 401), ("as_official", 403), ("as_other_organiser", 403)]
+)
+def test_close_needs_an_organiser(request, tournament, client, status):
+    stage = qualifying_with_tables(tournament, [3])
+    play_stage(stage)
+    assert close(request.getfixturevalue(client), stage).status_code == status
+    stage.refresh_from_db()
+    assert stage.status == "seated"
+
+
+def test_close_a_pending_stage_is_409(as_organiser, tournament):
+    stage = factories.StageFactory(tournament=tournament)
+    response = close(as_organiser, stage)
+    assert response.status_code == 409 and "not seated" in response.json()["detail"]
+
+
+def test_closing_seats_the_next_playoff_stage_with_table_winners_snake_seeded(
+    as_organiser, tournament
+):
+    stage = qualifying_with_tables(tournament, [3] * 8)
+    nxt = playoff(tournament, size_min=3, size_max=4)
+    # table t's seat 1 always goes out; seat 2 scores t each round, so the winners rank by table
+    play_stage(
+        stage, lambda seat, n: 0 if seat.position == 1 else seat.table.number + seat.position
+    )
+    response = close(as_organiser, stage)
+    assert response.status_code == 202, response.json()
+    assert "next playoff level is being seated" in response.json()["detail"]
+    nxt.refresh_from_db()
+    stage.refresh_from_db()
+    assert stage.status == "closed" and nxt.status == "seated" and nxt.source_stage == stage
+    tables = {t.number: [s for s in t.seats.order_by("position")] for t in nxt.tables.all()}
+    assert sorted(len(seats) for seats in tables.values()) == [4, 4]
+    winners = {s.player.name for seats in tables.values() for s in seats}
+    assert winners == {f"Q{3 * t + 1}" for t in range(8)}  # every table's seat 1
+    for seats in tables.values():
+        for seat in seats:  # who came from which table
+            assert seat.from_table == table_of(stage, seat.player)
+
+
+def test_the_close_job_run_twice_seats_once(as_organiser, tournament):
+    stage = qualifying_with_tables(tournament, [3] * 4)
+    nxt = playoff(tournament)
+    play_stage(stage)
+    assert close(as_organiser, stage).status_code == 202
+    assert close(as_organiser, stage).status_code == 202  # closing twice is harmless
+    assert playoffs.advance_from_stage(stage=stage) is None  # and so is the job
+    assert Seat.objects.filter(stage=nxt).count() == 4
+    assert Stage.objects.filter(tournament=tournament).count() == 2
+
+
+def test_ten_winners_at_tables_of_four_then_a_final_of_three_then_placings(
+    as_organiser, anon, tournament
+):
+    stage = qualifying_with_tables(tournament, [3] * 10)
+    level1 = playoff(tournament, size_min=3, size_max=4)
+    play_stage(stage)
+    assert anon.get(f"/api/v1/tournaments/{tournament.slug}/placings/").json() == []
+    close(as_organiser, stage)
+    level1.refresh_from_db()
+    assert sorted(t.seats.count() for t in level1.tables.all()) == [3, 3, 4]
+    play_stage(level1)
+    close(as_organiser, level1)
+    final = Stage.objects.get(source_stage=level1)
+    assert (final.name, final.kind, final.table_size_max) == ("Final", "playoff", 4)
+    assert [t.seats.count() for t in final.tables.all()] == [3]
+    play_stage(final)
+    response = close(as_organiser, final)
+    assert "placings are decided" in response.json()["detail"]
+    placings = anon.get(f"/api/v1/tournaments/{tournament.slug}/placings/").json()
+    assert len(placings) == 30
+    finalists = [s.player_id for s in Seat.objects.filter(stage=final).order_by("position")]
+    assert [p["player"]["id"] for p in placings[:3]] == finalists  # seat 1 won every round
+    assert [p["place"] for p in placings[:3]] == [1, 2, 3]
+    assert {p["went_out_in"] for p in placings[3:10]} == {level1.name}
+    assert {p["went_out_in"] for p in placings[10:]} == {stage.name}
+    # those who went out together share places by their rank there (seats 2 and 3 of 10 tables)
+    assert [p["place"] for p in placings[10:12]] == [11, 11]
+
+
+def test_forty_winners_at_tables_of_at_most_eight_then_a_final_of_five(as_organiser, tournament):
+    stage = qualifying_with_tables(tournament, [3] * 40)
+    level1 = playoff(tournament, size_min=3, size_max=8)
+    play_stage(stage)
+    close(as_organiser, stage)
+    level1.refresh_from_db()
+    assert [t.seats.count() for t in level1.tables.order_by("number")] == [8] * 5
+    play_stage(level1)
+    close(as_organiser, level1)
+    final = Stage.objects.get(source_stage=level1)
+    assert [t.seats.count() for t in final.tables.all()] == [5]
+
+
+def test_advance_two_per_table_plus_wildcards(as_organiser, tournament):
+    stage = qualifying_with_tables(tournament, [4, 4, 4], advance_per_table=2, wildcards=2)
+    nxt = playoff(tournament, size_min=4, size_max=8)
+    play_stage(
+        stage, lambda seat, n: 0 if seat.position == 1 else seat.position * seat.table.number
+    )
+    close(as_organiser, stage)
+    seated = {s.player.name for s in Seat.objects.filter(stage=nxt).select_related("player")}
+    top_two = {f"Q{4 * t + k}" for t in range(3) for k in (1, 2)}
+    # the best of the rest overall: Q3 (3 x 1 x 2 = 6) and Q4 (8) of table 1, ahead of Q7 (12)
+    wildcards = {"Q3", "Q4"}
+    assert seated == top_two | wildcards
+
+
+def test_a_single_table_stage_decides_the_placings(as_organiser, anon, tournament):
+    stage = qualifying_with_tables(tournament, [4])
+    play_stage(stage)
+    close(as_organiser, stage)
+    placings = anon.get(f"/api/v1/tournaments/{tournament.slug}/placings/").json()
+    assert [(p["place"], p["player"]["name"]) for p in placings] == [
+        (1, "Q1"),
+        (2, "Q2"),
+        (3, "Q3"),
+        (4, "Q4"),
+    ]
+    assert Placing.objects.filter(tournament=tournament).count() == 4
+
+
+def test_officials_set_the_playoff_on_the_day_after_it_was_seated(
+    as_organiser, as_official, tournament
+):
+    stage = qualifying_with_tables(tournament, [3] * 4)
+    nxt = playoff(tournament)
+    play_stage(stage)
+    close(as_organiser, stage)
+    response = as_official.patch(
+        f"/api/v1/stages/{nxt.pk}/", {"starting_double": 9, "rounds": 3}, format="json"
+    )
+    assert response.status_code == 200, response.json()
+    assert response.json()["engines"] == [9, 8, 7]
+    bad = as_official.patch(f"/api/v1/stages/{nxt.pk}/", {"rounds": 11}, format="json")
+    assert bad.status_code == 400
+    assert "at most 10 rounds" in bad.json()["rounds"][0]
