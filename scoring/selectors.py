@@ -73,3 +73,76 @@ def round_statuses(stage: Stage) -> dict[int, dict[int, str]]:
         if table_id in statuses and round_no in statuses[table_id]:
             statuses[table_id][round_no] = status
     return statuses
+
+
+@dataclass
+class BracketSeat:
+    position: int
+    player_id: int
+    number: int
+    name: str
+    from_table: int | None
+    total: int | None
+    table_rank: int | None
+    advances: bool
+
+
+@dataclass
+class BracketTable:
+    number: int
+    seats: list[BracketSeat]
+
+
+@dataclass
+class BracketLevel:
+    stage: Stage
+    source_name: str | None
+    tables: list[BracketTable]
+    is_final: bool
+
+
+def bracket_for(tournament) -> list[BracketLevel]:
+    """Every playoff level with its tables, who came from which table, and their results."""
+    from scoring.models import StandingRow  # beside the selectors of results
+
+    levels = list(
+        tournament.stages.filter(kind=Stage.Kind.PLAYOFF)
+        .exclude(status=Stage.Status.PENDING)
+        .select_related("source_stage")
+        .order_by("order")
+    )
+    rows = {
+        (r.stage_id, r.player_id): r
+        for r in StandingRow.objects.filter(stage__in=levels).only(
+            "stage_id", "player_id", "total", "table_rank", "advances"
+        )
+    }
+    seats = (
+        Seat.objects.filter(stage__in=levels)
+        .select_related("player", "table")
+        .order_by("stage__order", "table__number", "position")
+    )
+    tables: dict[tuple[int, int], BracketTable] = {}
+    for seat in seats:
+        row = rows.get((seat.stage_id, seat.player_id))
+        table = tables.setdefault(
+            (seat.stage_id, seat.table.number), BracketTable(seat.table.number, [])
+        )
+        table.seats.append(
+            BracketSeat(
+                position=seat.position,
+                player_id=seat.player_id,
+                number=seat.player.number,
+                name=seat.player.name,
+                from_table=seat.from_table,
+                total=row.total if row else None,
+                table_rank=row.table_rank if row else None,
+                advances=bool(row and row.advances),
+            )
+        )
+    result = []
+    for stage in levels:
+        stage_tables = [t for (stage_id, _), t in sorted(tables.items()) if stage_id == stage.pk]
+        source = stage.source_stage.name if stage.source_stage else None
+        result.append(BracketLevel(stage, source, stage_tables, is_final=len(stage_tables) == 1))
+    return result

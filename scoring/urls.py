@@ -4,6 +4,12 @@ from scoring import views
 
 urlpatterns = [
     path(
+        "t/<slug:slug>/manage/stages/<int:order>/close/",
+        views.close_stage_page,
+        name="manage-close",
+    ),
+    path("t/<slug:slug>/bracket/", views.bracket, name="bracket"),
+    path(
         "t/<slug:slug>/manage/scores/import/", views.import_scores_page, name="manage-import-scores"
     ),
     path("t/<slug:slug>/enter/", views.enter_home, name="enter"),

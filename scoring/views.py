@@ -14,9 +14,10 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.views.decorators.http import require_POST
 
-from scoring import selectors, services
-from scoring.models import RoundResult
+from scoring import playoffs, selectors, services
+from scoring.models import Placing, RoundResult
 from tables.models import Table
 from tournaments.csvfiles import ImportRejected
 from tournaments.forms import ImportPlayersForm
@@ -268,3 +269,35 @@ def import_scores_page(request: HttpRequest, slug: str) -> HttpResponse:
     context = {"tournament": tournament, "form": form, "errors": errors}
     status = 400 if request.method == "POST" else 200
     return render(request, "scoring/import_scores.html", context, status=status)
+
+
+def bracket(request: HttpRequest, slug: str) -> HttpResponse:
+    """The playoff bracket and the placings, for everyone."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    placings = (
+        Placing.objects.filter(tournament=tournament)
+        .select_related("player", "stage")
+        .order_by("place", "player__number")
+    )
+    context = {
+        "tournament": tournament,
+        "levels": selectors.bracket_for(tournament),
+        "placings": placings,
+    }
+    return render(request, "scoring/bracket.html", context)
+
+
+@login_required
+@require_POST
+def close_stage_page(request: HttpRequest, slug: str, order: int) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    if not is_organiser(request.user, tournament):
+        raise PermissionDenied(f"Only an organiser of {tournament.name} may close a stage.")
+    stage = get_object_or_404(Stage, tournament=tournament, order=order)
+    try:
+        stage = playoffs.close_stage(stage=stage, by=request.user)
+    except StateConflict as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, f"{stage.name} is closed. See the bracket for what follows.")
+    return redirect("manage", slug=slug)

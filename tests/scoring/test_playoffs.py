@@ -222,3 +222,35 @@ def test_officials_set_the_playoff_on_the_day_after_it_was_seated(
     bad = as_official.patch(f"/api/v1/stages/{nxt.pk}/", {"rounds": 11}, format="json")
     assert bad.status_code == 400
     assert "at most 10 rounds" in bad.json()["rounds"][0]
+
+
+def test_bracket_page_shows_levels_tables_origins_and_placings(client, as_organiser, tournament):
+    stage = qualifying_with_tables(tournament, [3] * 6)
+    level1 = playoff(tournament, size_min=3, size_max=3)
+    play_stage(stage)
+    assert "have not started yet" in client.get(f"/t/{tournament.slug}/bracket/").content.decode()
+    close(as_organiser, stage)
+    page = client.get(f"/t/{tournament.slug}/bracket/").content.decode()
+    assert "Playoff 2" in page and "Players came from the tables of" in page
+    assert "table 6" in page  # the winner of table 6 is seated, and where they came from shows
+    play_stage(level1)
+    close(as_organiser, level1)
+    final = Stage.objects.get(source_stage=level1)
+    play_stage(final)
+    close(as_organiser, final)
+    page = client.get(f"/t/{tournament.slug}/bracket/").content.decode()
+    assert "Final placings" in page and "final table" in page
+    winner = Placing.objects.get(tournament=tournament, place=1).player
+    assert f'<span class="place">1</span> {winner.name}' in page
+
+
+def test_close_from_the_console(client, organiser, tournament):
+    stage = qualifying_with_tables(tournament, [3, 3])
+    client.force_login(organiser)
+    refused = client.post(f"/t/{tournament.slug}/manage/stages/1/close/", follow=True)
+    assert "cannot close yet: table 1 round 1 is missing" in refused.content.decode()
+    play_stage(stage)
+    done = client.post(f"/t/{tournament.slug}/manage/stages/1/close/", follow=True)
+    assert "is closed" in done.content.decode()
+    stage.refresh_from_db()
+    assert stage.status == "closed"
