@@ -5,6 +5,7 @@ import random
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
+from scoring import playoffs, standings
 from scoring import services as scoring_services
 from tables import services as table_services
 from tournaments import services as tournament_services
@@ -68,51 +69,109 @@ def _user(username: str, *, superuser: bool = False):
     return user
 
 
-@transaction.atomic
+FINISHED_SLUG = "riverside-club-night"
+FINISHED_PLAYERS = [
+    "Agnes Moreau",
+    "Bud Kowalczyk",
+    "Consuelo Ibáñez",
+    "Dale Whitaker",
+    "Edna Fairbanks",
+    "Fermín Castillo",
+    "Gail Henderson",
+    "Hank Lundqvist",
+    "Irma Delacroix",
+    "Jack O'Malley",
+    "Kay Nakamura",
+    "Luis Echeverría",
+]
+
+
 def load_demo() -> tuple[Tournament, bool]:
-    """Create the demo tournament and its logins once; later calls keep what is there."""
-    existing = Tournament.objects.filter(slug=DEMO_SLUG).first()
+    """Create the demo tournaments and logins once; later calls keep what is there.
+
+    Lakeside is half-played (the live pages have something to show); Riverside is finished
+    (the bracket and placings have something to show).
+    """
     organiser = _user(DEMO_ORGANISER)
     official = _user(DEMO_OFFICIAL)
     _user("admin", superuser=True)
+    existing = Tournament.objects.filter(slug=DEMO_SLUG).first()
     if existing is not None:
         return existing, False
+    with transaction.atomic():
+        tournament = _new_tournament("Lakeside Samboree 2026", DEMO_SLUG, organiser, official)
+        Player.objects.bulk_create(
+            Player(
+                tournament=tournament,
+                number=number,
+                name=name,
+                household=household,
+                club=club,
+                status=Player.Status.CHECKED_IN,
+            )
+            for number, (name, household, club) in enumerate(DEMO_PLAYERS, start=1)
+        )
+        qualifying = tournament.stages.get(order=1)
+        table_services.seat_stage(stage=qualifying, by=organiser, seed=2026)
+        # Rounds 1 and 2 confirmed everywhere, round 3 entered at eight tables (two to check).
+        _play(
+            qualifying,
+            official,
+            random.Random(2026),
+            rounds=lambda table: 3 if table.number <= 8 else 2,
+            confirm=lambda table, round_no: round_no < 3 or table.number <= 6,
+        )
+    if not Tournament.objects.filter(slug=FINISHED_SLUG).exists():
+        _load_finished(organiser, official)
+    return tournament, True
+
+
+def _new_tournament(name: str, slug: str, organiser, official) -> Tournament:
     tournament = tournament_services.create_tournament(
-        name="Lakeside Samboree 2026",
-        slug=DEMO_SLUG,
-        domino_set=12,
-        preset="samboree",
-        by=organiser,
-        with_stages=True,
+        name=name, slug=slug, domino_set=12, preset="samboree", by=organiser, with_stages=True
     )
     tournament_services.add_staff(
         tournament=tournament, username=official.username, role=Staff.Role.OFFICIAL
     )
+    return tournament
+
+
+def _load_finished(organiser, official) -> None:
+    """A club night played to the end: three tables, their winners' final, the placings."""
+    tournament = _new_tournament("Riverside Club Night", FINISHED_SLUG, organiser, official)
     Player.objects.bulk_create(
-        Player(
-            tournament=tournament,
-            number=number,
-            name=name,
-            household=household,
-            club=club,
-            status=Player.Status.CHECKED_IN,
-        )
-        for number, (name, household, club) in enumerate(DEMO_PLAYERS, start=1)
+        Player(tournament=tournament, number=n, name=name, status=Player.Status.CHECKED_IN)
+        for n, name in enumerate(FINISHED_PLAYERS, start=1)
     )
-    qualifying = tournament.stages.get(order=1)
-    table_services.seat_stage(stage=qualifying, by=organiser, seed=2026)
-    _play_some_rounds(qualifying, official)
-    return tournament, True
+    rng = random.Random(12)
+    qualifying, final = tournament.stages.order_by("order")
+    table_services.seat_stage(stage=qualifying, by=organiser, seed=12)
+    for stage in (qualifying, final):
+        stage.refresh_from_db()
+        _play(stage, official, rng)
+        try:
+            playoffs.close_stage(stage=stage, by=organiser)
+        except playoffs.CloseRefused as refused:  # a tie for a table's win: drawn by lot
+            for flag in refused.problems:
+                table = stage.tables.get(number=flag["table"])
+                standings.record_tiebreak(
+                    stage=stage,
+                    table_id=table.pk,
+                    order=flag["players"],
+                    method="draw",
+                    note="Drawn by lot",
+                    by=official,
+                )
+            playoffs.close_stage(stage=stage, by=organiser)
 
 
-def _play_some_rounds(stage, official) -> None:
-    """A half-played event: rounds 1 and 2 confirmed everywhere, round 3 at most tables."""
-    rng = random.Random(2026)
+def _play(stage, official, rng: random.Random, *, rounds=None, confirm=None) -> None:
+    """Enter random rounds through the services: one player goes out, the rest hold pips.
+    By default every round of every table, confirmed."""
     meta = scoring_services.RequestMeta(source="demo")
     for table in stage.tables.order_by("number"):
         players = list(table.seats.order_by("position").values_list("player_id", flat=True))
-        rounds = 3 if table.number <= 8 else 2
-        for round_no in range(1, rounds + 1):
+        for round_no in range(1, (rounds(table) if rounds else stage.rounds) + 1):
             winner = rng.choice(players)
             scores = [
                 {
@@ -129,5 +188,5 @@ def _play_some_rounds(stage, official) -> None:
                 by=official,
                 meta=meta,
             )
-            if round_no < 3 or table.number <= 6:  # tables 7 and 8 still have to check round 3
+            if confirm is None or confirm(table, round_no):
                 scoring_services.confirm_round_result(result=outcome.result, by=official, meta=meta)

@@ -3,11 +3,11 @@
 import pytest
 from django.core.management import call_command
 
-from scoring.demo import DEMO_PASSWORD, DEMO_SLUG
-from scoring.models import RoundResult
+from scoring.demo import DEMO_PASSWORD, DEMO_SLUG, FINISHED_SLUG
+from scoring.models import Placing, RoundResult
 from tournaments.models import Staff, Tournament
 
-pytestmark = pytest.mark.django_db
+pytestmark = pytest.mark.django_db(transaction=True)  # the demo's jobs run on commit
 
 
 def test_load_demo_creates_a_samboree_with_37_players_and_logins(client, capsys):
@@ -24,6 +24,9 @@ def test_load_demo_creates_a_samboree_with_37_players_and_logins(client, capsys)
     results = RoundResult.objects.filter(stage=qualifying)
     assert results.count() == 28
     assert results.filter(status="confirmed").count() == 26  # two tables still checking round 3
+    finished = Tournament.objects.get(slug=FINISHED_SLUG)
+    assert Placing.objects.filter(tournament=finished).count() == 12
+    assert [s.status for s in finished.stages.all()] == ["closed", "closed"]
     roles = dict(Staff.objects.filter(tournament=tournament).values_list("user__username", "role"))
     assert roles == {"organiser": "organiser", "official": "official"}
     printed = capsys.readouterr().out
