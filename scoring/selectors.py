@@ -41,14 +41,18 @@ class Sheet:
         return self.rounds[round_no - 1]
 
 
-def table_sheet(table: Table) -> Sheet:
-    """Every round of the table with its scores, in three queries."""
+def table_sheet(table: Table, *, confirmed_only: bool = False) -> Sheet:
+    """Every round of the table with its scores, in three queries; the public sheet shows
+    confirmed rounds only."""
     stage = table.stage
     seats = list(Seat.objects.filter(table=table).select_related("player").order_by("position"))
-    results = {r.round_no: r for r in RoundResult.objects.filter(table=table)}
-    scores = Score.objects.filter(result__table=table).values_list(
-        "result__round_no", "player_id", "pips", "went_out"
-    )
+    results_of = RoundResult.objects.filter(table=table)
+    scores_of = Score.objects.filter(result__table=table)
+    if confirmed_only:
+        results_of = results_of.filter(status=RoundResult.Status.CONFIRMED)
+        scores_of = scores_of.filter(result__status=RoundResult.Status.CONFIRMED)
+    results = {r.round_no: r for r in results_of}
+    scores = scores_of.values_list("result__round_no", "player_id", "pips", "went_out")
     rounds = [
         SheetRound(round_no=n, engine=stage.engine(n), result=results.get(n))
         for n in range(1, stage.rounds + 1)

@@ -1,8 +1,15 @@
 from django.urls import path
 
-from scoring import views
+from scoring import public, views
 
 urlpatterns = [
+    path("t/<slug:slug>/", public.standings_page, name="tournament-home"),
+    path(
+        "t/<slug:slug>/tables/<int:order>/<int:number>/", public.table_sheet, name="table-sheet"
+    ),
+    path("t/<slug:slug>/players/", public.find_player, name="find-player"),
+    path("t/<slug:slug>/players/<int:number>/", public.player_page, name="player-page"),
+    path("t/<slug:slug>/screen/", public.screen, name="screen"),
     path(
         "t/<slug:slug>/manage/stages/<int:order>/close/",
         views.close_stage_page,

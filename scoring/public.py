@@ -1,0 +1,179 @@
+"""The pages players read without logging in: live standings, a table's score sheet, a player's
+page, the projector. Each refreshes itself with HTMX polling; an unchanged page costs a 304."""
+
+from django.db.models import Q
+from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.utils.translation import get_language
+
+from scoring import selectors, standings
+from scoring.models import Placing, RoundResult, StandingRow
+from tables.models import Seat, Table
+from tournaments.models import Player, Stage, Tournament
+
+SCREEN_PAGE = 12
+
+
+def current_stage(tournament: Tournament) -> Stage | None:
+    """The latest stage that is seated or closed: what the hall is playing or just played."""
+    return tournament.stages.exclude(status=Stage.Status.PENDING).order_by("-order").first()
+
+
+def _fresh_or_304(request: HttpRequest, etag: str) -> HttpResponse | None:
+    if etag in [tag.strip() for tag in request.headers.get("If-None-Match", "").split(",")]:
+        return HttpResponseNotModified(headers={"ETag": etag})
+    return None
+
+
+def _live(response: HttpResponse, etag: str) -> HttpResponse:
+    response["ETag"] = etag
+    response["Cache-Control"] = "no-cache"  # revalidate every poll: a 304 while unchanged
+    response["Vary"] = "HX-Request, Accept-Language, Cookie"
+    return response
+
+
+def _etag(*parts: object) -> str:
+    return '"' + "-".join(str(part) for part in (*parts, get_language())) + '"'
+
+
+def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """Live standings of the current stage, in a fixed, small number of queries."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    stage = current_stage(tournament)
+    meta = standings.standings_meta(stage) if stage else None
+    partial = bool(getattr(request, "htmx", False))
+    etag = _etag("standings", stage.pk if stage else 0, meta.built_seq if meta else 0, int(partial))
+    if (unchanged := _fresh_or_304(request, etag)) is not None:
+        return unchanged
+    payload = standings.standings_payload(stage, meta) if stage else None
+    rounds = list(range(1, stage.rounds + 1)) if stage else []
+    context = {
+        "tournament": tournament,
+        "stage": stage,
+        "payload": payload,
+        "meta": meta,
+        "rounds": rounds,
+        "now": timezone.now(),
+    }
+    template = "scoring/_standings.html" if partial else "scoring/standings.html"
+    return _live(render(request, template, context), etag)
+
+
+def table_sheet(request: HttpRequest, slug: str, order: int, number: int) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    table = get_object_or_404(
+        Table.objects.select_related("stage"),
+        stage__tournament=tournament,
+        stage__order=order,
+        number=number,
+    )
+    latest = (
+        RoundResult.objects.filter(table=table)
+        .order_by("-updated_at")
+        .values_list("updated_at", flat=True)
+        .first()
+    )
+    partial = bool(getattr(request, "htmx", False))
+    etag = _etag("sheet", table.pk, latest.timestamp() if latest else 0, int(partial))
+    if (unchanged := _fresh_or_304(request, etag)) is not None:
+        return unchanged
+    sheet = selectors.table_sheet(table, confirmed_only=True)
+    context = {
+        "tournament": tournament,
+        "stage": table.stage,
+        "table": table,
+        "sheet": sheet,
+        "totals": sheet.totals(),
+    }
+    template = "scoring/_sheet.html" if partial else "scoring/sheet.html"
+    return _live(render(request, template, context), etag)
+
+
+def find_player(request: HttpRequest, slug: str) -> HttpResponse:
+    """Find a player by badge number or part of the name."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    query = request.GET.get("q", "").strip()
+    matches: list[Player] = []
+    if query.lstrip("#").isdigit():
+        player = tournament.players.filter(number=int(query.lstrip("#"))).first()
+        if player is not None:
+            return redirect("player-page", slug=slug, number=player.number)
+    elif query:
+        matches = list(
+            tournament.players.filter(Q(name__icontains=query) | Q(club__icontains=query)).order_by(
+                "name"
+            )[:50]
+        )
+    context = {"tournament": tournament, "query": query, "matches": matches}
+    return render(request, "scoring/find_player.html", context)
+
+
+def player_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """Where a player sits now, their round-by-round scores and rank in every stage."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    player = get_object_or_404(Player, tournament=tournament, number=number)
+    seats = {
+        seat.stage_id: seat
+        for seat in Seat.objects.filter(player=player).select_related("table", "stage")
+    }
+    rows = {row.stage_id: row for row in StandingRow.objects.filter(player=player)}
+    stages = []
+    for stage in tournament.stages.exclude(status=Stage.Status.PENDING).order_by("-order"):
+        if stage.pk in seats:
+            row = rows.get(stage.pk)
+            scores = row.scores if row else {}
+            stages.append(
+                {
+                    "stage": stage,
+                    "seat": seats[stage.pk],
+                    "row": row,
+                    "rounds": [
+                        (n, stage.engine(n), scores.get(str(n))) for n in range(1, stage.rounds + 1)
+                    ],
+                }
+            )
+    placing = Placing.objects.filter(tournament=tournament, player=player).first()
+    now = stages[0] if stages and stages[0]["stage"].status == Stage.Status.SEATED else None
+    context = {
+        "tournament": tournament,
+        "player": player,
+        "stages": stages,
+        "now": now,
+        "placing": placing,
+    }
+    return render(request, "scoring/player.html", context)
+
+
+def screen(request: HttpRequest, slug: str) -> HttpResponse:
+    """The projector: large type, pages through the standings, the newest results."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    stage = current_stage(tournament)
+    meta = standings.standings_meta(stage) if stage else None
+    payload = standings.standings_payload(stage, meta) if stage else None
+    rows = payload["rows"] if payload else []
+    pages = max(1, -(-len(rows) // SCREEN_PAGE))
+    try:
+        page = int(request.GET.get("page", "1")) % pages or pages
+    except ValueError:
+        page = 1
+    newest = (
+        RoundResult.objects.filter(stage=stage, status=RoundResult.Status.CONFIRMED)
+        .select_related("table")
+        .order_by("-updated_at")[:6]
+        if stage
+        else []
+    )
+    context = {
+        "tournament": tournament,
+        "stage": stage,
+        "payload": payload,
+        "meta": meta,
+        "rows": rows[(page - 1) * SCREEN_PAGE : page * SCREEN_PAGE],
+        "page": page,
+        "pages": pages,
+        "next_page": page % pages + 1,
+        "newest": newest,
+    }
+    partial = bool(getattr(request, "htmx", False))
+    return render(request, "scoring/_screen.html" if partial else "scoring/screen.html", context)
