@@ -81,7 +81,10 @@ class RebuildBusy(Exception):
     """Another rebuild of the stage is running; try again shortly."""
 
 
-def _records(stage: Stage) -> tuple[list[rules.PlayerRecord], dict[int, Seat], int]:
+def _records(
+    stage: Stage,
+) -> tuple[list[rules.PlayerRecord], dict[int, Seat], int, set[int | None]]:
+    """The players' records, their seats, the results counted, and the tables that finished."""
     seats = {
         seat.player_id: seat
         for seat in Seat.objects.filter(stage=stage).select_related("table", "player")
@@ -130,13 +133,20 @@ def _records(stage: Stage) -> tuple[list[rules.PlayerRecord], dict[int, Seat], i
             )
         )
     counted = len({(t, n) for t, rounds in table_rounds.items() for n in rounds})
-    return records, seats, counted
+    numbers = {seat.table_id: seat.table.number for seat in seats.values()}
+    finished = {
+        numbers.get(table_id)
+        for table_id, rounds in table_rounds.items()
+        if len(rounds) >= stage.rounds
+    }
+    return records, seats, counted, finished
 
 
 def _advancers(
-    stage: Stage, ranked: list[rules.Ranked], seats: dict[int, Seat]
+    stage: Stage, ranked: list[rules.Ranked], seats: dict[int, Seat], finished: set[int | None]
 ) -> tuple[set[int], list[dict[str, Any]]]:
-    """Who advances (the top K eligible at each table, then W wildcards), and unresolved ties."""
+    """Who advances (the top K eligible at each table, then W wildcards), and the unresolved
+    ties that decide it at tables that have played every round (an official must decide)."""
 
     def eligible(player_id: int) -> bool:
         seat = seats[player_id]
@@ -160,7 +170,8 @@ def _advancers(
         if rows[k].table_rank == line:  # a tie straddles the line: nobody in it advances yet
             tied = [r.player_id for r in rows if r.table_rank == line]
             advancing.update(r.player_id for r in rows if r.table_rank < line)
-            flags.append({"table": table, "players": tied, "place": line})
+            if table in finished:  # mid-stage, a tie is just the score so far
+                flags.append({"table": table, "players": tied, "place": line})
         else:
             advancing.update(r.player_id for r in rows[:k])
     if stage.wildcards:
@@ -185,7 +196,7 @@ def rebuild_standings(*, stage: Stage) -> StageStandings:
     if meta.built_seq >= seq and meta.computed_at is not None:
         return meta  # current already: a coalesced request
     stage = Stage.objects.select_related("tournament").get(pk=stage.pk)
-    records, seats, counted = _records(stage)
+    records, seats, counted, finished = _records(stage)
     decisions = [
         rules.Decision(order=tuple(d.order), method=d.method)
         for d in TiebreakDecision.objects.filter(stage=stage).order_by("at")
@@ -193,7 +204,7 @@ def rebuild_standings(*, stage: Stage) -> StageStandings:
     ranked = rules.rank_players(
         records, tiebreaks=stage.tournament.tiebreak_rules, decisions=decisions
     )
-    advancing, flags = _advancers(stage, ranked, seats)
+    advancing, flags = _advancers(stage, ranked, seats, finished)
     by_player = {r.player_id: r for r in records}
     StandingRow.objects.filter(stage=stage).delete()
     StandingRow.objects.bulk_create(
@@ -352,7 +363,7 @@ def record_tiebreak(
         errors["table"] = [f"{stage.name} has no such table."]
     if errors:
         raise ValidationError(errors)
-    records, seats, _ = _records(stage)
+    records, seats, _, _ = _records(stage)
     ranked = {
         r.player_id: r
         for r in rules.rank_players(records, tiebreaks=stage.tournament.tiebreak_rules)

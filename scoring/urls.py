@@ -3,10 +3,19 @@ from django.urls import path
 from scoring import public, views
 
 urlpatterns = [
-    path("t/<slug:slug>/", public.standings_page, name="tournament-home"),
+    path("t/<slug:slug>/manage/stages/<int:order>/progress/", views.progress, name="progress"),
     path(
-        "t/<slug:slug>/tables/<int:order>/<int:number>/", public.table_sheet, name="table-sheet"
+        "t/<slug:slug>/manage/stages/<int:order>/tiebreak/",
+        views.record_tiebreak_page,
+        name="manage-tiebreak",
     ),
+    path(
+        "t/<slug:slug>/enter/<int:table_id>/<int:round_no>/history/",
+        views.history_page,
+        name="round-history",
+    ),
+    path("t/<slug:slug>/", public.standings_page, name="tournament-home"),
+    path("t/<slug:slug>/tables/<int:order>/<int:number>/", public.table_sheet, name="table-sheet"),
     path("t/<slug:slug>/players/", public.find_player, name="find-player"),
     path("t/<slug:slug>/players/<int:number>/", public.player_page, name="player-page"),
     path("t/<slug:slug>/screen/", public.screen, name="screen"),

@@ -16,7 +16,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from scoring import playoffs, selectors, services
+from scoring import playoffs, selectors, services, standings
 from scoring.models import Placing, RoundResult
 from tables.models import Table
 from tournaments.csvfiles import ImportRejected
@@ -301,3 +301,91 @@ def close_stage_page(request: HttpRequest, slug: str, order: int) -> HttpRespons
     else:
         messages.success(request, f"{stage.name} is closed. See the bracket for what follows.")
     return redirect("manage", slug=slug)
+
+
+def organised(request: HttpRequest, slug: str) -> Tournament:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    if not is_organiser(request.user, tournament):
+        raise PermissionDenied(f"Only an organiser of {tournament.name} may open this page.")
+    return tournament
+
+
+@login_required
+def progress(request: HttpRequest, slug: str, order: int) -> HttpResponse:
+    """Which tables have reported: tables x rounds, missing, to check, confirmed or flagged."""
+    tournament = organised(request, slug)
+    stage = get_object_or_404(Stage, tournament=tournament, order=order)
+    statuses = selectors.round_statuses(stage)
+    meta = standings.standings_meta(stage) if stage.status != Stage.Status.PENDING else None
+    flagged = {flag["table"] for flag in (meta.flags if meta else [])}
+    tables = [
+        {
+            "table": table,
+            "flagged": table.number in flagged,
+            "rounds": sorted(statuses.get(table.pk, {}).items()),
+        }
+        for table in stage.tables.order_by("number")
+    ]
+    table_ids = {row["table"].number: row["table"].pk for row in tables}
+    counts = {
+        state: sum(1 for t in tables for _, s in t["rounds"] if s == state)
+        for state in ("missing", "submitted", "confirmed")
+    }
+    context = {
+        "tournament": tournament,
+        "stage": stage,
+        "tables": tables,
+        "counts": counts,
+        "flags": [
+            {
+                **flag,
+                "table_id": table_ids.get(flag["table"]),
+                "choices": list(zip(flag["players"], flag["names"], strict=True)),
+            }
+            for flag in (meta.flags if meta else [])
+        ],
+        "rounds": range(1, stage.rounds + 1),
+    }
+    template = "scoring/_progress.html" if request.htmx else "scoring/progress.html"
+    return render(request, template, context)
+
+
+@login_required
+@require_POST
+def record_tiebreak_page(request: HttpRequest, slug: str, order: int) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    if not is_staff_of(request.user, tournament):
+        raise PermissionDenied("Only officials and organisers record tie-break decisions.")
+    stage = get_object_or_404(Stage, tournament=tournament, order=order)
+    try:
+        order_ids = [int(pid) for pid in request.POST.getlist("order")]
+        table_id = int(request.POST["table"])
+    except (KeyError, ValueError):
+        messages.error(request, "Choose the table and the players in their decided order.")
+        return redirect("progress", slug=slug, order=order)
+    try:
+        standings.record_tiebreak(
+            stage=stage,
+            table_id=table_id,
+            order=order_ids,
+            method=request.POST.get("method", ""),
+            note=request.POST.get("note", ""),
+            by=request.user,
+        )
+    except (ValidationError, StateConflict) as error:
+        text = " ".join(error.messages) if isinstance(error, ValidationError) else str(error)
+        messages.error(request, text)
+    else:
+        messages.success(request, "The tie-break decision is recorded; the standings follow it.")
+    return redirect("progress", slug=slug, order=order)
+
+
+@login_required
+def history_page(request: HttpRequest, slug: str, table_id: int, round_no: int) -> HttpResponse:
+    """Every version of a table's round: who, when, from where, what, and why."""
+    tournament = staffed_tournament(request, slug)
+    table = table_of(tournament, table_id)
+    result = get_object_or_404(RoundResult, table=table, round_no=round_no)
+    versions = result.versions.select_related("by").order_by("-version")
+    context = {"tournament": tournament, "table": table, "result": result, "versions": versions}
+    return render(request, "scoring/history.html", context)

@@ -254,3 +254,37 @@ def test_close_from_the_console(client, organiser, tournament):
     assert "is closed" in done.content.decode()
     stage.refresh_from_db()
     assert stage.status == "closed"
+
+
+def test_progress_board_and_a_tie_decided_from_it(client, organiser, tournament):
+    stage = qualifying_with_tables(tournament, [3, 3])
+    first = [
+        s.player for s in Seat.objects.filter(stage=stage, table__number=1).order_by("position")
+    ]
+    play(stage, first, 1, [0, 0, 9], blocked=True)
+    play(stage, first, 2, [0, 0, 9], blocked=True)
+    client.force_login(organiser)
+    page = client.get(f"/t/{tournament.slug}/manage/stages/1/progress/").content.decode()
+    assert "2 confirmed, 0 to check, 2 missing." in page
+    assert "⚑ tie to decide" in page and "Record the decision" in page
+    response = client.post(
+        f"/t/{tournament.slug}/manage/stages/1/tiebreak/",
+        {
+            "table": Table.objects.get(stage=stage, number=1).pk,
+            "order": [first[1].pk, first[0].pk],
+            "method": "draw",
+            "note": "cards drawn",
+        },
+        follow=True,
+    )
+    assert "decision is recorded" in response.content.decode()
+    assert "tie to decide" not in response.content.decode()
+
+
+def test_history_page_lists_every_version(client, organiser, official, tournament):
+    stage = qualifying_with_tables(tournament, [3])
+    players = [s.player for s in Seat.objects.filter(stage=stage).order_by("position")]
+    result = play(stage, players, 1, [0, 4, 9])
+    client.force_login(official)
+    page = client.get(f"/t/{tournament.slug}/enter/{result.table_id}/1/history/").content.decode()
+    assert "Now version 1, Confirmed." in page

@@ -66,6 +66,9 @@ def test_an_unbreakable_tie_shares_the_place_and_is_flagged_when_it_decides_adva
 ):
     (table,) = seat_tables(stage, [["Ann", "Bob", "Cy"]])
     play(stage, table, 1, [0, 0, 10], blocked=True)  # blocked round: nobody went out
+    assert anon.get(f"/api/v1/stages/{stage.pk}/standings/").json()["flags"] == []  # mid-stage
+    for round_no in (2, 3, 4):
+        play(stage, table, round_no, [0, 0, 10], blocked=True)
     body = anon.get(f"/api/v1/stages/{stage.pk}/standings/").json()
     assert [(r["rank"], r["tied"], r["advances"]) for r in body["rows"]] == [
         (1, True, False),
