@@ -9,6 +9,11 @@ urlpatterns = [
     path("t/<slug:slug>/manage/stages/<int:order>/", views.stage_tables, name="manage-stage"),
     path("t/<slug:slug>/manage/stages/<int:order>/seat/", views.seat_stage, name="manage-seat"),
     path(
+        "t/<slug:slug>/manage/stages/<int:order>/day-of-play/",
+        views.day_of_play,
+        name="manage-day-of-play",
+    ),
+    path(
         "t/<slug:slug>/manage/stages/<int:order>/late/", views.add_late_player, name="manage-late"
     ),
     path(

@@ -12,7 +12,7 @@ from tables import selectors, services
 from tables.forms import LatePlayerForm, SeatStageForm
 from tournaments import services as tournament_services
 from tournaments.csvfiles import ImportRejected
-from tournaments.forms import ImportPlayersForm, PlayerForm
+from tournaments.forms import DayOfPlayForm, ImportPlayersForm, PlayerForm
 from tournaments.models import Player, Stage, Tournament
 from tournaments.permissions import is_organiser
 from tournaments.services import StateConflict
@@ -177,3 +177,23 @@ def player_action(request: HttpRequest, slug: str, player_id: int, action: str) 
         done = "withdrawn" if action == "withdraw" else "checked in"
         messages.success(request, f"#{player.number} {player.name} is {done}.")
     return redirect(f"/t/{slug}/manage/#players")
+
+
+@login_required
+@require_POST
+def day_of_play(request: HttpRequest, slug: str, order: int) -> HttpResponse:
+    """Set a playoff's starting double and rounds, announced on the day."""
+    tournament = organised_tournament(request, slug)
+    stage = get_object_or_404(Stage, tournament=tournament, order=order)
+    form = DayOfPlayForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, " ".join(m for ms in form.errors.values() for m in ms))
+        return redirect("manage-stage", slug=slug, order=order)
+    try:
+        stage = tournament_services.update_stage(stage=stage, changes=form.cleaned_data)
+    except (StateConflict, ValidationError) as error:
+        messages.error(request, _error_text(error))
+    else:
+        engines = ", ".join(map(str, stage.engines))
+        messages.success(request, f"{stage.name}: {stage.rounds} rounds, engines {engines}.")
+    return redirect("manage-stage", slug=slug, order=order)

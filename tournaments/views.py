@@ -1,10 +1,61 @@
-"""Public pages of tournaments."""
+"""Pages of tournaments: the list, a new tournament from a preset, the staff of one."""
 
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
 
+from tournaments import services
+from tournaments.forms import NewTournamentForm, StaffForm
 from tournaments.models import Tournament
+from tournaments.permissions import is_organiser
 
 
 def home(request: HttpRequest) -> HttpResponse:
     return render(request, "tournaments/home.html", {"tournaments": Tournament.objects.all()})
+
+
+@login_required
+def new_tournament(request: HttpRequest) -> HttpResponse:
+    """A tournament from a rule preset: the preset fills its stages (Samboree: four rounds from
+    double-12, then the winners' playoff). Its creator becomes its organiser."""
+    form = NewTournamentForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            tournament = services.create_tournament(
+                **form.cleaned_data, by=request.user, with_stages=True
+            )
+        except ValidationError as error:
+            for field, problems in error.message_dict.items():
+                for problem in problems:
+                    form.add_error(field if field in form.fields else None, problem)
+        else:
+            messages.success(request, f"{tournament.name} is ready: add its players next.")
+            return redirect("manage", slug=tournament.slug)
+    status = 400 if request.method == "POST" else 200
+    return render(request, "tournaments/new.html", {"form": form}, status=status)
+
+
+@login_required
+def staff_page(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    if not is_organiser(request.user, tournament):
+        raise PermissionDenied(f"Only an organiser of {tournament.name} may manage its staff.")
+    form = StaffForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            staff, created = services.add_staff(tournament=tournament, **form.cleaned_data)
+        except ValidationError as error:
+            for field, problems in error.message_dict.items():
+                for problem in problems:
+                    form.add_error(field if field in form.fields else None, problem)
+        else:
+            verb = "added as" if created else "is now"
+            messages.success(
+                request, f"{staff.user.username} {verb} {staff.get_role_display().lower()}."
+            )
+            return redirect("manage-staff", slug=slug)
+    staff = tournament.staff.select_related("user").order_by("role", "user__username")
+    context = {"tournament": tournament, "form": form, "staff": staff}
+    return render(request, "tournaments/staff.html", context, status=400 if form.errors else 200)

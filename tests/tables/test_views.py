@@ -6,6 +6,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from scoring.models import RoundResult
 from tables.models import Seat
 from tests import factories
+from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -133,3 +134,57 @@ def test_import_from_the_console_shows_every_bad_line(organiser_client, tourname
         f"/t/{tournament.slug}/manage/players/import/", {"file": good}, follow=True
     )
     assert "Imported 2 players." in response.content.decode()
+
+
+def test_new_tournament_from_a_preset(client, db):
+    user = factories.UserFactory()
+    client.force_login(user)
+    response = client.post(
+        "/new/",
+        {"name": "Spring Rally", "slug": "spring-rally", "preset": "samboree", "domino_set": "12"},
+        follow=True,
+    )
+    assert "Spring Rally is ready" in response.content.decode()
+
+    tournament = Tournament.objects.get(slug="spring-rally")
+    assert [(s.kind, s.rounds) for s in tournament.stages.all()] == [
+        ("qualifying", 4),
+        ("playoff", 4),
+    ]
+    bad = client.post(
+        "/new/", {"name": "X", "slug": "spring-rally", "preset": "samboree", "domino_set": "9"}
+    )
+    assert bad.status_code == 400
+    assert "deals only with double-12" in bad.content.decode()
+
+
+def test_staff_page_adds_an_official(organiser_client, tournament):
+    response = organiser_client.post(
+        f"/t/{tournament.slug}/manage/staff/",
+        {"username": "tablet3", "role": "official", "password": "tablet-three-pw"},
+        follow=True,
+    )
+    assert "tablet3 added as official." in response.content.decode()
+    missing = organiser_client.post(
+        f"/t/{tournament.slug}/manage/staff/", {"username": "tablet4", "role": "official"}
+    )
+    assert (
+        missing.status_code == 400 and "is a new user: give a password" in missing.content.decode()
+    )
+
+
+def test_day_of_play_settings_from_the_stage_page(organiser_client, tournament, stage):
+    response = organiser_client.post(
+        f"/t/{tournament.slug}/manage/stages/1/day-of-play/",
+        {"starting_double": "9", "rounds": "3"},
+        follow=True,
+    )
+    assert "Qualifying: 3 rounds, engines 9, 8, 7." in response.content.decode()
+    bad = organiser_client.post(
+        f"/t/{tournament.slug}/manage/stages/1/day-of-play/",
+        {"starting_double": "2", "rounds": "5"},
+        follow=True,
+    )
+    assert "at most 3 rounds" in bad.content.decode()
+    stage.refresh_from_db()
+    assert (stage.starting_double, stage.rounds) == (9, 3)

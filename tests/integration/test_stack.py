@@ -1,0 +1,328 @@
+"""deploy/stack.sh end to end over real HTTP: gunicorn, two Celery workers and beat on PostgreSQL
+and a Redis of the test's own, a tournament played from players CSV to placings."""
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import time
+import urllib.error
+import urllib.request
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlparse
+
+import psycopg
+import pytest
+from psycopg import sql
+
+from tests.conftest import services_missing
+
+pytestmark = pytest.mark.services
+
+ROOT = Path(__file__).resolve().parents[2]
+STACK_SH = ROOT / "deploy" / "stack.sh"
+PASSWORD = "stack-test-password-1"
+
+
+def postgres_server_url() -> str:
+    """The server of DATABASE_URL when it is PostgreSQL, else the local one; no database name."""
+    url = urlparse(os.environ.get("DATABASE_URL", ""))
+    if url.scheme not in ("postgres", "postgresql", "pgsql"):
+        return "postgres://postgres@127.0.0.1:5432"
+    return f"postgres://{url.netloc}"
+
+
+def require_postgres_server(server_url: str) -> None:
+    url = urlparse(server_url)
+    if not shutil.which("pg_isready"):
+        services_missing("pg_isready is not installed (a real PostgreSQL is needed)")
+    answer = subprocess.run(
+        ["pg_isready", "-h", url.hostname or "127.0.0.1", "-p", str(url.port or 5432)],
+        capture_output=True,
+        text=True,
+    )
+    if answer.returncode != 0:
+        services_missing(
+            f"PostgreSQL at {url.hostname}:{url.port} does not answer: {answer.stdout}"
+        )
+
+
+class Response:
+    def __init__(self, status: int, headers: dict[str, str], body: bytes) -> None:
+        self.status, self.headers, self.body = status, headers, body
+
+    def json(self) -> Any:
+        return json.loads(self.body)
+
+
+class Stack:
+    """One stack of deploy/stack.sh, with a port, a database, a queue and a directory of its own."""
+
+    def __init__(self, *, directory: Path, redis_url: str, pg_url: str) -> None:
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        self.directory, self.pg_url = directory, pg_url
+        self.database = f"roundhouse_stack_test_{uuid.uuid4().hex[:8]}"
+        self.env = {
+            **os.environ,
+            "PORT": str(self.port),
+            "STACK_DIR": str(directory),
+            "STACK_DB": self.database,
+            "STACK_PG_URL": pg_url,
+            "STACK_REDIS_URL": redis_url,
+            "STACK_QUEUE": f"roundhouse-stack-test-{uuid.uuid4().hex[:8]}",
+        }
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.token = ""
+
+    def run(self, *args: str, env: dict[str, str] | None = None, timeout: float = 120):
+        return subprocess.run(
+            ["bash", str(STACK_SH), *args],
+            cwd=ROOT,
+            env={**self.env, **(env or {})},
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+        )
+
+    def pids(self) -> set[int]:
+        """Every process of the stack: the four main ones and their process groups' members."""
+        leaders = {int(p.read_text()) for p in self.directory.glob("*.pid")}
+        members = set(leaders)
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                fields = stat.read_text().rsplit(")", 1)[1].split()
+            except (OSError, IndexError):
+                continue
+            if int(fields[2]) in leaders:  # the process group id
+                members.add(int(stat.parent.name))
+        return members
+
+    def logs(self) -> str:
+        return "\n".join(
+            f"----- {log.name} -----\n{log.read_text(errors='replace')[-3000:]}"
+            for log in sorted(self.directory.glob("*.log"))
+        )
+
+    def drop_database(self) -> None:
+        with psycopg.connect(f"{self.pg_url}/postgres", autocommit=True) as conn:
+            conn.execute(
+                sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(
+                    sql.Identifier(self.database)
+                )
+            )
+
+    def request(
+        self,
+        method: str,
+        path: str,
+        body: Any = None,
+        *,
+        headers: dict[str, str] | None = None,
+        raw: bytes | None = None,
+    ) -> Response:
+        all_headers = {"Accept": "application/json", **(headers or {})}
+        if self.token:
+            all_headers["Authorization"] = f"Token {self.token}"
+        data = raw
+        if body is not None:
+            data = json.dumps(body).encode()
+            all_headers["Content-Type"] = "application/json"
+        request = urllib.request.Request(
+            self.base + path, data=data, method=method, headers=all_headers
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=15) as answer:
+                return Response(answer.status, dict(answer.headers), answer.read())
+        except urllib.error.HTTPError as error:
+            return Response(error.code, dict(error.headers), error.read())
+
+    def get(self, path: str) -> Any:
+        answer = self.request("GET", path)
+        assert answer.status == 200, (path, answer.status, answer.body[:500])
+        return answer.json()
+
+    def upload_csv(self, path: str, content: str) -> Response:
+        boundary = uuid.uuid4().hex
+        body = (
+            f"--{boundary}\r\n"
+            'Content-Disposition: form-data; name="file"; filename="players.csv"\r\n'
+            "Content-Type: text/csv\r\n\r\n"
+            f"{content}\r\n--{boundary}--\r\n"
+        ).encode()
+        content_type = f"multipart/form-data; boundary={boundary}"
+        return self.request("POST", path, raw=body, headers={"Content-Type": content_type})
+
+
+@pytest.fixture
+def stack(private_redis, tmp_path) -> Iterator[Stack]:
+    pg_url = postgres_server_url()
+    require_postgres_server(pg_url)
+    stack = Stack(
+        directory=tmp_path / "stack",
+        redis_url=f"redis://127.0.0.1:{private_redis.port}",
+        pg_url=pg_url,
+    )
+    try:
+        started = stack.run("start")
+        assert started.returncode == 0, f"{started.stdout}\n{started.stderr}\n{stack.logs()}"
+        yield stack
+    finally:
+        stack.run("stop")
+        print(stack.logs())  # shown by pytest when the test failed
+        stack.drop_database()
+
+
+def running(pid: int) -> bool:
+    """Alive and not a zombie waiting for its parent."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+def wait_for(fetch: Callable[[], Any], done: Callable[[Any], bool], what: str, timeout: float):
+    deadline = time.monotonic() + timeout
+    while True:
+        value = fetch()
+        if done(value):
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{what}: not within {timeout} s; last seen {value!r}")
+        time.sleep(0.25)
+
+
+def pips(seat: dict, round_no: int) -> int:
+    """Seat 1 goes out every round; the others keep their badge number plus the round in hand."""
+    return 0 if seat["position"] == 1 else seat["player"]["number"] + round_no
+
+
+def play_round(stack: Stack, table: dict, round_no: int) -> None:
+    body = {
+        "blocked": False,
+        "scores": [
+            {"player": s["player"]["id"], "pips": pips(s, round_no), "went_out": s["position"] == 1}
+            for s in table["seats"]
+        ],
+    }
+    path = f"/api/v1/tables/{table['id']}/rounds/{round_no}/"
+    key = {"Idempotency-Key": f"stack-{table['id']}-{round_no}"}
+    put = stack.request("PUT", path, body, headers=key)
+    assert put.status == 201, put.body
+    assert put.json()["status"] == "submitted"
+    replay = stack.request("PUT", path, body, headers=key)  # a tablet resending after a timeout
+    assert replay.json()["version"] == put.json()["version"], replay.body
+    confirm = stack.request("POST", f"{path}confirm/", headers={"If-Match": put.headers["ETag"]})
+    assert confirm.status == 200, confirm.body
+    assert confirm.json()["status"] == "confirmed"
+
+
+def test_stack_plays_a_tournament_over_http_then_stops(stack):
+    assert stack.get("/health/live/") == {"status": "ok"}
+    ready = stack.get("/health/ready/")
+    assert ready["checks"] == {"database": "ok", "cache": "ok", "broker": "ok"}
+    status = stack.run("status")
+    assert status.returncode == 0, status.stdout + status.stderr
+
+    made = stack.run(
+        "manage",
+        "createsuperuser",
+        "--noinput",
+        "--username",
+        "desk",
+        "--email",
+        "desk@example.org",
+        env={"DJANGO_SUPERUSER_PASSWORD": PASSWORD},
+    )
+    assert made.returncode == 0, made.stderr
+    token = stack.request("POST", "/api/v1/auth/token/", {"username": "desk", "password": PASSWORD})
+    assert token.status == 200, token.body
+    stack.token = token.json()["token"]
+
+    created = stack.request(
+        "POST",
+        "/api/v1/tournaments/",
+        {"name": "Stack Night", "slug": "stack-night", "domino_set": 12, "preset": "samboree"},
+    )
+    assert created.status == 201, created.body
+    players = "number,name\n" + "".join(f"{n},Player {n:02d}\n" for n in range(1, 13))
+    imported = stack.upload_csv("/api/v1/tournaments/stack-night/players/import/", players)
+    assert (imported.status, imported.json()) == (201, {"created": 12})
+
+    stage = {"starting_double": 12, "rounds": 2, "table_size_min": 3, "table_size_max": 4}
+    qualifying = stack.request(
+        "POST",
+        "/api/v1/tournaments/stack-night/stages/",
+        {"name": "Qualifying", "kind": "qualifying", **stage},
+    ).json()
+    playoff = stack.request(
+        "POST",
+        "/api/v1/tournaments/stack-night/stages/",
+        {"name": "Final", "kind": "playoff", **stage, "table_size_min": 2},
+    ).json()
+    seated = stack.request("POST", f"/api/v1/stages/{qualifying['id']}/seat/", {"seed": 7})
+    assert seated.status == 200, seated.body
+    tables = seated.json()
+    assert sorted(len(t["seats"]) for t in tables) == [4, 4, 4]
+
+    for table in tables:
+        for round_no in (1, 2):
+            play_round(stack, table, round_no)
+
+    # The workers rebuild the standings from the confirmed results.
+    standings = wait_for(
+        lambda: stack.get(f"/api/v1/stages/{qualifying['id']}/standings/"),
+        lambda body: body["results_counted"] == 6,
+        "qualifying standings",
+        timeout=15,
+    )
+    totals = {r["player"]["id"]: r["total"] for r in standings["rows"]}
+    expected = {s["player"]["id"]: pips(s, 1) + pips(s, 2) for t in tables for s in t["seats"]}
+    assert totals == expected
+    winners = {s["player"]["id"] for t in tables for s in t["seats"] if s["position"] == 1}
+    assert {r["player"]["id"] for r in standings["rows"] if r["advances"]} == winners
+
+    closed = stack.request("POST", f"/api/v1/stages/{qualifying['id']}/close/")
+    assert closed.status == 202, closed.body
+    final_tables = wait_for(
+        lambda: stack.get(f"/api/v1/stages/{playoff['id']}/tables/"),
+        lambda body: len(body) == 1,
+        "the final table, seated by a worker",
+        timeout=20,
+    )
+    assert {s["player"]["id"] for s in final_tables[0]["seats"]} == winners
+
+    for round_no in (1, 2):
+        play_round(stack, final_tables[0], round_no)
+    closed = stack.request("POST", f"/api/v1/stages/{playoff['id']}/close/")
+    assert closed.status == 202, closed.body
+    placings = wait_for(
+        lambda: stack.get("/api/v1/tournaments/stack-night/placings/"),
+        lambda body: len(body) == 12,
+        "the placings, decided by a worker",
+        timeout=20,
+    )
+    champion = next(s for s in final_tables[0]["seats"] if s["position"] == 1)
+    assert placings[0]["place"] == 1
+    assert placings[0]["player"]["id"] == champion["player"]["id"]
+    assert {p["player"]["id"] for p in placings} == set(expected)
+
+    # Pages render with DEBUG off (templates, the 404 page).
+    assert stack.request("GET", "/t/stack-night/", headers={"Accept": "text/html"}).status == 200
+    assert stack.request("GET", "/no-such-page/", headers={"Accept": "text/html"}).status == 404
+
+    pids = stack.pids()
+    assert len(pids) >= 6  # four main processes, gunicorn's workers and the Celery pools
+    stopped = stack.run("stop")
+    assert stopped.returncode == 0, stopped.stdout + stopped.stderr
+    alive = {pid for pid in pids if running(pid)}
+    assert not alive, f"still running after stop: {alive}"
+    assert stack.run("status").returncode == 3
+    with pytest.raises(urllib.error.URLError):
+        urllib.request.urlopen(f"{stack.base}/health/live/", timeout=2)
