@@ -18,7 +18,12 @@ $(VENV)/.synced: pyproject.toml uv.lock | $(UV)
 	$(UV) sync --frozen --python $(PYTHON)
 	touch $@
 
-install: $(VENV)/.synced
+install: $(VENV)/.synced node_modules/.installed
+
+# axe-core, for the accessibility checks of the browser tests (skipped, with the reason, without npm).
+node_modules/.installed: package.json package-lock.json
+	@if command -v npm >/dev/null; then npm ci --no-audit --no-fund --silent && touch $@; \
+	else echo "npm is missing: the accessibility checks will skip"; fi
 
 run: install
 	$(PY) manage.py migrate --noinput
@@ -47,3 +52,15 @@ beat: install
 
 clean:
 	rm -rf $(VENV) .tools db.sqlite3
+
+# The production topology on this machine (deploy/stack.sh): gunicorn, two workers and beat.
+.PHONY: stack stack-stop stack-status
+
+stack: install
+	bash deploy/stack.sh start
+
+stack-stop: install
+	bash deploy/stack.sh stop
+
+stack-status: install
+	bash deploy/stack.sh status
