@@ -3,6 +3,8 @@
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
+from rest_framework.authtoken.models import Token
+from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.exceptions import PermissionDenied
 from rest_framework.parsers import MultiPartParser
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -248,3 +250,22 @@ class StageDetailApi(APIView):
         except services.StateConflict as conflict:
             raise Conflict(str(conflict)) from None
         return Response(StageSerializer(stage).data)
+
+
+class ObtainTokenApi(ObtainAuthToken):
+    """POST username and password, get a token; a locked-out sign-in is told so (429)."""
+
+    def post(self, request: Request, *args, **kwargs) -> Response:
+        serializer = self.get_serializer(data=request.data)
+        if not serializer.is_valid():
+            if getattr(request, "axes_locked_out", False):  # set by django-axes
+                return Response(
+                    {
+                        "detail": "Too many failed sign-ins for this username from this address. "
+                        "Try again in 15 minutes."
+                    },
+                    status=status.HTTP_429_TOO_MANY_REQUESTS,
+                )
+            return Response(serializer.errors, status=status.HTTP_400_BAD_REQUEST)
+        token, _ = Token.objects.get_or_create(user=serializer.validated_data["user"])
+        return Response({"token": token.key})

@@ -4,3 +4,6 @@ from django.apps import AppConfig
 class TournamentsConfig(AppConfig):
     name = "tournaments"
     verbose_name = "Tournaments"
+
+    def ready(self) -> None:
+        from config import checks  # noqa: F401 (registers the deployment checks)

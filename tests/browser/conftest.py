@@ -41,17 +41,28 @@ def browser():
 
 @pytest.fixture
 def new_page(browser, live_server) -> Iterator:
-    contexts = []
+    """Pages at a viewport size; any Content-Security-Policy violation fails the test."""
+    contexts, violations = [], []
 
     def open_page(viewport: dict = TABLET):
         context = browser.new_context(viewport=viewport, base_url=live_server.url)
         context.set_default_timeout(10_000)
         contexts.append(context)
-        return context.new_page()
+        page = context.new_page()
+        page.on(
+            "console",
+            lambda message: (
+                violations.append(message.text)
+                if "Content Security Policy" in message.text
+                else None
+            ),
+        )
+        return page
 
     yield open_page
     for context in contexts:
         context.close()
+    assert not violations, violations
 
 
 def sign_in(page, username: str, password: str = "a-long-test-password", next_path: str = "/"):

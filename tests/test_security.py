@@ -1,0 +1,105 @@
+"""Security by configuration: the CSP, login throttling, the deploy check, request size limits."""
+
+import os
+import secrets
+import subprocess
+import sys
+
+import pytest
+from django.conf import settings
+
+from tests import factories
+
+pytestmark = pytest.mark.django_db
+
+PASSWORD = "a-long-test-password"
+
+
+def test_pages_carry_a_content_security_policy_without_inline_code(client):
+    tournament = factories.TournamentFactory()
+    for path in ("/", f"/t/{tournament.slug}/", "/accounts/login/", "/api/v1/docs/"):
+        response = client.get(path)
+        assert response.status_code == 200, path
+        policy = response["Content-Security-Policy"]
+        assert "script-src 'self'" in policy and "style-src 'self'" in policy
+        assert "unsafe-inline" not in policy and "unsafe-eval" not in policy
+        assert "frame-ancestors 'none'" in policy
+
+
+def token(client, username, password, ip):
+    return client.post(
+        "/api/v1/auth/token/", {"username": username, "password": password}, REMOTE_ADDR=ip
+    )
+
+
+def test_login_throttling_locks_a_username_at_an_address_not_the_whole_address(client):
+    factories.UserFactory(username="tablet1", password=PASSWORD)
+    factories.UserFactory(username="tablet2", password=PASSWORD)
+    venue, home = "203.0.113.7", "198.51.100.9"
+    for _ in range(settings.AXES_FAILURE_LIMIT - 1):
+        assert token(client, "tablet1", "wrong", venue).status_code == 400
+    assert token(client, "tablet1", "wrong", venue).status_code == 429  # the fifth failure locks
+    locked = token(client, "tablet1", PASSWORD, venue)
+    assert locked.status_code == 429  # even the right password, for the cool-off
+    assert "Try again in 15 minutes" in locked.json()["detail"]
+    assert token(client, "tablet2", PASSWORD, venue).status_code == 200  # the next table works
+    assert token(client, "tablet1", PASSWORD, home).status_code == 200  # elsewhere it works
+    assert settings.AXES_COOLOFF_TIME.total_seconds() == 15 * 60
+
+
+def test_login_page_is_throttled_too(client):
+    factories.UserFactory(username="desk", password=PASSWORD)
+    for _ in range(settings.AXES_FAILURE_LIMIT):
+        client.post(
+            "/accounts/login/", {"username": "desk", "password": "nope"}, REMOTE_ADDR="203.0.113.8"
+        )
+    locked = client.post(
+        "/accounts/login/", {"username": "desk", "password": PASSWORD}, REMOTE_ADDR="203.0.113.8"
+    )
+    assert locked.status_code in (403, 429)
+    assert "_auth_user_id" not in client.session
+
+
+def deploy_check(**env: str) -> subprocess.CompletedProcess:
+    variables = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
+    variables.update(env)
+    return subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=settings.BASE_DIR,
+        env=variables,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+PRODUCTION = {
+    "DJANGO_DEBUG": "0",
+    "DJANGO_SECURE_COOKIES": "1",
+    "DJANGO_HSTS_SECONDS": "31536000",
+    "DJANGO_HSTS_INCLUDE_SUBDOMAINS": "1",
+    "DJANGO_HSTS_PRELOAD": "1",
+    "DJANGO_SECURE_SSL_REDIRECT": "1",
+    "DJANGO_ALLOWED_HOSTS": "rally.example.org",
+}
+
+
+def test_deploy_check_is_clean_with_the_production_environment():
+    done = deploy_check(**PRODUCTION, DJANGO_SECRET_KEY=secrets.token_urlsafe(64))
+    assert done.returncode == 0, done.stderr
+    assert "no issues" in done.stdout
+
+
+def test_deploy_check_refuses_the_development_secret_and_debug():
+    done = deploy_check(**{**PRODUCTION, "DJANGO_DEBUG": "1"})
+    assert done.returncode != 0
+    assert "roundhouse.E001" in done.stderr and "security.W018" in done.stderr
+
+
+def test_an_oversized_request_body_is_refused_and_stores_nothing(as_organiser, tournament):
+    huge = {"number": 1, "name": "x" * (3 * 1024 * 1024)}
+    response = as_organiser.post(
+        f"/api/v1/tournaments/{tournament.slug}/players/", huge, format="json"
+    )
+    assert response.status_code in (400, 413)
+    assert not tournament.players.exists()
