@@ -58,7 +58,7 @@ def check_broker() -> None:
     from config.celery import app
 
     with app.connection_for_write() as conn:
-        conn.connect()
+        conn.ensure_connection(max_retries=0)
 
 
 def checks_to_run() -> dict[str, Callable[[], None]]:

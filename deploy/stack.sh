@@ -1,0 +1,359 @@
+#!/usr/bin/env bash
+# The production topology without Docker: gunicorn, two Celery workers and beat on this machine's
+# PostgreSQL and Redis, with a production-like environment. State, pids and logs in .stack/.
+#
+#   deploy/stack.sh start            deploy check, migrations, the four processes; waits for ready
+#   deploy/stack.sh status           each process, and /health/ready/ (exit 0 only when all is up)
+#   deploy/stack.sh stop             TERM, wait STACK_STOP_TIMEOUT s, then KILL what is left
+#   deploy/stack.sh manage CMD ...   a manage.py command with the stack's environment
+#
+# Overridable: PORT (8100), STACK_DIR (.stack), STACK_DB (roundhouse_stack), STACK_PG_URL
+# (postgres://postgres@127.0.0.1:5432), STACK_REDIS_URL (redis://127.0.0.1:6379; broker db
+# STACK_BROKER_DB=2, cache db STACK_CACHE_DB=3), STACK_QUEUE (roundhouse-stack),
+# STACK_START_TIMEOUT (90), STACK_STOP_TIMEOUT (20).
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+
+VENV="${VENV:-$ROOT/.venv}"
+PY="$VENV/bin/python"
+STACK_DIR="${STACK_DIR:-$ROOT/.stack}"
+ENV_FILE="$STACK_DIR/env"
+SECRET_FILE="$STACK_DIR/secret"
+PORT="${PORT:-8100}"
+STACK_DB="${STACK_DB:-roundhouse_stack}"
+STACK_PG_URL="${STACK_PG_URL:-postgres://postgres@127.0.0.1:5432}"
+STACK_REDIS_URL="${STACK_REDIS_URL:-redis://127.0.0.1:6379}"
+STACK_BROKER_DB="${STACK_BROKER_DB:-2}"
+STACK_CACHE_DB="${STACK_CACHE_DB:-3}"
+# A queue of the stack's own: workers of another checkout on the same Redis never take its tasks.
+STACK_QUEUE="${STACK_QUEUE:-roundhouse-stack}"
+STACK_START_TIMEOUT="${STACK_START_TIMEOUT:-90}"
+STACK_STOP_TIMEOUT="${STACK_STOP_TIMEOUT:-20}"
+
+ROLES=(web worker1 worker2 beat)
+
+say() { printf 'stack: %s\n' "$*"; }
+die() {
+  printf 'stack: %s\n' "$*" >&2
+  exit 1
+}
+
+pid_file() { printf '%s/%s.pid' "$STACK_DIR" "$1"; }
+log_file() { printf '%s/%s.log' "$STACK_DIR" "$1"; }
+
+# The pid of a role's process when it is alive and is ours (a recycled pid is not).
+live_pid() {
+  local file pid
+  file="$(pid_file "$1")"
+  [[ -f "$file" ]] || return 1
+  pid="$(<"$file")"
+  [[ "$pid" =~ ^[0-9]+$ ]] || return 1
+  kill -0 "$pid" 2>/dev/null || return 1
+  tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -qF "$VENV/bin/" || return 1
+  printf '%s\n' "$pid"
+}
+
+# Any process left in the role's process group (its gunicorn workers, its Celery pool).
+group_alive() { kill -0 -- "-$1" 2>/dev/null; }
+
+# The stack's variables, KEY=VALUE lines without comments.
+stack_vars() { grep -E '^[A-Z_][A-Z0-9_]*=' "$ENV_FILE"; }
+
+stack_port() { stack_vars | sed -n 's/^PORT=//p'; }
+
+# The environment of the stack's processes: only the stack's variables (and PATH, HOME,
+# locale), so what the caller's shell exports (a DATABASE_URL for the tests, say) never reaches it.
+STACK_ENV=()
+load_stack_env() {
+  local vars
+  mapfile -t vars < <(stack_vars)
+  STACK_ENV=(
+    -i PATH="$VENV/bin:/usr/local/bin:/usr/bin:/bin" HOME="${HOME:-/tmp}"
+    LANG="${LANG:-C.UTF-8}" TMPDIR="${TMPDIR:-/tmp}" "${vars[@]}"
+  )
+}
+
+# GET a URL: prints the status and the body; "000" when nothing answers.
+http_get() {
+  "$PY" - "$1" <<'PY'
+import sys
+import urllib.error
+import urllib.request
+
+try:
+    with urllib.request.urlopen(sys.argv[1], timeout=5) as response:
+        print(response.status, response.read().decode(errors="replace"))
+except urllib.error.HTTPError as error:
+    print(error.code, error.read().decode(errors="replace"))
+except OSError as error:
+    print("000", error)
+PY
+}
+
+check_tools() {
+  [[ -x "$PY" ]] || die "no virtualenv at $VENV: run 'make install' first"
+  local tool
+  for tool in gunicorn celery; do
+    [[ -x "$VENV/bin/$tool" ]] || die "$tool is not installed in $VENV (it is a dependency: add it to pyproject.toml, or for now: uv pip install --python $PY $tool)"
+  done
+}
+
+check_services() {
+  STACK_PG_URL="$STACK_PG_URL" STACK_REDIS_URL="$STACK_REDIS_URL" "$PY" - <<'PY' || exit 1
+import os
+import sys
+
+import psycopg
+import redis
+
+try:
+    psycopg.connect(os.environ["STACK_PG_URL"] + "/postgres", connect_timeout=3).close()
+except psycopg.Error as error:
+    sys.exit(f"stack: PostgreSQL at {os.environ['STACK_PG_URL']} does not answer: {error}")
+try:
+    redis.Redis.from_url(os.environ["STACK_REDIS_URL"], socket_connect_timeout=3).ping()
+except redis.RedisError as error:
+    sys.exit(f"stack: Redis at {os.environ['STACK_REDIS_URL']} does not answer: {error}")
+PY
+}
+
+create_database() {
+  STACK_PG_URL="$STACK_PG_URL" STACK_DB="$STACK_DB" "$PY" - <<'PY'
+import os
+
+import psycopg
+from psycopg import errors, sql
+
+name = os.environ["STACK_DB"]
+with psycopg.connect(os.environ["STACK_PG_URL"] + "/postgres", autocommit=True) as conn:
+    if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
+        try:
+            conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+            print(f"stack: created the database {name}")
+        except errors.DuplicateDatabase:  # another start created it meanwhile
+            pass
+PY
+}
+
+write_env() {
+  mkdir -p "$STACK_DIR"
+  chmod 700 "$STACK_DIR"
+  # Kept across restarts, so sessions and password-reset links stay valid.
+  if [[ ! -s "$SECRET_FILE" ]]; then
+    (umask 077 && "$PY" -c 'import secrets; print(secrets.token_urlsafe(50))' >"$SECRET_FILE")
+  fi
+  (
+    umask 077
+    cat >"$ENV_FILE" <<EOF
+# Written by deploy/stack.sh start (rewritten at every start; the secret is in $SECRET_FILE).
+DJANGO_SETTINGS_MODULE=config.settings
+PYTHONUNBUFFERED=1
+DJANGO_SECRET_KEY=$(<"$SECRET_FILE")
+DJANGO_DEBUG=0
+DJANGO_ALLOWED_HOSTS=127.0.0.1,localhost
+DJANGO_CSRF_TRUSTED_ORIGINS=http://127.0.0.1:$PORT,http://localhost:$PORT
+DATABASE_URL=$STACK_PG_URL/$STACK_DB
+DJANGO_CONN_MAX_AGE=60
+REDIS_URL=$STACK_REDIS_URL/$STACK_CACHE_DB
+CELERY_BROKER_URL=$STACK_REDIS_URL/$STACK_BROKER_DB
+CELERY_TASK_DEFAULT_QUEUE=$STACK_QUEUE
+# Plain HTTP on loopback: no TLS to redirect to. Browsers send Secure cookies to localhost,
+# and Django sends the HSTS header over HTTPS only, so the production values below are inert.
+DJANGO_SECURE_SSL_REDIRECT=0
+DJANGO_SECURE_COOKIES=1
+DJANGO_HSTS_SECONDS=31536000
+DJANGO_HSTS_INCLUDE_SUBDOMAINS=1
+DJANGO_HSTS_PRELOAD=1
+DJANGO_BEHIND_PROXY=0
+DJANGO_LOG_LEVEL=INFO
+PORT=$PORT
+WEB_CONCURRENCY=2
+EOF
+  )
+}
+
+# The deploy check at the entrypoint's level (WARNING), then migrations and static files, in
+# one Python process: Django starts once instead of three times.
+prepare() {
+  env "${STACK_ENV[@]}" "$PY" - <<'PY'
+import sys
+
+import django
+from django.conf import settings
+from django.core.management import call_command
+from django.core.management.base import SystemCheckError
+
+django.setup()
+# W008 (no SECURE_SSL_REDIRECT) is the one finding of a plain-HTTP stack on loopback.
+settings.SILENCED_SYSTEM_CHECKS = [*settings.SILENCED_SYSTEM_CHECKS, "security.W008"]
+try:
+    call_command("check", deploy=True, fail_level="WARNING")
+except SystemCheckError as error:
+    sys.exit(f"stack: refusing to start, the deploy check failed:\n{error}")
+call_command("migrate", interactive=False, verbosity=1)
+call_command("collectstatic", interactive=False, verbosity=0)
+PY
+}
+
+launch() {
+  local role=$1 log
+  local -a command
+  case "$role" in
+    web) command=(gunicorn config.wsgi -c deploy/gunicorn.conf.py --bind "127.0.0.1:$PORT") ;;
+    worker1 | worker2) command=(celery -A config worker --loglevel=INFO -n "$role@%h" --concurrency 1) ;;
+    beat) command=(celery -A config beat --loglevel=INFO -s "$STACK_DIR/celerybeat-schedule") ;;
+  esac
+  log="$(log_file "$role")"
+  if [[ -f "$log" ]]; then
+    mv -f "$log" "$log.1"
+  fi
+  # setsid: a session and process group of its own, so stop reaches its children and a closed
+  # terminal does not hang it up. This shell has no job control, so the child is no group
+  # leader: env and setsid exec in place and $! is the process itself.
+  env "${STACK_ENV[@]}" setsid "$VENV/bin/${command[0]}" "${command[@]:1}" </dev/null >"$log" 2>&1 &
+  echo $! >"$(pid_file "$role")"
+}
+
+fail_start() {
+  printf 'stack: %s\n' "$1" >&2
+  local role
+  for role in "${ROLES[@]}"; do
+    printf '\n----- %s (last 25 lines of %s) -----\n' "$role" "$(log_file "$role")" >&2
+    tail -n 25 "$(log_file "$role")" >&2 2>/dev/null || true
+  done
+  stop_all >&2
+  exit 1
+}
+
+wait_until_ready() {
+  local deadline=$((SECONDS + STACK_START_TIMEOUT)) role answer
+  while :; do
+    for role in "${ROLES[@]}"; do
+      live_pid "$role" >/dev/null || fail_start "$role exited during start"
+    done
+    answer="$(http_get "http://127.0.0.1:$PORT/health/ready/")"
+    if [[ "$answer" == 200* ]] &&
+      grep -q ' ready\.' "$(log_file worker1)" &&
+      grep -q ' ready\.' "$(log_file worker2)" &&
+      grep -q 'beat: Starting' "$(log_file beat)"; then
+      return 0
+    fi
+    if ((SECONDS >= deadline)); then
+      fail_start "not ready within ${STACK_START_TIMEOUT} s; /health/ready/ said: ${answer}"
+    fi
+    sleep 0.5
+  done
+}
+
+start() {
+  check_tools
+  local role running=() stopped=()
+  for role in "${ROLES[@]}"; do
+    if live_pid "$role" >/dev/null; then running+=("$role"); else stopped+=("$role"); fi
+  done
+  if ((${#stopped[@]} == 0)); then
+    say "already running"
+    status
+    return
+  fi
+  if ((${#running[@]} > 0)); then
+    die "partly running (${running[*]} up, ${stopped[*]} down): run '$0 stop' first"
+  fi
+  check_services
+  "$PY" - "$PORT" <<'PY' || die "port $PORT is taken: set PORT to a free one"
+import socket
+import sys
+
+with socket.socket() as probe:
+    probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as gunicorn: TIME_WAIT is free
+    try:
+        probe.bind(("127.0.0.1", int(sys.argv[1])))
+    except OSError:
+        sys.exit(1)
+PY
+  write_env
+  load_stack_env
+  create_database
+  say "deploy check, migrations, static files"
+  prepare
+  for role in "${ROLES[@]}"; do
+    launch "$role"
+  done
+  say "started web, worker1, worker2, beat; waiting for /health/ready/"
+  wait_until_ready
+  say "ready: http://127.0.0.1:$PORT/ (logs in $STACK_DIR)"
+}
+
+stop_all() {
+  local role pid pids=() deadline
+  for role in "${ROLES[@]}"; do
+    if pid="$(live_pid "$role")"; then
+      # TERM to the main process only: gunicorn and Celery each stop their children gracefully.
+      kill -TERM "$pid" 2>/dev/null || true
+      pids+=("$pid")
+      say "stopping $role (pid $pid)"
+    fi
+    rm -f "$(pid_file "$role")"
+  done
+  deadline=$((SECONDS + STACK_STOP_TIMEOUT))
+  while :; do
+    local left=()
+    for pid in "${pids[@]}"; do
+      group_alive "$pid" && left+=("$pid")
+    done
+    ((${#left[@]} == 0)) && break
+    if ((SECONDS >= deadline)); then
+      say "still running after ${STACK_STOP_TIMEOUT} s, killing process groups ${left[*]}"
+      for pid in "${left[@]}"; do
+        kill -KILL -- "-$pid" 2>/dev/null || true
+      done
+      sleep 0.5
+      break
+    fi
+    sleep 0.2
+  done
+  say "stopped"
+}
+
+status() {
+  local role pid up=0
+  for role in "${ROLES[@]}"; do
+    if pid="$(live_pid "$role")"; then
+      printf '%-8s running  pid %s\n' "$role" "$pid"
+      up=$((up + 1))
+    else
+      printf '%-8s stopped\n' "$role"
+    fi
+  done
+  if ((up == 0)); then
+    return 3
+  fi
+  local answer
+  answer="$(http_get "http://127.0.0.1:$(stack_port)/health/ready/")"
+  printf 'ready    %s\n' "$answer"
+  ((up == ${#ROLES[@]})) && [[ "$answer" == 200* ]]
+}
+
+manage() {
+  [[ -f "$ENV_FILE" ]] || die "no $ENV_FILE: run '$0 start' first"
+  # The caller's environment too (DJANGO_SUPERUSER_PASSWORD, say), under the stack's variables.
+  local vars
+  mapfile -t vars < <(stack_vars)
+  env "${vars[@]}" "$PY" manage.py "$@"
+}
+
+case "${1:-}" in
+  start) start ;;
+  stop) stop_all ;;
+  status) status ;;
+  manage)
+    shift
+    manage "$@"
+    ;;
+  *)
+    echo "usage: $0 start|stop|status|manage COMMAND [ARGS]" >&2
+    exit 2
+    ;;
+esac
