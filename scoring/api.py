@@ -3,10 +3,9 @@
 from django.http import StreamingHttpResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.negotiation import BaseContentNegotiation
-from rest_framework.parsers import MultiPartParser
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -16,8 +15,7 @@ from config.api import Conflict
 from scoring import exports, playoffs, services, standings
 from scoring.models import Placing, RoundResult, RoundResultVersion, TiebreakDecision
 from tables.models import Table
-from tournaments.api import StageSerializer, rejected_body, tournament_or_404
-from tournaments.csvfiles import ImportRejected
+from tournaments.api import CsvUploadApi, StageSerializer, tournament_or_404, upload_schema
 from tournaments.models import Stage
 from tournaments.permissions import require_organiser, require_staff
 from tournaments.services import StateConflict
@@ -222,38 +220,20 @@ class RoundResultHistoryApi(APIView):
         return Response(VersionOutput(versions, many=True).data)
 
 
-class ImportScoresApi(APIView):
+class ImportScoresApi(CsvUploadApi):
     """Round results from paper score sheets: a scores.csv, all lines or none."""
 
-    permission_classes = [IsAuthenticated]
-    parser_classes = [MultiPartParser]
+    what = "result"
 
-    @extend_schema(
-        request={
-            "multipart/form-data": inline_serializer(
-                "ScoresImport", {"file": serializers.FileField()}
-            )
-        },
-        responses={
-            201: inline_serializer("ScoresImported", {"created": serializers.IntegerField()})
-        },
-    )
+    @upload_schema("Scores")
     def post(self, request: Request, slug: str) -> Response:
-        tournament = tournament_or_404(slug)
-        require_organiser(request.user, tournament)
-        upload = request.FILES.get("file")
-        if upload is None:
-            return Response({"file": ["Attach the CSV file as 'file'."]}, status=400)
-        try:
-            created = services.import_scores(
-                tournament=tournament,
-                content=upload.read(),
-                by=request.user,
-                meta=request_meta(request, source="csv"),
-            )
-        except ImportRejected as rejected:
-            return Response(rejected_body(rejected, "result"), status=400)
-        return Response({"created": created}, status=201)
+        return super().post(request, slug)
+
+    def create(self, *, tournament, content: bytes, request: Request) -> int:
+        meta = request_meta(request, source="csv")
+        return services.import_scores(
+            tournament=tournament, content=content, by=request.user, meta=meta
+        )
 
 
 # ---- standings and tie-breaks -------------------------------------------------------------------

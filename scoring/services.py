@@ -15,6 +15,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
 from scoring import rules, standings
+from scoring.exports import SCORES_HEADER
 from scoring.models import IdempotencyRecord, RoundResult, RoundResultVersion, Score
 from tables.models import Seat, Table
 from tournaments.csvfiles import ImportRejected, read_csv
@@ -364,18 +365,7 @@ def confirm_round_result(
 
 # ---- scores from paper: the back office's CSV upload -------------------------------------------
 
-SCORE_COLUMNS = (
-    "stage",
-    "table",
-    "round",
-    "engine",
-    "number",
-    "name",
-    "pips",
-    "went_out",
-    "status",
-    "blocked",
-)
+SCORE_COLUMNS = (*SCORES_HEADER, "blocked")  # the export's columns, and optionally blocked
 SCORE_REQUIRED = ("stage", "table", "round", "number", "pips", "went_out")
 YES = {"yes", "y", "true", "1", "x"}
 NO = {"no", "n", "false", "0", ""}

@@ -179,20 +179,14 @@ class PlayerListApi(APIView):
         return Response(PlayerSerializer(player).data, status=status.HTTP_201_CREATED)
 
 
-class ImportPlayersApi(APIView):
+class CsvUploadApi(APIView):
+    """A CSV upload of an organiser's, all lines or none: 201 {"created": N}, or 400 with every
+    bad line. Subclasses name what they create and call the service."""
+
     permission_classes = [IsAuthenticated]
     parser_classes = [MultiPartParser]
+    what = ""  # and a method create(*, tournament, content, request) -> how many were created
 
-    @extend_schema(
-        request={
-            "multipart/form-data": inline_serializer(
-                "PlayersImport", {"file": serializers.FileField()}
-            )
-        },
-        responses={
-            201: inline_serializer("PlayersImported", {"created": serializers.IntegerField()})
-        },
-    )
     def post(self, request: Request, slug: str) -> Response:
         tournament = tournament_or_404(slug)
         require_organiser(request.user, tournament)
@@ -200,10 +194,34 @@ class ImportPlayersApi(APIView):
         if upload is None:
             return Response({"file": ["Attach the CSV file as 'file'."]}, status=400)
         try:
-            players = services.import_players(tournament=tournament, content=upload.read())
+            created = self.create(tournament=tournament, content=upload.read(), request=request)
         except ImportRejected as rejected:
-            return Response(rejected_body(rejected, "player"), status=400)
-        return Response({"created": len(players)}, status=status.HTTP_201_CREATED)
+            return Response(rejected_body(rejected, self.what), status=400)
+        return Response({"created": created}, status=status.HTTP_201_CREATED)
+
+
+def upload_schema(name: str):
+    return extend_schema(
+        request={
+            "multipart/form-data": inline_serializer(
+                f"{name}Import", {"file": serializers.FileField()}
+            )
+        },
+        responses={
+            201: inline_serializer(f"{name}Imported", {"created": serializers.IntegerField()})
+        },
+    )
+
+
+class ImportPlayersApi(CsvUploadApi):
+    what = "player"
+
+    @upload_schema("Players")
+    def post(self, request: Request, slug: str) -> Response:
+        return super().post(request, slug)
+
+    def create(self, *, tournament: Tournament, content: bytes, request: Request) -> int:
+        return len(services.import_players(tournament=tournament, content=content))
 
 
 class StageListApi(APIView):
