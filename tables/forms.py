@@ -1,4 +1,5 @@
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from tables.models import Seat
 from tournaments.models import Player, Stage
@@ -7,15 +8,16 @@ from tournaments.models import Player, Stage
 class SeatStageForm(forms.Form):
     seed = forms.IntegerField(
         required=False, min_value=0, max_value=2**62,
-        help_text="Leave empty for a new random seating; the same seed gives the same seating.",
+        label=_("Seed"),
+        help_text=_("Leave empty for a new random seating; the same seed gives the same seating."),
     )  # fmt: skip
     force = forms.BooleanField(
-        required=False, label="Discard the results already entered and reseat",
+        required=False, label=_("Discard the results already entered and reseat"),
     )  # fmt: skip
 
 
 class LatePlayerForm(forms.Form):
-    player = forms.ModelChoiceField(queryset=Player.objects.none(), label="Late player")
+    player = forms.ModelChoiceField(queryset=Player.objects.none(), label=_("Late player"))
 
     def __init__(self, *args, stage: Stage, **kwargs) -> None:
         super().__init__(*args, **kwargs)

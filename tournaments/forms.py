@@ -1,4 +1,5 @@
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import Player, Staff, Tournament
 
@@ -8,34 +9,45 @@ class PlayerForm(forms.ModelForm):
         model = Player
         fields = ["number", "name", "household", "club"]
         widgets = {"number": forms.NumberInput(attrs={"inputmode": "numeric", "min": 1})}
+        labels = {
+            "number": _("Number"),
+            "name": _("Name"),
+            "household": _("Household"),
+            "club": _("Club"),
+        }
+        help_texts = {
+            "number": _("Badge number, unique in the tournament."),
+            "household": _("Players of one household are seated apart."),
+        }
 
 
 class ImportPlayersForm(forms.Form):
-    file = forms.FileField(label="CSV file with a header row")
+    file = forms.FileField(label=_("CSV file with a header row"))
 
 
 class NewTournamentForm(forms.Form):
-    name = forms.CharField(max_length=200)
-    slug = forms.SlugField(max_length=60, label="Web address (letters, numbers and dashes)")
-    preset = forms.ChoiceField(choices=Tournament.Preset.choices)
+    name = forms.CharField(max_length=200, label=_("Name"))
+    slug = forms.SlugField(max_length=60, label=_("Web address (letters, numbers and dashes)"))
+    preset = forms.ChoiceField(choices=Tournament.Preset.choices, label=_("Preset"))
     domino_set = forms.TypedChoiceField(
-        choices=Tournament.DominoSet.choices, coerce=int, initial=12
+        choices=Tournament.DominoSet.choices, coerce=int, initial=12, label=_("Domino set")
     )
 
 
 class StaffForm(forms.Form):
-    username = forms.CharField(max_length=150)
-    role = forms.ChoiceField(choices=Staff.Role.choices)
+    username = forms.CharField(max_length=150, label=_("Username"))
+    role = forms.ChoiceField(choices=Staff.Role.choices, label=_("Role"))
     password = forms.CharField(
         required=False,
         widget=forms.PasswordInput,
         max_length=128,
-        help_text="Needed for a new user only.",
+        label=_("Password"),
+        help_text=_("Needed for a new user only."),
     )
 
 
 class DayOfPlayForm(forms.Form):
     """A playoff's starting double and rounds, announced on the day."""
 
-    starting_double = forms.IntegerField(min_value=0, max_value=18)
-    rounds = forms.IntegerField(min_value=1, max_value=19)
+    starting_double = forms.IntegerField(min_value=0, max_value=18, label=_("Starting double"))
+    rounds = forms.IntegerField(min_value=1, max_value=19, label=_("Rounds"))
