@@ -340,7 +340,7 @@ class CloseStageApi(APIView):
         )
         body = {
             "detail": f"{stage.name} is closed. {follow_up}",
-            "stage": StageSerializer(stage).data,
+            "stage": StageSerializer(stage, context={"staff": True}).data,
         }
         return Response(body, status=202)
 

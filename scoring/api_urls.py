@@ -1,5 +1,6 @@
 from django.urls import path, register_converter
 
+from config import converters  # noqa: F401 (the <id:...> converter)
 from scoring import api, exports
 
 
@@ -16,12 +17,12 @@ class ExportName:
 register_converter(ExportName, "export")
 
 urlpatterns = [
-    path("stages/<int:stage_id>/close/", api.CloseStageApi.as_view(), name="stage-close"),
+    path("stages/<id:stage_id>/close/", api.CloseStageApi.as_view(), name="stage-close"),
     path(
         "tournaments/<slug:slug>/placings/", api.PlacingsApi.as_view(), name="tournament-placings"
     ),
-    path("stages/<int:stage_id>/standings/", api.StandingsApi.as_view(), name="stage-standings"),
-    path("stages/<int:stage_id>/tiebreaks/", api.TiebreakApi.as_view(), name="stage-tiebreaks"),
+    path("stages/<id:stage_id>/standings/", api.StandingsApi.as_view(), name="stage-standings"),
+    path("stages/<id:stage_id>/tiebreaks/", api.TiebreakApi.as_view(), name="stage-tiebreaks"),
     path(
         "tournaments/<slug:slug>/standings/",
         api.TournamentStandingsApi.as_view(),
@@ -33,17 +34,17 @@ urlpatterns = [
         name="scores-import",
     ),
     path(
-        "tables/<int:table_id>/rounds/<int:round_no>/",
+        "tables/<id:table_id>/rounds/<id:round_no>/",
         api.RoundResultApi.as_view(),
         name="round-result",
     ),
     path(
-        "tables/<int:table_id>/rounds/<int:round_no>/confirm/",
+        "tables/<id:table_id>/rounds/<id:round_no>/confirm/",
         api.ConfirmRoundResultApi.as_view(),
         name="round-result-confirm",
     ),
     path(
-        "tables/<int:table_id>/rounds/<int:round_no>/history/",
+        "tables/<id:table_id>/rounds/<id:round_no>/history/",
         api.RoundResultHistoryApi.as_view(),
         name="round-result-history",
     ),

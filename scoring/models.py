@@ -3,6 +3,7 @@
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 from tables.models import Table
 from tournaments.models import Player, Stage, Tournament
@@ -12,8 +13,8 @@ class RoundResult(models.Model):
     """What one table reports for one round; standings count confirmed results only."""
 
     class Status(models.TextChoices):
-        SUBMITTED = "submitted", "Submitted"
-        CONFIRMED = "confirmed", "Confirmed"
+        SUBMITTED = "submitted", _("Submitted")
+        CONFIRMED = "confirmed", _("Confirmed")
 
     # The stage is the table's, copied for the standings' single-query reads.
     stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="round_results")
@@ -21,7 +22,8 @@ class RoundResult(models.Model):
     round_no = models.PositiveSmallIntegerField()
     engine = models.PositiveSmallIntegerField()
     blocked = models.BooleanField(
-        default=False, help_text="Nobody could play (or time was called): everyone scores pips."
+        default=False,
+        help_text=_("Nobody could play (or time was called): everyone scores pips."),
     )
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.SUBMITTED)
     version = models.PositiveIntegerField(default=1)
@@ -94,20 +96,22 @@ class RoundResultVersion(models.Model):
     """Every version of a round result: who, when, from where, what, and why."""
 
     class Action(models.TextChoices):
-        SUBMITTED = "submitted", "Submitted"
-        REPLACED = "replaced", "Replaced"
-        CORRECTED = "corrected", "Corrected"
-        CONFIRMED = "confirmed", "Confirmed"
+        SUBMITTED = "submitted", _("Submitted")
+        REPLACED = "replaced", _("Replaced")
+        CORRECTED = "corrected", _("Corrected")
+        CONFIRMED = "confirmed", _("Confirmed")
 
     result = models.ForeignKey(RoundResult, on_delete=models.CASCADE, related_name="versions")
     version = models.PositiveIntegerField()
     action = models.CharField(max_length=20, choices=Action.choices)
     status = models.CharField(max_length=20, choices=RoundResult.Status.choices)
     blocked = models.BooleanField()
-    scores = models.JSONField(help_text="[{player, number, name, pips, went_out}] at this version.")
+    scores = models.JSONField(
+        help_text=_("[{player, number, name, pips, went_out}] at this version.")
+    )
     by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     at = models.DateTimeField(auto_now_add=True)
-    source = models.CharField(max_length=20, default="api", help_text="api, web or csv.")
+    source = models.CharField(max_length=20, default="api", help_text=_("api, web or csv."))
     ip_address = models.GenericIPAddressField(null=True, blank=True)
     user_agent = models.CharField(max_length=300, blank=True)
     reason = models.TextField(blank=True)
@@ -199,7 +203,7 @@ class StandingRow(models.Model):
     carried = models.IntegerField(default=0)
     rounds_won = models.PositiveSmallIntegerField()
     rounds_played = models.PositiveSmallIntegerField()
-    scores = models.JSONField(help_text="{round_no: pips} of the confirmed rounds.")
+    scores = models.JSONField(help_text=_("{round_no: pips} of the confirmed rounds."))
     tied = models.BooleanField(default=False)
     table_tied = models.BooleanField(default=False)
     advances = models.BooleanField(default=False)
@@ -222,12 +226,12 @@ class TiebreakDecision(models.Model):
     """An official's decision of a tie the rules cannot break: a tie-break round, or a draw."""
 
     class Method(models.TextChoices):
-        TIEBREAK_ROUND = "tiebreak_round", "Tie-break round"
-        DRAW = "draw", "Draw"
+        TIEBREAK_ROUND = "tiebreak_round", _("Tie-break round")
+        DRAW = "draw", _("Draw")
 
     stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="tiebreaks")
     table = models.ForeignKey(Table, on_delete=models.CASCADE, null=True, blank=True)
-    order = models.JSONField(help_text="The tied players' ids, best first.")
+    order = models.JSONField(help_text=_("The tied players' ids, best first."))
     method = models.CharField(max_length=20, choices=Method.choices)
     note = models.CharField(max_length=500, blank=True)
     by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
@@ -253,7 +257,10 @@ class Placing(models.Model):
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
     place = models.PositiveIntegerField()
     stage = models.ForeignKey(
-        Stage, on_delete=models.CASCADE, related_name="+", help_text="Where the player went out."
+        Stage,
+        on_delete=models.CASCADE,
+        related_name="+",
+        help_text=_("Where the player went out."),
     )
 
     class Meta:

@@ -12,6 +12,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import Count
+from django.utils.translation import gettext as _
 
 from scoring import standings
 from scoring.models import Placing, RoundResult, StandingRow
@@ -60,27 +61,41 @@ def close_stage(*, stage: Stage, by: AbstractBaseUser) -> Stage:
         transaction.on_commit(lambda: send_advance(stage.pk))
         return stage
     if stage.status == Stage.Status.PENDING:
-        raise StateConflict(f"{stage.name} is not seated yet: there is nothing to close.")
+        raise StateConflict(
+            _("%(stage)s is not seated yet: there is nothing to close.") % {"stage": stage.name}
+        )
     missing = missing_results(stage)
     if missing:
         listed = "; ".join(
-            f"table {m['table']} round {m['round']} "
-            + ("is missing" if m["status"] == "missing" else "is not confirmed")
+            (
+                _("table %(table)s round %(round)s is missing")
+                if m["status"] == "missing"
+                else _("table %(table)s round %(round)s is not confirmed")
+            )
+            % m
             for m in missing[:12]
         )
-        more = f" and {len(missing) - 12} more" if len(missing) > 12 else ""
-        raise CloseRefused(
-            f"{stage.name} cannot close yet: {listed}{more}. Enter and confirm them first.", missing
+        message = (
+            _(
+                "%(stage)s cannot close yet: %(missing)s and %(more)s more. Enter and confirm them "
+                "first."
+            )
+            if len(missing) > 12
+            else _("%(stage)s cannot close yet: %(missing)s. Enter and confirm them first.")
         )
+        values = {"stage": stage.name, "missing": listed, "more": len(missing) - 12}
+        raise CloseRefused(message % values, missing)
     try:
         meta = standings.rebuild_standings(stage=stage)
     except standings.RebuildBusy:
         raise StateConflict(
-            f"The standings of {stage.name} are being updated right now: try again in a moment."
+            _("The standings of %(stage)s are being updated right now: try again in a moment.")
+            % {"stage": stage.name}
         ) from None
     if meta.flags:
+        ties = " ".join(standings.tie_message(flag) for flag in meta.flags)
         raise CloseRefused(
-            f"{stage.name} cannot close yet: " + " ".join(flag["message"] for flag in meta.flags),
+            _("%(stage)s cannot close yet: %(ties)s") % {"stage": stage.name, "ties": ties},
             meta.flags,
         )
     stage.status = Stage.Status.CLOSED

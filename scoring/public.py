@@ -1,6 +1,8 @@
 """The pages players read without logging in: live standings, a table's score sheet, a player's
 page, the projector. Each refreshes itself with HTMX polling; an unchanged page costs a 304."""
 
+from typing import Any
+
 from django.db.models import Q
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404, redirect, render
@@ -37,6 +39,17 @@ def _etag(*parts: object) -> str:
     return '"' + "-".join(str(part) for part in (*parts, get_language())) + '"'
 
 
+def _in_page_language(payload: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The standings payload with its notes in the page's language (the snapshot keeps English)."""
+    if payload is None:
+        return None
+    rows = [
+        {**row, "note": standings.note_text(row["note"])} if row["note"] else row
+        for row in payload["rows"]
+    ]
+    return {**payload, "rows": rows}
+
+
 def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
     """Live standings of the current stage, in a fixed, small number of queries."""
     tournament = get_object_or_404(Tournament, slug=slug)
@@ -46,7 +59,7 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
     etag = _etag("standings", stage.pk if stage else 0, meta.built_seq if meta else 0, int(partial))
     if (unchanged := _fresh_or_304(request, etag)) is not None:
         return unchanged
-    payload = standings.standings_payload(stage, meta) if stage else None
+    payload = _in_page_language(standings.standings_payload(stage, meta) if stage else None)
     rounds = list(range(1, stage.rounds + 1)) if stage else []
     context = {
         "tournament": tournament,

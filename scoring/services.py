@@ -13,6 +13,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
 
 from scoring import rules, standings
 from scoring.exports import SCORES_HEADER
@@ -112,22 +113,22 @@ def parse_submission(data: Mapping[str, Any]) -> tuple[bool, list[rules.ScoreLin
     errors: dict[str, list[str]] = {}
     blocked = data.get("blocked", False)
     if not isinstance(blocked, bool):
-        errors["blocked"] = ["Say whether the round was blocked: true or false."]
+        errors["blocked"] = [_("Say whether the round was blocked: true or false.")]
     reason = data.get("reason", "") or ""
     if not isinstance(reason, str):
-        errors["reason"] = ["The reason is text."]
+        errors["reason"] = [_("The reason is text.")]
     elif len(reason) > 1000:
-        errors["reason"] = ["Keep the reason under 1,000 characters."]
+        errors["reason"] = [_("Keep the reason under 1,000 characters.")]
     raw = data.get("scores")
     lines: list[rules.ScoreLine] = []
     if not isinstance(raw, list) or not raw:
-        errors["scores"] = ["Give a score for every player at the table."]
+        errors["scores"] = [_("Give a score for every player at the table.")]
     else:
         for index, item in enumerate(raw):
             player = item.get("player") if isinstance(item, dict) else None
             if isinstance(player, bool) or not isinstance(player, int):
                 errors.setdefault("scores", []).append(
-                    f"Score {index + 1} does not name a player by id."
+                    _("Score %(index)s does not name a player by id.") % {"index": index + 1}
                 )
                 continue
             lines.append(rules.ScoreLine(player, item.get("pips"), item.get("went_out", False)))
@@ -162,8 +163,11 @@ def _record_version(
 def _guard_open(stage: Stage) -> None:
     if stage.status == Stage.Status.CLOSED:
         raise StateConflict(
-            f"{stage.name} is closed: its results can no longer be entered or changed. "
-            "Ask an organiser if a correction is needed."
+            _(
+                "%(stage)s is closed: its results can no longer be entered or changed. "
+                "Ask an organiser if a correction is needed."
+            )
+            % {"stage": stage.name}
         )
 
 
@@ -182,21 +186,36 @@ def _save(
         RoundResult.objects.select_for_update().filter(table=table, round_no=round_no).first()
     )
     if existing is not None:
+        current = {
+            "round": round_no,
+            "table": table.number,
+            "version": existing.version,
+            # The label, lowercased, is the status itself in English: "submitted", "confirmed".
+            "status": existing.get_status_display().lower(),
+        }
         if not if_match:
             raise PreconditionRequired(
-                f"Round {round_no} at table {table.number} already has a result (version "
-                f"{existing.version}, {existing.status}). Send If-Match with its ETag to "
-                "replace it."
+                _(
+                    "Round %(round)s at table %(table)s already has a result (version "
+                    "%(version)s, %(status)s). Send If-Match with its ETag to replace it."
+                )
+                % current
             )
         if not etag_matches(if_match, existing):
             raise PreconditionFailed(
-                f"Round {round_no} at table {table.number} changed since you loaded it: it is now "
-                f"version {existing.version} ({existing.status}). Check it and edit that version.",
+                _(
+                    "Round %(round)s at table %(table)s changed since you loaded it: it is now "
+                    "version %(version)s (%(status)s). Check it and edit that version."
+                )
+                % current,
                 existing,
             )
     blocked, lines, reason = parse_submission(data)
     if not 1 <= round_no <= stage.rounds:
-        raise ValidationError({"round_no": [f"{stage.name} has rounds 1 to {stage.rounds}."]})
+        message = _("%(stage)s has rounds 1 to %(rounds)s.")
+        raise ValidationError(
+            {"round_no": [message % {"stage": stage.name, "rounds": stage.rounds}]}
+        )
     engine = stage.engine(round_no)
     errors = rules.validate_round(
         seated=seated_for_round(table, round_no),
@@ -208,7 +227,7 @@ def _save(
     was_confirmed = existing is not None and existing.status == RoundResult.Status.CONFIRMED
     if was_confirmed and not reason:
         errors.setdefault("reason", []).append(
-            "This result was confirmed: say why it is being corrected."
+            _("This result was confirmed: say why it is being corrected.")
         )
     if errors:
         raise ValidationError(errors)
@@ -310,8 +329,10 @@ def submit_round_result(
 def _replay(stored: IdempotencyRecord, digest: str) -> Outcome:
     if stored.body_hash != digest:
         raise IdempotencyKeyReused(
-            "This Idempotency-Key was already used for a different request. Use a new key for a "
-            "new entry."
+            _(
+                "This Idempotency-Key was already used for a different request. Use a new key "
+                "for a new entry."
+            )
         )
     return Outcome(
         status=stored.response_status,
@@ -346,14 +367,19 @@ def confirm_round_result(
     _guard_open(result.stage)
     if if_match and not etag_matches(if_match, result):
         raise PreconditionFailed(
-            f"Round {result.round_no} at table {result.table.number} changed since you checked it: "
-            f"it is now version {result.version}. Check the totals again before confirming.",
+            _(
+                "Round %(round)s at table %(table)s changed since you checked it: it is now "
+                "version %(version)s. Check the totals again before confirming."
+            )
+            % {"round": result.round_no, "table": result.table.number, "version": result.version},
             result,
         )
     if result.stage.requires_second_person and result.submitted_by_id == by.pk:
         raise ValidationError(
-            "Another official must confirm this result: in this stage the person who entered it "
-            "cannot confirm it."
+            _(
+                "Another official must confirm this result: in this stage the person who entered "
+                "it cannot confirm it."
+            )
         )
     result.status, result.confirmed_by = RoundResult.Status.CONFIRMED, by
     result.version += 1
@@ -389,7 +415,9 @@ def _flag(value: str, column: str, problems: list[str]) -> bool | None:
         return True
     if text in NO:
         return False
-    problems.append(f"{column} {value!r} is not yes or no")
+    problems.append(
+        _("%(column)s %(value)s is not yes or no") % {"column": column, "value": repr(value)}
+    )
     return None
 
 
@@ -409,40 +437,53 @@ def _scores_groups(tournament, records) -> tuple[dict[tuple, _Group], list]:
         stage = by_order.get(values["stage"]) or (named[0] if len(named) == 1 else None)
         if stage is None:
             problems.append(
-                f"stage {values['stage']!r} is ambiguous: use its order number"
+                _("stage %(stage)s is ambiguous: use its order number")
+                % {"stage": repr(values["stage"])}
                 if len(named) > 1
-                else f"there is no stage {values['stage']!r}"
+                else _("there is no stage %(stage)s") % {"stage": repr(values["stage"])}
             )
         table = round_no = player = None
         if stage is not None:
             if not values["table"].isdigit() or (stage.pk, int(values["table"])) not in tables:
-                problems.append(f"{stage.name} has no table {values['table']!r}")
+                problems.append(
+                    _("%(stage)s has no table %(table)s")
+                    % {"stage": stage.name, "table": repr(values["table"])}
+                )
             else:
                 table = tables[(stage.pk, int(values["table"]))]
             if not values["round"].isdigit() or not 1 <= int(values["round"]) <= stage.rounds:
                 problems.append(
-                    f"{stage.name} has rounds 1 to {stage.rounds}, not {values['round']!r}"
+                    _("%(stage)s has rounds 1 to %(rounds)s, not %(round)s")
+                    % {"stage": stage.name, "rounds": stage.rounds, "round": repr(values["round"])}
                 )
             else:
                 round_no = int(values["round"])
                 engine = values["engine"]
                 if engine and engine != str(stage.engine(round_no)):
                     problems.append(
-                        f"round {round_no} is played with the {stage.engine(round_no)} engine, "
-                        f"not {engine}"
+                        _("round %(round)s is played with the %(engine)s engine, not %(given)s")
+                        % {"round": round_no, "engine": stage.engine(round_no), "given": engine}
                     )
         if not values["number"].isdigit() or int(values["number"]) not in players:
-            problems.append(f"there is no player number {values['number']!r}")
+            problems.append(
+                _("there is no player number %(number)s") % {"number": repr(values["number"])}
+            )
         else:
             player = players[int(values["number"])]
             name = values["name"]
             if name and name.casefold() != player.name.casefold():
-                problems.append(f"number {player.number} is {player.name}, not {name!r}")
+                problems.append(
+                    _("number %(number)s is %(name)s, not %(given)s")
+                    % {"number": player.number, "name": player.name, "given": repr(name)}
+                )
         went_out = _flag(values["went_out"], "went_out", problems)
         blocked = _flag(values["blocked"], "blocked", problems) if values["blocked"] else None
         status = values["status"].lower() or RoundResult.Status.SUBMITTED
         if status not in RoundResult.Status.values:
-            problems.append(f"status {values['status']!r} is not submitted or confirmed")
+            problems.append(
+                _("status %(status)s is not submitted or confirmed")
+                % {"status": repr(values["status"])}
+            )
         if problems:
             errors.append((record.line, record.message()))
             continue
@@ -456,19 +497,22 @@ def _scores_groups(tournament, records) -> tuple[dict[tuple, _Group], list]:
 
 def _check_group(group: _Group, by: AbstractBaseUser) -> list[tuple[int, str]]:
     first = group.lines[0][0].line
-    where = f"table {group.table.number}, round {group.round_no}"
+    where = {"table": group.table.number, "round": group.round_no, "stage": group.stage.name}
     if RoundResult.objects.filter(table=group.table, round_no=group.round_no).exists():
-        return [(first, f"{where} already has a result: correct it on its page, with a reason.")]
+        message = _(
+            "table %(table)s, round %(round)s already has a result: correct it on its page, "
+            "with a reason."
+        )
+        return [(first, message % where)]
     if group.stage.status == Stage.Status.CLOSED:
-        return [(first, f"{group.stage.name} is closed: results can no longer be entered.")]
+        message = _("%(stage)s is closed: results can no longer be entered.")
+        return [(first, message % where)]
     if group.confirm and group.stage.requires_second_person:
-        return [
-            (
-                first,
-                f"{where}: in {group.stage.name} another official must confirm; "
-                "import it as submitted.",
-            )
-        ]
+        message = _(
+            "table %(table)s, round %(round)s: in %(stage)s another official must confirm; "
+            "import it as submitted."
+        )
+        return [(first, message % where)]
     blocked = group.blocked if group.blocked is not None else not any(w for _, _, w in group.lines)
     lines = [rules.ScoreLine(p.pk, record.values["pips"], bool(w)) for record, p, w in group.lines]
     problems = rules.validate_round(
@@ -483,7 +527,10 @@ def _check_group(group: _Group, by: AbstractBaseUser) -> list[tuple[int, str]]:
     for key, messages in problems.items():
         player_id = int(key.split(".")[1]) if key.startswith("scores.") else None
         line = line_of.get(player_id, first)
-        errors.extend((line, f"{where}: {message}.") for message in messages)
+        errors.extend(
+            (line, _("table %(table)s, round %(round)s: %(message)s.") % {**where, "message": m})
+            for m in messages
+        )
     group.blocked = blocked
     return errors
 

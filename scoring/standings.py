@@ -12,10 +12,12 @@ import logging
 from collections import defaultdict
 from typing import Any
 
+from django.conf import settings
 from django.core.cache import cache
 from django.db import connection, transaction
 from django.db.models import F, Sum
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 
 from scoring import rules
 from scoring.models import RoundResult, Score, StageStandings, StandingRow, TiebreakDecision
@@ -75,6 +77,17 @@ def _try_lock(stage_id: int) -> bool:
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_try_advisory_xact_lock(%s, %s)", [7_312_001, stage_id])
         return bool(cursor.fetchone()[0])
+
+
+def tie_message(flag: dict[str, Any]) -> str:
+    """What an unresolved tie asks of the officials, in the active language."""
+    names = flag["names"][0]
+    for name in flag["names"][1:]:
+        names = _("%(names)s and %(name)s") % {"names": names, "name": name}
+    return _(
+        "Table %(table)s: %(names)s are tied for place %(place)s, which decides who advances. "
+        "Record a tie-break decision."
+    ) % {"table": flag["table"], "names": names, "place": flag["place"]}
 
 
 class RebuildBusy(Exception):
@@ -227,16 +240,11 @@ def rebuild_standings(*, stage: Stage) -> StageStandings:
         for row in ranked
     )
     names = {pid: seats[pid].player.name for pid in seats}
-    meta.flags = [
-        {
-            **flag,
-            "names": [names[p] for p in flag["players"]],
-            "message": f"Table {flag['table']}: {' and '.join(names[p] for p in flag['players'])} "
-            f"are tied for place {flag['place']}, which decides who advances. "
-            "Record a tie-break decision.",
-        }
-        for flag in flags
-    ]
+    flags = [{**flag, "names": [names[p] for p in flag["players"]]} for flag in flags]
+    # The snapshot is shared by every reader, and a rebuild runs in whoever's request or in a
+    # worker: store the message in the site's language; pages show tie_message in their own.
+    with translation.override(settings.LANGUAGE_CODE):
+        meta.flags = [{**flag, "message": tie_message(flag)} for flag in flags]
     meta.built_seq = seq
     meta.computed_at = timezone.now()
     meta.results_counted = counted
@@ -259,11 +267,21 @@ def rebuild_standings(*, stage: Stage) -> StageStandings:
 
 
 def _note(seat: Seat, stage: Stage) -> str:
+    # Stored in English, like every snapshot value; scoring.public translates it for the page.
     if seat.player.status == Player.Status.WITHDRAWN:
         return "withdrawn"
     if seat.from_round > 1:
         return f"joined in round {seat.from_round}"
     return ""
+
+
+def note_text(note: str) -> str:
+    """A stored note (see _note) in the active language."""
+    if note == "withdrawn":
+        return _("withdrawn")
+    if note.startswith("joined in round ") and note[16:].isdigit():
+        return _("joined in round %(round)s") % {"round": note[16:]}
+    return note
 
 
 def _forget_cached(stage_id: int) -> None:
@@ -352,33 +370,40 @@ def record_tiebreak(
     from tournaments.services import StateConflict
 
     if stage.status == Stage.Status.CLOSED:
-        raise StateConflict(f"{stage.name} is closed: its standings can no longer change.")
+        raise StateConflict(
+            _("%(stage)s is closed: its standings can no longer change.") % {"stage": stage.name}
+        )
     errors: dict[str, list[str]] = {}
     if method not in TiebreakDecision.Method.values:
-        errors["method"] = ["Choose tiebreak_round or draw."]
+        errors["method"] = [_("Choose tiebreak_round or draw.")]
     if len(order) < 2 or len(set(order)) != len(order):
-        errors["order"] = ["List each tied player once, best first: at least two players."]
+        errors["order"] = [_("List each tied player once, best first: at least two players.")]
     table = stage.tables.filter(pk=table_id).first() if table_id is not None else None
     if table_id is not None and table is None:
-        errors["table"] = [f"{stage.name} has no such table."]
+        errors["table"] = [_("%(stage)s has no such table.") % {"stage": stage.name}]
     if errors:
         raise ValidationError(errors)
-    records, seats, _, _ = _records(stage)
+    records, seats, _counted, _finished = _records(stage)
     ranked = {
         r.player_id: r
         for r in rules.rank_players(records, tiebreaks=stage.tournament.tiebreak_rules)
     }
     unknown = [p for p in order if p not in ranked or (table and seats[p].table_id != table.pk)]
     if unknown:
-        where = f"table {table.number}" if table else stage.name
-        raise ValidationError({"order": [f"Players {unknown} are not seated at {where}."]})
+        message = (
+            _("Players %(players)s are not seated at table %(table)s.")
+            if table
+            else _("Players %(players)s are not seated at %(stage)s.")
+        )
+        where = {"players": unknown, "table": table.number if table else None, "stage": stage.name}
+        raise ValidationError({"order": [message % where]})
     if table is not None:
         places = {(ranked[p].table_rank, ranked[p].table_tied) for p in order}
     else:
         places = {(ranked[p].rank, ranked[p].tied) for p in order}
     if len(places) != 1 or not next(iter(places))[1]:
         raise ValidationError(
-            {"order": ["These players are not tied: the rules already separate them."]}
+            {"order": [_("These players are not tied: the rules already separate them.")]}
         )
     decision = TiebreakDecision.objects.create(
         stage=stage, table=table, order=order, method=method, note=note[:500], by=by

@@ -1,26 +1,27 @@
 from django.urls import path
 
+from config import converters  # noqa: F401 (the <id:...> converter)
 from scoring import public, views
 
 urlpatterns = [
-    path("t/<slug:slug>/manage/stages/<int:order>/progress/", views.progress, name="progress"),
+    path("t/<slug:slug>/manage/stages/<id:order>/progress/", views.progress, name="progress"),
     path(
-        "t/<slug:slug>/manage/stages/<int:order>/tiebreak/",
+        "t/<slug:slug>/manage/stages/<id:order>/tiebreak/",
         views.record_tiebreak_page,
         name="manage-tiebreak",
     ),
     path(
-        "t/<slug:slug>/enter/<int:table_id>/<int:round_no>/history/",
+        "t/<slug:slug>/enter/<id:table_id>/<id:round_no>/history/",
         views.history_page,
         name="round-history",
     ),
     path("t/<slug:slug>/", public.standings_page, name="tournament-home"),
-    path("t/<slug:slug>/tables/<int:order>/<int:number>/", public.table_sheet, name="table-sheet"),
+    path("t/<slug:slug>/tables/<id:order>/<id:number>/", public.table_sheet, name="table-sheet"),
     path("t/<slug:slug>/players/", public.find_player, name="find-player"),
-    path("t/<slug:slug>/players/<int:number>/", public.player_page, name="player-page"),
+    path("t/<slug:slug>/players/<id:number>/", public.player_page, name="player-page"),
     path("t/<slug:slug>/screen/", public.screen, name="screen"),
     path(
-        "t/<slug:slug>/manage/stages/<int:order>/close/",
+        "t/<slug:slug>/manage/stages/<id:order>/close/",
         views.close_stage_page,
         name="manage-close",
     ),
@@ -29,12 +30,10 @@ urlpatterns = [
         "t/<slug:slug>/manage/scores/import/", views.import_scores_page, name="manage-import-scores"
     ),
     path("t/<slug:slug>/enter/", views.enter_home, name="enter"),
-    path("t/<slug:slug>/enter/<int:table_id>/", views.enter_table, name="enter-table"),
+    path("t/<slug:slug>/enter/<id:table_id>/", views.enter_table, name="enter-table"),
+    path("t/<slug:slug>/enter/<id:table_id>/<id:round_no>/", views.enter_round, name="enter-round"),
     path(
-        "t/<slug:slug>/enter/<int:table_id>/<int:round_no>/", views.enter_round, name="enter-round"
-    ),
-    path(
-        "t/<slug:slug>/enter/<int:table_id>/<int:round_no>/check/",
+        "t/<slug:slug>/enter/<id:table_id>/<id:round_no>/check/",
         views.check_round,
         name="check-round",
     ),

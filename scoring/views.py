@@ -14,6 +14,8 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from scoring import playoffs, selectors, services, standings
@@ -29,7 +31,10 @@ from tournaments.services import StateConflict
 def staffed_tournament(request: HttpRequest, slug: str) -> Tournament:
     tournament = get_object_or_404(Tournament, slug=slug)
     if not is_staff_of(request.user, tournament):
-        raise PermissionDenied(f"Only officials and organisers of {tournament.name} enter scores.")
+        raise PermissionDenied(
+            _("Only officials and organisers of %(tournament)s enter scores.")
+            % {"tournament": tournament.name}
+        )
     return tournament
 
 
@@ -185,7 +190,8 @@ def enter_round(request: HttpRequest, slug: str, table_id: int, round_no: int) -
             context = _entry_context(tournament, table, round_no, data=data, errors=errors, key=key)
             return render(request, "scoring/enter_round.html", context, status=400)
         except (services.PreconditionRequired, services.PreconditionFailed) as error:
-            messages.error(request, f"{error} The form now shows the current scores.")
+            shown = _("%(error)s The form now shows the current scores.") % {"error": error}
+            messages.error(request, shown)
             return redirect("enter-round", slug=slug, table_id=table.pk, round_no=round_no)
         except (StateConflict, services.IdempotencyKeyReused) as error:
             messages.error(request, str(error))
@@ -218,7 +224,8 @@ def check_round(request: HttpRequest, slug: str, table_id: int, round_no: int) -
             text = " ".join(error.messages) if isinstance(error, ValidationError) else str(error)
             messages.error(request, text)
             return redirect("check-round", slug=slug, table_id=table.pk, round_no=round_no)
-        messages.success(request, f"Round {round_no} at table {table.number} is confirmed.")
+        confirmed = _("Round %(round)s at table %(table)s is confirmed.")
+        messages.success(request, confirmed % {"round": round_no, "table": table.number})
         return redirect("enter-table", slug=slug, table_id=table.pk)
     sheet = selectors.table_sheet(table)
     before = sheet.totals_before(round_no)
@@ -250,7 +257,10 @@ def import_scores_page(request: HttpRequest, slug: str) -> HttpResponse:
     """The back office: scores from paper sheets of tables whose tablet failed."""
     tournament = get_object_or_404(Tournament, slug=slug)
     if not is_organiser(request.user, tournament):
-        raise PermissionDenied(f"Only an organiser of {tournament.name} may import scores.")
+        raise PermissionDenied(
+            _("Only an organiser of %(tournament)s may import scores.")
+            % {"tournament": tournament.name}
+        )
     form = ImportPlayersForm(request.POST or None, request.FILES or None)
     errors: list[tuple[int, str]] = []
     if request.method == "POST" and form.is_valid():
@@ -264,7 +274,12 @@ def import_scores_page(request: HttpRequest, slug: str) -> HttpResponse:
         except ImportRejected as rejected:
             errors = rejected.rows
         else:
-            messages.success(request, f"Entered {created} round result(s) from the file.")
+            entered = ngettext(
+                "Entered %(count)s round result(s) from the file.",
+                "Entered %(count)s round result(s) from the file.",
+                created,
+            )
+            messages.success(request, entered % {"count": created})
             return redirect("manage", slug=slug)
     context = {"tournament": tournament, "form": form, "errors": errors}
     status = 400 if request.method == "POST" else 200
@@ -292,21 +307,28 @@ def bracket(request: HttpRequest, slug: str) -> HttpResponse:
 def close_stage_page(request: HttpRequest, slug: str, order: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
     if not is_organiser(request.user, tournament):
-        raise PermissionDenied(f"Only an organiser of {tournament.name} may close a stage.")
+        raise PermissionDenied(
+            _("Only an organiser of %(tournament)s may close a stage.")
+            % {"tournament": tournament.name}
+        )
     stage = get_object_or_404(Stage, tournament=tournament, order=order)
     try:
         stage = playoffs.close_stage(stage=stage, by=request.user)
     except StateConflict as error:
         messages.error(request, str(error))
     else:
-        messages.success(request, f"{stage.name} is closed. See the bracket for what follows.")
+        closed = _("%(stage)s is closed. See the bracket for what follows.")
+        messages.success(request, closed % {"stage": stage.name})
     return redirect("manage", slug=slug)
 
 
 def organised(request: HttpRequest, slug: str) -> Tournament:
     tournament = get_object_or_404(Tournament, slug=slug)
     if not is_organiser(request.user, tournament):
-        raise PermissionDenied(f"Only an organiser of {tournament.name} may open this page.")
+        raise PermissionDenied(
+            _("Only an organiser of %(tournament)s may open this page.")
+            % {"tournament": tournament.name}
+        )
     return tournament
 
 
@@ -339,6 +361,7 @@ def progress(request: HttpRequest, slug: str, order: int) -> HttpResponse:
         "flags": [
             {
                 **flag,
+                "message": standings.tie_message(flag),  # stored in the rebuild's language
                 "table_id": table_ids.get(flag["table"]),
                 "choices": list(zip(flag["players"], flag["names"], strict=True)),
             }
@@ -355,13 +378,13 @@ def progress(request: HttpRequest, slug: str, order: int) -> HttpResponse:
 def record_tiebreak_page(request: HttpRequest, slug: str, order: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
     if not is_staff_of(request.user, tournament):
-        raise PermissionDenied("Only officials and organisers record tie-break decisions.")
+        raise PermissionDenied(_("Only officials and organisers record tie-break decisions."))
     stage = get_object_or_404(Stage, tournament=tournament, order=order)
     try:
         order_ids = [int(pid) for pid in request.POST.getlist("order")]
         table_id = int(request.POST["table"])
     except (KeyError, ValueError):
-        messages.error(request, "Choose the table and the players in their decided order.")
+        messages.error(request, _("Choose the table and the players in their decided order."))
         return redirect("progress", slug=slug, order=order)
     try:
         standings.record_tiebreak(
@@ -376,7 +399,7 @@ def record_tiebreak_page(request: HttpRequest, slug: str, order: int) -> HttpRes
         text = " ".join(error.messages) if isinstance(error, ValidationError) else str(error)
         messages.error(request, text)
     else:
-        messages.success(request, "The tie-break decision is recorded; the standings follow it.")
+        messages.success(request, _("The tie-break decision is recorded; the standings follow it."))
     return redirect("progress", slug=slug, order=order)
 
 

@@ -1,21 +1,22 @@
 from django.urls import path
 
+from config import converters  # noqa: F401 (the <id:...> converter)
 from tables import api
 
 urlpatterns = [
-    path("stages/<int:stage_id>/seat/", api.SeatStageApi.as_view(), name="stage-seat"),
-    path("stages/<int:stage_id>/tables/", api.StageTablesApi.as_view(), name="stage-tables"),
+    path("stages/<id:stage_id>/seat/", api.SeatStageApi.as_view(), name="stage-seat"),
+    path("stages/<id:stage_id>/tables/", api.StageTablesApi.as_view(), name="stage-tables"),
     path(
-        "stages/<int:stage_id>/late-players/", api.LatePlayerApi.as_view(), name="stage-late-player"
+        "stages/<id:stage_id>/late-players/", api.LatePlayerApi.as_view(), name="stage-late-player"
     ),
-    path("stages/<int:stage_id>/cards.pdf", api.TableCardsApi.as_view(), name="stage-cards"),
+    path("stages/<id:stage_id>/cards.pdf", api.TableCardsApi.as_view(), name="stage-cards"),
     path(
-        "tournaments/<slug:slug>/players/<int:player_id>/withdraw/",
+        "tournaments/<slug:slug>/players/<id:player_id>/withdraw/",
         api.WithdrawPlayerApi.as_view(),
         name="player-withdraw",
     ),
     path(
-        "tournaments/<slug:slug>/players/<int:player_id>/check-in/",
+        "tournaments/<slug:slug>/players/<id:player_id>/check-in/",
         api.CheckInPlayerApi.as_view(),
         name="player-check-in",
     ),

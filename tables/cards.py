@@ -3,6 +3,7 @@
 import io
 from collections.abc import Callable
 
+from django.utils.translation import gettext as _
 from reportlab.graphics.barcode.qr import QrCodeWidget
 from reportlab.graphics.shapes import Drawing
 from reportlab.lib import colors
@@ -56,35 +57,44 @@ def _table_page(stage: Stage, table: Table, entry_url: str, styles: dict) -> lis
     heading = [
         Paragraph(stage.tournament.name, styles["event"]),
         Paragraph(stage.name, styles["body"]),
-        Paragraph(f"Table {table.number}", styles["table"]),
+        Paragraph(_("Table %(number)s") % {"number": table.number}, styles["table"]),
         Paragraph(
-            f"Deal <b>{tiles} tiles</b> to each of the {len(seats)} players "
-            f"(double-{stage.domino_set} set).",
+            _(
+                "Deal <b>%(tiles)s tiles</b> to each of the %(players)s players "
+                "(double-%(set)s set)."
+            )
+            % {"tiles": tiles, "players": len(seats), "set": stage.domino_set},
             styles["body"],
         ),
     ]
-    qr_cell = [_qr(entry_url), Paragraph("Scan to enter scores", styles["small"])]
+    qr_cell = [_qr(entry_url), Paragraph(_("Scan to enter scores"), styles["small"])]
     top = GridTable([[heading, qr_cell]], colWidths=[5.4 * inch, 1.6 * inch])
     top.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "TOP")]))
 
     seat_lines = []
     for seat in seats:
-        late = f" (plays from round {seat.from_round})" if seat.from_round > 1 else ""
-        seat_lines.append(
-            Paragraph(f"Seat {seat.position}: #{seat.player.number} {seat.player.name}{late}",
-                      styles["body"])
-        )  # fmt: skip
+        line = (
+            _("Seat %(seat)s: #%(number)s %(name)s (plays from round %(round)s)")
+            if seat.from_round > 1
+            else _("Seat %(seat)s: #%(number)s %(name)s")
+        )
+        values = {
+            "seat": seat.position,
+            "number": seat.player.number,
+            "name": seat.player.name,
+            "round": seat.from_round,
+        }
+        seat_lines.append(Paragraph(line % values, styles["body"]))
 
-    header = [Paragraph("<b>Round (engine)</b>", styles["cell"])] + [
+    header = [Paragraph("<b>" + _("Round (engine)") + "</b>", styles["cell"])] + [
         Paragraph(f"<b>{seat.player.name}</b><br/>#{seat.player.number}", styles["cell"])
         for seat in seats
     ]
     rows = [header]
     for round_no, engine in enumerate(stage.engines, start=1):
-        rows.append(
-            [Paragraph(f"{round_no} (double-{engine})", styles["cell"])] + [""] * len(seats)
-        )
-    rows.append([Paragraph("<b>Total</b>", styles["cell"])] + [""] * len(seats))
+        label = _("%(round)s (double-%(engine)s)") % {"round": round_no, "engine": engine}
+        rows.append([Paragraph(label, styles["cell"])] + [""] * len(seats))
+    rows.append([Paragraph("<b>" + _("Total") + "</b>", styles["cell"])] + [""] * len(seats))
     first = 1.3 * inch
     width = (7.0 * inch - first) / max(len(seats), 1)
     grid = GridTable(rows, colWidths=[first] + [width] * len(seats),
@@ -103,12 +113,15 @@ def _table_page(stage: Stage, table: Table, entry_url: str, styles: dict) -> lis
         Spacer(1, 0.2 * inch),
         grid,
         Spacer(1, 0.25 * inch),
-        Paragraph("Lowest total wins. The player who goes out scores 0; "
-                  "in a blocked round everyone scores their pips.", styles["small"]),
+        Paragraph(_("Lowest total wins. The player who goes out scores 0; "
+                    "in a blocked round everyone scores their pips."), styles["small"]),
         Spacer(1, 0.35 * inch),
-        Paragraph("Official's signature: ________________________________", styles["body"]),
+        # The lines to sign on are not words: only the labels are translated.
+        Paragraph(_("Official's signature:") + " ________________________________",
+                  styles["body"]),
         Spacer(1, 0.25 * inch),
-        Paragraph("Players checked the totals (initials): ________________", styles["body"]),
+        Paragraph(_("Players checked the totals (initials):") + " ________________",
+                  styles["body"]),
     ]  # fmt: skip
 
 
@@ -116,7 +129,9 @@ def stage_cards_pdf(stage: Stage, *, entry_url: Callable[[Table], str]) -> bytes
     """The stage's table cards as one PDF, a page per table in table order."""
     buffer = io.BytesIO()
     document = SimpleDocTemplate(
-        buffer, pagesize=letter, title=f"{stage.tournament.name}: {stage.name} table cards",
+        buffer, pagesize=letter,
+        title=_("%(tournament)s: %(stage)s table cards")
+        % {"tournament": stage.tournament.name, "stage": stage.name},
         author="Roundhouse", leftMargin=0.75 * inch, rightMargin=0.75 * inch,
         topMargin=0.6 * inch, bottomMargin=0.6 * inch,
     )  # fmt: skip

@@ -2,6 +2,7 @@
 
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import Player, Stage
 
@@ -35,7 +36,7 @@ class Seat(models.Model):
     from_table = models.PositiveSmallIntegerField(
         null=True,
         blank=True,
-        help_text="The table of the previous stage this player advanced from.",
+        help_text=_("The table of the previous stage this player advanced from."),
     )
 
     class Meta:

@@ -7,6 +7,8 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Max
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from tables import seating
 from tables.models import Seat, Table
@@ -56,7 +58,40 @@ def _check_deal(stage: Stage, sizes: list[int]) -> None:
         try:
             preset.tiles_dealt(stage.domino_set, size)
         except ValueError as error:
-            raise StateConflict(str(error)) from None
+            if stage.domino_set not in preset.deals:  # the tournament's set: checked at creation
+                raise StateConflict(str(error)) from None
+            low, high = preset.table_bounds(stage.domino_set)
+            message = _(
+                "The %(preset)s preset with a double-%(set)s set is played by %(low)s to "
+                "%(high)s players at a table, not %(players)s."
+            )
+            values = {"preset": preset.key, "set": stage.domino_set, "low": low, "high": high}
+            raise StateConflict(message % {**values, "players": size}) from None
+
+
+def _no_split_message(error: seating.NoBalancedSplit, n: int, size_min: int, size_max: int) -> str:
+    """seating's NoBalancedSplit message, in the request's language."""
+    if not error.suggestions:
+        return _("There are no players to seat, so no tables can be made.")
+    message = ngettext(
+        "%(count)s player cannot be split into tables of %(min)s to %(max)s players with sizes "
+        "differing by at most one.",
+        "%(count)s players cannot be split into tables of %(min)s to %(max)s players with "
+        "sizes differing by at most one.",
+        n,
+    ) % {"count": n, "min": size_min, "max": size_max}
+    (low, high), *others = error.suggestions
+    if others:
+        (other_low, other_high), *_rest = others
+        tries = _("Try tables of %(low)s to %(high)s or %(low2)s to %(high2)s.") % {
+            "low": low,
+            "high": high,
+            "low2": other_low,
+            "high2": other_high,
+        }
+    else:
+        tries = _("Try tables of %(low)s to %(high)s.") % {"low": low, "high": high}
+    return f"{message} {tries}"
 
 
 @transaction.atomic
@@ -77,34 +112,43 @@ def seat_stage(
     """
     stage = Stage.objects.select_for_update().select_related("tournament").get(pk=stage.pk)
     if stage.status == Stage.Status.CLOSED:
-        raise StateConflict(f"{stage.name} is closed: its tables can no longer change.")
+        raise StateConflict(
+            _("%(stage)s is closed: its tables can no longer change.") % {"stage": stage.name}
+        )
     discarded = stage.round_results.count()
     if discarded and not force:
         raise StateConflict(
-            f"{stage.name} already has {discarded} round result(s). Reseating discards them all; "
-            "send force=true (organisers only) to reseat anyway."
+            ngettext(
+                "%(stage)s already has %(count)s round result(s). Reseating discards them all; "
+                "send force=true (organisers only) to reseat anyway.",
+                "%(stage)s already has %(count)s round result(s). Reseating discards them all; "
+                "send force=true (organisers only) to reseat anyway.",
+                discarded,
+            )
+            % {"stage": stage.name, "count": discarded}
         )
     left_out: list[Player] = []
     if entrants is None:
         players, left_out = players_to_seat(stage)
         entrants = [seating.Entrant(id=p.pk, household=p.household) for p in players]
     seeded = any(e.rank is not None for e in entrants)
+    # Advancers who fit at one table are the final, even if fewer than the usual minimum.
+    size_min = min(stage.table_size_min, max(len(entrants), 2)) if seeded else stage.table_size_min
     try:
         if seeded:
-            # Advancers who fit at one table are the final, even if fewer than the usual minimum.
-            size_min = min(stage.table_size_min, max(len(entrants), 2))
             result = seating.seat_seeded(entrants, size_min=size_min, size_max=stage.table_size_max)
         else:
             seed = secrets.randbelow(2**31) if seed is None else seed
             result = seating.seat_random(
                 entrants,
-                size_min=stage.table_size_min,
+                size_min=size_min,
                 size_max=stage.table_size_max,
                 seed=seed,
                 previous_tablemates=previous_tablemates(stage),
             )
     except seating.NoBalancedSplit as error:
-        raise StateConflict(str(error)) from None
+        message = _no_split_message(error, len(entrants), size_min, stage.table_size_max)
+        raise StateConflict(message) from None
     _check_deal(stage, [len(t) for t in result.tables])
 
     stage.tables.all().delete()  # cascades to seats and to the discarded results
@@ -123,7 +167,8 @@ def seat_stage(
         for position, player_id in enumerate(player_ids, start=1)
     )
     households = [
-        f"Table {index + 1}: two or more of household {name!r}"
+        _("Table %(table)s: two or more of household %(household)s")
+        % {"table": index + 1, "household": repr(name)}
         for index, name in result.household_conflicts
     ]
     stage.status, stage.seed = Stage.Status.SEATED, result.seed
@@ -163,27 +208,35 @@ def add_late_player(*, stage: Stage, player: Player, by: AbstractBaseUser) -> Se
     """
     stage = Stage.objects.select_for_update().select_related("tournament").get(pk=stage.pk)
     if player.tournament_id != stage.tournament_id:
-        raise ValidationError({"player": ["This player is entered in another tournament."]})
+        raise ValidationError({"player": [_("This player is entered in another tournament.")]})
     if stage.status != Stage.Status.SEATED:
-        raise StateConflict(
-            f"{stage.name} is {stage.get_status_display().lower()}: late players join a seated, "
-            "open stage (seat the stage first)."
+        message = (
+            _("%(stage)s is closed: late players join a seated, open stage (seat the stage first).")
+            if stage.status == Stage.Status.CLOSED
+            else _(
+                "%(stage)s is pending: late players join a seated, open stage (seat the stage "
+                "first)."
+            )
         )
+        raise StateConflict(message % {"stage": stage.name})
     if player.status == Player.Status.WITHDRAWN:
-        raise ValidationError({"player": [f"{player.name} has withdrawn and cannot be seated."]})
+        message = _("%(name)s has withdrawn and cannot be seated.") % {"name": player.name}
+        raise ValidationError({"player": [message]})
     if Seat.objects.filter(stage=stage, player=player).exists():
-        raise ValidationError({"player": [f"{player.name} already has a seat in {stage.name}."]})
+        message = _("%(name)s already has a seat in %(stage)s.")
+        raise ValidationError({"player": [message % {"name": player.name, "stage": stage.name}]})
     tables = {t.number: t for t in stage.tables.all()}
     sizes = dict.fromkeys(tables, 0)
     for number in Seat.objects.filter(stage=stage).values_list("table__number", flat=True):
         sizes[number] += 1
     number = seating.late_entry_table(sizes, size_max=stage.table_size_max)
     if number is None:
-        _, preset_max = get_preset(stage.tournament.preset).table_bounds(stage.domino_set)
+        preset_max = get_preset(stage.tournament.preset).table_bounds(stage.domino_set)[1]
         number = seating.late_entry_table(sizes, size_max=preset_max)
     if number is None:
         raise StateConflict(
-            f"Every table of {stage.name} is full: no table can take a late player."
+            _("Every table of %(stage)s is full: no table can take a late player.")
+            % {"stage": stage.name}
         )
     table = tables[number]
     position = (table.seats.aggregate(top=Max("position"))["top"] or 0) + 1
@@ -225,7 +278,9 @@ def check_in_player(*, player: Player, by: AbstractBaseUser) -> Player:
     """Check a registered player in; checking in twice is harmless."""
     player = Player.objects.select_for_update().get(pk=player.pk)
     if player.status == Player.Status.WITHDRAWN:
-        raise StateConflict(f"{player.name} has withdrawn and cannot be checked in.")
+        raise StateConflict(
+            _("%(name)s has withdrawn and cannot be checked in.") % {"name": player.name}
+        )
     if player.status != Player.Status.CHECKED_IN:
         player.status = Player.Status.CHECKED_IN
         player.save(update_fields=["status"])

@@ -1,29 +1,28 @@
 from django.urls import path
 
+from config import converters  # noqa: F401 (the <id:...> converter)
 from tables import views
 
 urlpatterns = [
     path("t/<slug:slug>/manage/", views.console, name="manage"),
     path("t/<slug:slug>/manage/players/add/", views.add_player, name="manage-add-player"),
     path("t/<slug:slug>/manage/players/import/", views.import_players, name="manage-import"),
-    path("t/<slug:slug>/manage/stages/<int:order>/", views.stage_tables, name="manage-stage"),
-    path("t/<slug:slug>/manage/stages/<int:order>/seat/", views.seat_stage, name="manage-seat"),
+    path("t/<slug:slug>/manage/stages/<id:order>/", views.stage_tables, name="manage-stage"),
+    path("t/<slug:slug>/manage/stages/<id:order>/seat/", views.seat_stage, name="manage-seat"),
     path(
-        "t/<slug:slug>/manage/stages/<int:order>/day-of-play/",
+        "t/<slug:slug>/manage/stages/<id:order>/day-of-play/",
         views.day_of_play,
         name="manage-day-of-play",
     ),
+    path("t/<slug:slug>/manage/stages/<id:order>/late/", views.add_late_player, name="manage-late"),
     path(
-        "t/<slug:slug>/manage/stages/<int:order>/late/", views.add_late_player, name="manage-late"
-    ),
-    path(
-        "t/<slug:slug>/manage/players/<int:player_id>/withdraw/",
+        "t/<slug:slug>/manage/players/<id:player_id>/withdraw/",
         views.player_action,
         {"action": "withdraw"},
         name="manage-withdraw",
     ),
     path(
-        "t/<slug:slug>/manage/players/<int:player_id>/check-in/",
+        "t/<slug:slug>/manage/players/<id:player_id>/check-in/",
         views.player_action,
         {"action": "check-in"},
         name="manage-check-in",

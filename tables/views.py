@@ -6,6 +6,8 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Count
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from tables import selectors, services
@@ -21,7 +23,10 @@ from tournaments.services import StateConflict
 def organised_tournament(request: HttpRequest, slug: str) -> Tournament:
     tournament = get_object_or_404(Tournament, slug=slug)
     if not is_organiser(request.user, tournament):
-        raise PermissionDenied(f"Only an organiser of {tournament.name} may open this page.")
+        raise PermissionDenied(
+            _("Only an organiser of %(tournament)s may open this page.")
+            % {"tournament": tournament.name}
+        )
     return tournament
 
 
@@ -66,7 +71,8 @@ def add_player(request: HttpRequest, slug: str) -> HttpResponse:
         except ValidationError as error:
             form.add_error(None, error)
         else:
-            messages.success(request, f"Added #{player.number} {player.name}.")
+            added = _("Added #%(number)s %(name)s.")
+            messages.success(request, added % {"number": player.number, "name": player.name})
             return redirect(f"/t/{slug}/manage/#players")
     return _console(request, tournament, status=400, player_form=form)
 
@@ -85,7 +91,8 @@ def import_players(request: HttpRequest, slug: str) -> HttpResponse:
     except ImportRejected as rejected:
         return _console(request, tournament, status=400, import_form=form,
                         import_errors=rejected.rows)  # fmt: skip
-    messages.success(request, f"Imported {len(players)} players.")
+    imported = ngettext("Imported %(count)s players.", "Imported %(count)s players.", len(players))
+    messages.success(request, imported % {"count": len(players)})
     return redirect(f"/t/{slug}/manage/#players")
 
 
@@ -121,19 +128,38 @@ def seat_stage(request: HttpRequest, slug: str, order: int) -> HttpResponse:
     except StateConflict as conflict:
         messages.error(request, str(conflict))
         return redirect("manage-stage", slug=slug, order=order)
-    text = f"Seated {report.players_seated} players at {len(report.tables)} tables"
-    text += f" (seed {report.seed})." if report.seed is not None else "."
+    seated = {"players": report.players_seated, "tables": len(report.tables), "seed": report.seed}
+    if report.seed is not None:
+        text = ngettext(
+            "Seated %(players)s players at %(tables)s tables (seed %(seed)s).",
+            "Seated %(players)s players at %(tables)s tables (seed %(seed)s).",
+            len(report.tables),
+        )
+    else:
+        text = ngettext(
+            "Seated %(players)s players at %(tables)s tables.",
+            "Seated %(players)s players at %(tables)s tables.",
+            len(report.tables),
+        )
+    text %= seated
     if report.discarded_results:
-        text += f" {report.discarded_results} round result(s) were discarded."
+        discarded = ngettext(
+            "%(count)s round result(s) were discarded.",
+            "%(count)s round result(s) were discarded.",
+            report.discarded_results,
+        )
+        text += " " + discarded % {"count": report.discarded_results}
     messages.success(request, text)
     for warning in [*report.household_conflicts, *report.warnings]:
         messages.warning(request, warning)
     if report.left_out:
-        messages.warning(
-            request,
-            f"{len(report.left_out)} registered player(s) not checked in were left out: "
-            + ", ".join(f"#{p.number} {p.name}" for p in report.left_out),
+        left_out = ngettext(
+            "%(count)s registered player(s) not checked in were left out: %(players)s",
+            "%(count)s registered player(s) not checked in were left out: %(players)s",
+            len(report.left_out),
         )
+        players = ", ".join(f"#{p.number} {p.name}" for p in report.left_out)
+        messages.warning(request, left_out % {"count": len(report.left_out), "players": players})
     return redirect("manage-stage", slug=slug, order=order)
 
 
@@ -144,7 +170,7 @@ def add_late_player(request: HttpRequest, slug: str, order: int) -> HttpResponse
     stage = get_object_or_404(Stage, tournament=tournament, order=order)
     form = LatePlayerForm(request.POST, stage=stage)
     if not form.is_valid():
-        messages.error(request, "Choose a player who is not seated in this stage.")
+        messages.error(request, _("Choose a player who is not seated in this stage."))
         return redirect("manage-stage", slug=slug, order=order)
     player = form.cleaned_data["player"]
     try:
@@ -152,10 +178,19 @@ def add_late_player(request: HttpRequest, slug: str, order: int) -> HttpResponse
     except (StateConflict, ValidationError) as error:
         messages.error(request, _error_text(error))
     else:
+        sits = _(
+            "#%(number)s %(name)s sits at table %(table)s, seat %(seat)s, from round %(round)s."
+        )
         messages.success(
             request,
-            f"#{player.number} {player.name} sits at table {seat.table.number}, seat "
-            f"{seat.position}, from round {seat.from_round}.",
+            sits
+            % {
+                "number": player.number,
+                "name": player.name,
+                "table": seat.table.number,
+                "seat": seat.position,
+                "round": seat.from_round,
+            },
         )
     return redirect("manage-stage", slug=slug, order=order)
 
@@ -174,8 +209,12 @@ def player_action(request: HttpRequest, slug: str, player_id: int, action: str) 
     except StateConflict as conflict:
         messages.error(request, str(conflict))
     else:
-        done = "withdrawn" if action == "withdraw" else "checked in"
-        messages.success(request, f"#{player.number} {player.name} is {done}.")
+        done = (
+            _("#%(number)s %(name)s is withdrawn.")
+            if action == "withdraw"
+            else _("#%(number)s %(name)s is checked in.")
+        )
+        messages.success(request, done % {"number": player.number, "name": player.name})
     return redirect(f"/t/{slug}/manage/#players")
 
 
@@ -195,5 +234,12 @@ def day_of_play(request: HttpRequest, slug: str, order: int) -> HttpResponse:
         messages.error(request, _error_text(error))
     else:
         engines = ", ".join(map(str, stage.engines))
-        messages.success(request, f"{stage.name}: {stage.rounds} rounds, engines {engines}.")
+        changed = ngettext(
+            "%(stage)s: %(rounds)s rounds, engines %(engines)s.",
+            "%(stage)s: %(rounds)s rounds, engines %(engines)s.",
+            stage.rounds,
+        )
+        messages.success(
+            request, changed % {"stage": stage.name, "rounds": stage.rounds, "engines": engines}
+        )
     return redirect("manage-stage", slug=slug, order=order)

@@ -3,17 +3,26 @@ Spanish catalogue is complete, and officials' validation messages are translated
 
 import ast
 import gettext
+import io
 import re
 from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.core.cache import cache
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils import translation
+from pypdf import PdfReader
 
+from scoring import standings
+from scoring.models import RoundResult
 from scoring.rules import ScoreLine, validate_round
+from tables import seating
 from tests import factories
 from tests.conftest import client_for
 from tests.scoring.conftest import round_body
+from tournaments.models import Player, Staff, Stage, Tournament
+from tournaments.presets import PRESETS
 
 LC_MESSAGES = Path(settings.BASE_DIR) / "locale" / "es" / "LC_MESSAGES"
 SPANISH = {"HTTP_ACCEPT_LANGUAGE": "es"}
@@ -150,6 +159,197 @@ def test_validate_round_messages_follow_the_active_language():
     assert errors["scores"] == [
         "Total 1,100 is more than a double-12 set holds in a round with the 12 engine (1,068)"
     ]
+
+
+# --------------------------------------------------------------------------------------------
+# What the services say, through the API and the pages' messages
+
+
+@pytest.mark.django_db
+def test_replacing_a_round_without_if_match_is_refused_in_the_callers_language(
+    official, table, players
+):
+    api = client_for(official)
+    url = f"/api/v1/tables/{table.pk}/rounds/1/"
+    assert api.put(url, round_body(players), format="json").status_code == 201
+    changed = round_body(players, pips=(0, 15, 30, 7))
+    refused = api.put(url, changed, format="json", **SPANISH)
+    assert refused.status_code == 428
+    assert refused.json()["detail"] == (
+        "La ronda 1 de la mesa 1 ya tiene un resultado (versión 1, enviada). "
+        "Envíe If-Match con su ETag para sustituirlo."
+    )
+    english = api.put(url, changed, format="json")
+    assert english.json()["detail"] == (
+        "Round 1 at table 1 already has a result (version 1, submitted). "
+        "Send If-Match with its ETag to replace it."
+    )
+
+
+@pytest.mark.django_db
+def test_closed_stage_conflict_speaks_spanish(official, table, players):
+    Stage.objects.filter(pk=table.stage_id).update(status=Stage.Status.CLOSED)
+    response = client_for(official).put(
+        f"/api/v1/tables/{table.pk}/rounds/1/", round_body(players), format="json", **SPANISH
+    )
+    assert response.status_code == 409
+    assert response.json()["detail"] == (
+        "La fase Qualifying está cerrada: sus resultados ya no se pueden anotar ni cambiar. "
+        "Si hace falta una corrección, pídasela a un organizador."
+    )
+    assert not RoundResult.objects.exists()
+
+
+@pytest.mark.django_db
+def test_console_messages_speak_spanish(client, organiser, tournament):
+    client.force_login(organiser)
+    slug = tournament.slug
+    added = client.post(
+        f"/t/{slug}/manage/players/add/",
+        {"number": "5", "name": "Ann Smith"},
+        follow=True,
+        **SPANISH,
+    )
+    assert "Se añadió a #5 Ann Smith." in added.content.decode()
+    bad = SimpleUploadedFile("p.csv", b"number,name\n1,Ann\n1,Bob\n3,\n")
+    refused = client.post(f"/t/{slug}/manage/players/import/", {"file": bad}, **SPANISH)
+    assert refused.status_code == 400
+    html = refused.content.decode()
+    assert "Línea 3: El número 1 aparece dos veces (también en la línea 2)." in html
+    assert "Línea 4: El nombre está vacío." in html
+    good = SimpleUploadedFile("p.csv", b"number,name\n1,Ann\n2,Bob\n")
+    imported = client.post(
+        f"/t/{slug}/manage/players/import/", {"file": good}, follow=True, **SPANISH
+    )
+    html = imported.content.decode()
+    assert "Se importaron 2 jugadores." in html
+    assert "<td>Sin llegar</td>" in html  # the players' status, a model choice
+
+
+@pytest.mark.django_db
+def test_seating_messages_speak_spanish_and_english_is_unchanged(client, organiser, tournament):
+    factories.StageFactory(tournament=tournament, order=1, table_size_min=3, table_size_max=4)
+    for number in range(1, 6):
+        factories.PlayerFactory(tournament=tournament, number=number)
+    client.force_login(organiser)
+    url = f"/t/{tournament.slug}/manage/stages/1/seat/"
+    refused = client.post(url, {"seed": "4"}, follow=True, **SPANISH).content.decode()
+    assert (
+        "5 jugadores no se pueden repartir en mesas de 3 a 4 jugadores cuyos tamaños difieran "
+        "como mucho en uno. Pruebe con mesas de 2 a 4 o de 3 a 5."
+    ) in refused
+    # The translated message is rebuilt from the error: in English it is seating's own.
+    with pytest.raises(seating.NoBalancedSplit) as split:
+        seating.table_sizes(5, size_min=3, size_max=4)
+    assert str(split.value) in client.post(url, {"seed": "4"}, follow=True).content.decode()
+
+    factories.PlayerFactory(tournament=tournament, number=6)
+    seated = client.post(url, {"seed": "4"}, follow=True, **SPANISH).content.decode()
+    assert "Se sentó a 6 jugadores en 2 mesas (semilla 4)." in seated
+    console = page(client, f"/t/{tournament.slug}/manage/", **SPANISH)
+    assert "<td>Mesas repartidas</td>" in console and "(Clasificatoria)" in console
+
+
+@pytest.mark.django_db
+def test_scores_import_lines_speak_spanish(organiser, tournament, table, players):
+    header = "stage,table,round,engine,number,name,pips,went_out,status\n"
+    text = header + "Qualifying,1,1,11,1,Zed,0,maybe,\n"
+    response = client_for(organiser).post(
+        f"/api/v1/tournaments/{tournament.slug}/scores/import/",
+        {"file": SimpleUploadedFile("scores.csv", text.encode())},
+        format="multipart",
+        **SPANISH,
+    )
+    assert response.status_code == 400
+    assert response.json()["file"] == [
+        "Línea 2: La ronda 1 se juega con el doble inicial 12, no con 11; el número 1 es Ann, "
+        "no 'Zed'; el valor 'maybe' de went_out no es yes ni no."
+    ]
+
+
+def test_choice_labels_follow_the_active_language():
+    with translation.override("es"):
+        assert str(Stage.Status.SEATED.label) == "Mesas repartidas"
+        assert str(Stage.Kind.PLAYOFF.label) == "Eliminatoria"
+        assert str(Player.Status.CHECKED_IN.label) == "Presente"
+        assert str(Staff.Role.OFFICIAL.label) == "Árbitro"
+        assert str(RoundResult.Status.SUBMITTED.label) == "Enviada"
+        assert str(Tournament.DominoSet.DOUBLE_12.label) == "doble 12"
+    with translation.override("en"):
+        assert str(Stage.Status.SEATED.label) == "Seated"
+        # The preset labels are spelled out in the model to be translated: still the presets'.
+        labels = {key: str(label) for key, label in Tournament.Preset.choices}
+        assert labels == {key: preset.label for key, preset in PRESETS.items()}
+
+
+def test_tie_message_follows_the_active_language():
+    flag = {"table": 2, "players": [7, 8, 9], "names": ["Ann", "Bob", "Cy"], "place": 1}
+    with translation.override("en"):
+        assert standings.tie_message(flag) == (
+            "Table 2: Ann and Bob and Cy are tied for place 1, which decides who advances. "
+            "Record a tie-break decision."
+        )
+    with translation.override("es"):
+        assert standings.tie_message(flag) == (
+            "Mesa 2: Ann y Bob y Cy empatan en el puesto 1, que decide quién avanza. "
+            "Registre una decisión de desempate."
+        )
+
+
+@pytest.mark.django_db
+def test_standings_notes_are_shown_in_the_readers_language(client, table, players):
+    cache.clear()  # snapshots are cached by stage id, and ids come round again between tests
+    Player.objects.filter(pk=players[3].pk).update(status=Player.Status.WITHDRAWN)
+    slug = table.stage.tournament.slug
+    assert "(retirado)" in page(client, f"/t/{slug}/", **SPANISH)
+    assert "(withdrawn)" in page(client, f"/t/{slug}/")  # the snapshot itself stays English
+
+
+# --------------------------------------------------------------------------------------------
+# The tablet's script and the table cards
+
+
+@pytest.mark.django_db
+def test_tablet_banners_come_from_the_page_in_its_language(client, official, table):
+    client.force_login(official)
+    html = page(client, f"/t/{table.stage.tournament.slug}/enter/{table.pk}/1/", **SPANISH)
+    assert 'data-not-sent="Todavía no se ha enviado: se enviará cuando vuelva la conexión."' in html
+    assert 'data-sending="Enviando…"' in html
+    assert 'data-reload="Recargue la página para ver los puntos tal como están ahora."' in html
+
+
+@pytest.mark.django_db
+def test_entry_script_reads_each_banner_the_page_renders_with_the_same_english(
+    client, official, table
+):
+    client.force_login(official)
+    html = page(client, f"/t/{table.stage.tournament.slug}/enter/{table.pk}/1/")
+    script = (Path(settings.BASE_DIR) / "tournaments/static/roundhouse/entry.js").read_text()
+    said = dict(re.findall(r'say\("(\w+)", "([^"]+)"\)', script))
+    assert set(said) == {"notSent", "sending", "signedOut", "reload"}
+    for name, english in said.items():
+        attribute = "data-" + re.sub(r"[A-Z]", lambda m: "-" + m[0].lower(), name)
+        assert f'{attribute}="{english}"' in html
+
+
+@pytest.mark.django_db
+def test_table_cards_speak_the_callers_language(official, table):
+    response = client_for(official).get(f"/api/v1/stages/{table.stage_id}/cards.pdf", **SPANISH)
+    assert response.status_code == 200
+    text = " ".join(PdfReader(io.BytesIO(response.content)).pages[0].extract_text().split())
+    for words in [
+        "Mesa 1",
+        "Reparta 12 fichas",
+        "Escanee para anotar los puntos",
+        "Asiento 1: #1 Ann",
+        "Ronda (doble inicial)",
+        "4 (doble 9)",
+        "Gana el total más bajo.",
+        "Firma del árbitro:",
+        "Los jugadores comprobaron los totales (iniciales):",
+    ]:
+        assert words in text, words  # Helvetica's Latin-1 has the accents
+    assert "Deal" not in text and "signature" not in text
 
 
 # --------------------------------------------------------------------------------------------

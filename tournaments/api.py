@@ -105,6 +105,12 @@ class StageSerializer(serializers.ModelSerializer):
     tournament = serializers.SlugRelatedField(slug_field="slug", read_only=True)
     engines = serializers.ListField(child=serializers.IntegerField(), read_only=True)
 
+    def to_representation(self, instance: Stage) -> dict:
+        data = super().to_representation(instance)
+        if not self.context.get("staff"):
+            data.pop("seating_report", None)  # it names households, which only staff see
+        return data
+
 
 def rejected_body(rejected: ImportRejected, what: str) -> dict:
     """The 400 of an upload: every bad line, and that nothing was imported."""
@@ -132,7 +138,12 @@ class TournamentListApi(APIView):
             self.permission_denied(request)
         serializer = TournamentSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        tournament = services.create_tournament(**serializer.validated_data, by=request.user)
+        values = {
+            "domino_set": 12,
+            "preset": Tournament.Preset.SAMBOREE,
+            **serializer.validated_data,
+        }
+        tournament = services.create_tournament(**values, by=request.user)
         return Response(TournamentSerializer(tournament).data, status=status.HTTP_201_CREATED)
 
 
@@ -230,7 +241,9 @@ class StageListApi(APIView):
     @extend_schema(responses=StageSerializer(many=True))
     def get(self, request: Request, slug: str) -> Response:
         tournament = tournament_or_404(slug)
-        return Response(StageSerializer(tournament.stages.all(), many=True).data)
+        staff = is_staff_of(request.user, tournament)
+        stages = tournament.stages.all()
+        return Response(StageSerializer(stages, many=True, context={"staff": staff}).data)
 
     @extend_schema(request=StageSerializer, responses={201: StageSerializer})
     def post(self, request: Request, slug: str) -> Response:
@@ -239,7 +252,8 @@ class StageListApi(APIView):
         serializer = StageSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         stage = services.create_stage(tournament=tournament, **serializer.validated_data)
-        return Response(StageSerializer(stage).data, status=status.HTTP_201_CREATED)
+        body = StageSerializer(stage, context={"staff": True}).data
+        return Response(body, status=status.HTTP_201_CREATED)
 
 
 class StageDetailApi(APIView):
@@ -247,12 +261,16 @@ class StageDetailApi(APIView):
 
     @extend_schema(responses=StageSerializer)
     def get(self, request: Request, stage_id: int) -> Response:
-        return Response(StageSerializer(get_object_or_404(Stage, pk=stage_id)).data)
+        stage = get_object_or_404(Stage.objects.select_related("tournament"), pk=stage_id)
+        staff = is_staff_of(request.user, stage.tournament)
+        return Response(StageSerializer(stage, context={"staff": staff}).data)
 
     @extend_schema(request=StageSerializer, responses=StageSerializer)
     def patch(self, request: Request, stage_id: int) -> Response:
         stage = get_object_or_404(Stage.objects.select_related("tournament"), pk=stage_id)
         require_staff(request.user, stage.tournament)
+        if not isinstance(request.data, dict):
+            return Response({"non_field_errors": ["Send a JSON object of settings."]}, status=400)
         if not is_organiser(request.user, stage.tournament):
             # Officials announce a playoff's starting double and rounds; the rest is organisers'.
             others = set(request.data) - {"starting_double", "rounds"}
@@ -267,7 +285,7 @@ class StageDetailApi(APIView):
             stage = services.update_stage(stage=stage, changes=serializer.validated_data)
         except services.StateConflict as conflict:
             raise Conflict(str(conflict)) from None
-        return Response(StageSerializer(stage).data)
+        return Response(StageSerializer(stage, context={"staff": True}).data)
 
 
 class ObtainTokenApi(ObtainAuthToken):

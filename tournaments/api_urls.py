@@ -1,5 +1,6 @@
 from django.urls import path
 
+from config import converters  # noqa: F401 (the <id:...> converter)
 from tournaments import api
 
 urlpatterns = [
@@ -13,5 +14,5 @@ urlpatterns = [
         name="player-import",
     ),
     path("tournaments/<slug:slug>/stages/", api.StageListApi.as_view(), name="stage-list"),
-    path("stages/<int:stage_id>/", api.StageDetailApi.as_view(), name="stage-detail"),
+    path("stages/<id:stage_id>/", api.StageDetailApi.as_view(), name="stage-detail"),
 ]

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext, gettext_lazy
 
 
 class ImportRejected(ValidationError):
@@ -16,7 +17,14 @@ class ImportRejected(ValidationError):
 
     def __init__(self, errors: list[tuple[int, str]]):
         self.rows = errors
-        super().__init__({"file": [f"Line {line}: {message}" for line, message in errors]})
+        super().__init__(
+            {
+                "file": [
+                    gettext("Line %(line)s: %(message)s") % {"line": line, "message": message}
+                    for line, message in errors
+                ]
+            }
+        )
 
 
 @dataclass
@@ -28,6 +36,13 @@ class CsvRecord:
     def message(self) -> str:
         text = "; ".join(self.problems)
         return text[:1].upper() + text[1:] + "."
+
+
+# "The file has a header row but no players", by what the rows are.
+NO_ROWS = {
+    "players": gettext_lazy("The file has a header row but no players."),
+    "scores": gettext_lazy("The file has a header row but no scores."),
+}
 
 
 def _decode(content: bytes) -> str:
@@ -57,26 +72,33 @@ def read_csv(
     try:
         text = _decode(content)
     except UnicodeDecodeError:
-        raise ImportRejected([(1, "The file is not text: save it as CSV (UTF-8).")]) from None
+        raise ImportRejected(
+            [(1, gettext("The file is not text: save it as CSV (UTF-8)."))]
+        ) from None
     if not text.strip():
         example = ",".join(required)
-        raise ImportRejected([(1, f"The file is empty: it needs a header row such as {example}.")])
+        message = gettext("The file is empty: it needs a header row such as %(example)s.")
+        raise ImportRejected([(1, message % {"example": example})])
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=_delimiter(text))
     try:
         header = [column.strip().lower() for column in next(reader)]
     except csv.Error as error:
-        raise ImportRejected([(1, f"The header row cannot be read: {error}.")]) from None
+        message = gettext("The header row cannot be read: %(error)s.") % {"error": error}
+        raise ImportRejected([(1, message)]) from None
     errors: list[tuple[int, str]] = []
     unknown = [column for column in header if column not in columns]
     missing = [column for column in required if column not in header]
     repeated = sorted({column for column in header if header.count(column) > 1})
     if unknown:
         names = ", ".join(map(repr, unknown))
-        errors.append((1, f"Unknown column {names}: the columns are {', '.join(columns)}."))
+        message = gettext("Unknown column %(names)s: the columns are %(columns)s.")
+        errors.append((1, message % {"names": names, "columns": ", ".join(columns)}))
     if missing:
-        errors.append((1, f"Missing column {', '.join(map(repr, missing))}."))
+        message = gettext("Missing column %(names)s.")
+        errors.append((1, message % {"names": ", ".join(map(repr, missing))}))
     if repeated:
-        errors.append((1, f"Column {', '.join(map(repr, repeated))} appears twice."))
+        message = gettext("Column %(names)s appears twice.")
+        errors.append((1, message % {"names": ", ".join(map(repr, repeated))}))
     if errors:
         raise ImportRejected(errors)
 
@@ -93,13 +115,14 @@ def read_csv(
             record = CsvRecord(line=reader.line_num, values=values)
             if len(cells) != len(header):
                 record.problems.append(
-                    f"the line has {len(cells)} cells but the header has {len(header)}"
+                    gettext("the line has %(cells)s cells but the header has %(columns)s")
+                    % {"cells": len(cells), "columns": len(header)}
                 )
             records.append(record)
     except csv.Error as error:
-        records.append(
-            CsvRecord(reader.line_num, {}, [f"this line cannot be read as CSV: {error}"])
-        )
+        problem = gettext("this line cannot be read as CSV: %(error)s") % {"error": error}
+        records.append(CsvRecord(reader.line_num, {}, [problem]))
     if not records:
-        raise ImportRejected([(1, f"The file has a header row but no {what}.")])
+        message = NO_ROWS.get(what) or gettext("The file has a header row but no %(what)s.")
+        raise ImportRejected([(1, str(message) % {"what": what})])
     return records

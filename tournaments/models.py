@@ -3,6 +3,7 @@
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
+from django.utils.translation import gettext_lazy as _
 
 from tournaments.presets import DOMINO_SETS, PRESETS
 
@@ -16,17 +17,18 @@ def default_tiebreaks() -> list[str]:
 
 class Tournament(models.Model):
     class DominoSet(models.IntegerChoices):
-        DOUBLE_6 = 6, "double-6"
-        DOUBLE_9 = 9, "double-9"
-        DOUBLE_12 = 12, "double-12"
-        DOUBLE_15 = 15, "double-15"
-        DOUBLE_18 = 18, "double-18"
+        DOUBLE_6 = 6, _("double-6")
+        DOUBLE_9 = 9, _("double-9")
+        DOUBLE_12 = 12, _("double-12")
+        DOUBLE_15 = 15, _("double-15")
+        DOUBLE_18 = 18, _("double-18")
 
     class Preset(models.TextChoices):
-        SAMBOREE = "samboree", PRESETS["samboree"].label
-        PARSONS = "parsons", PRESETS["parsons"].label
-        PAGAT = "pagat", PRESETS["pagat"].label
-        ONLINE = "online", PRESETS["online"].label
+        # The labels of tournaments.presets.PRESETS, spelled out here so that they are translated.
+        SAMBOREE = "samboree", _("Samboree (RV rally tournament)")
+        PARSONS = "parsons", _("Parsons / Puremco rules")
+        PAGAT = "pagat", _("Long rules write-up (pagat)")
+        ONLINE = "online", _("Online game rules")
 
     name = models.CharField(max_length=200)
     slug = models.SlugField(max_length=60, unique=True)
@@ -36,7 +38,7 @@ class Tournament(models.Model):
     preset = models.CharField(max_length=20, choices=Preset.choices, default=Preset.SAMBOREE)
     tiebreak_rules = models.JSONField(
         default=default_tiebreaks,
-        help_text="Tie-break rules in order, after the total: rounds_won, countback.",
+        help_text=_("Tie-break rules in order, after the total: rounds_won, countback."),
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -62,8 +64,8 @@ class Staff(models.Model):
     """A user's role in one tournament: organisers run it, officials enter and confirm results."""
 
     class Role(models.TextChoices):
-        ORGANISER = "organiser", "Organiser"
-        OFFICIAL = "official", "Official"
+        ORGANISER = "organiser", _("Organiser")
+        OFFICIAL = "official", _("Official")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="staff")
     user = models.ForeignKey(
@@ -88,15 +90,15 @@ class Staff(models.Model):
 
 class Player(models.Model):
     class Status(models.TextChoices):
-        REGISTERED = "registered", "Registered"
-        CHECKED_IN = "checked_in", "Checked in"
-        WITHDRAWN = "withdrawn", "Withdrawn"
+        REGISTERED = "registered", _("Registered")
+        CHECKED_IN = "checked_in", _("Checked in")
+        WITHDRAWN = "withdrawn", _("Withdrawn")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="players")
-    number = models.PositiveIntegerField(help_text="Badge number, unique in the tournament.")
+    number = models.PositiveIntegerField(help_text=_("Badge number, unique in the tournament."))
     name = models.CharField(max_length=120)
     household = models.CharField(
-        max_length=120, blank=True, help_text="Players of one household are seated apart."
+        max_length=120, blank=True, help_text=_("Players of one household are seated apart.")
     )
     club = models.CharField(max_length=120, blank=True)
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.REGISTERED)
@@ -126,13 +128,13 @@ class Stage(models.Model):
     """An ordered phase of a tournament: a qualifying stage or one level of the playoff bracket."""
 
     class Kind(models.TextChoices):
-        QUALIFYING = "qualifying", "Qualifying"
-        PLAYOFF = "playoff", "Playoff"
+        QUALIFYING = "qualifying", _("Qualifying")
+        PLAYOFF = "playoff", _("Playoff")
 
     class Status(models.TextChoices):
-        PENDING = "pending", "Pending"
-        SEATED = "seated", "Seated"
-        CLOSED = "closed", "Closed"
+        PENDING = "pending", _("Pending")
+        SEATED = "seated", _("Seated")
+        CLOSED = "closed", _("Closed")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="stages")
     order = models.PositiveSmallIntegerField()
@@ -147,19 +149,20 @@ class Stage(models.Model):
     table_size_max = models.PositiveSmallIntegerField()
     advance_per_table = models.PositiveSmallIntegerField(default=1)
     wildcards = models.PositiveSmallIntegerField(
-        default=0, help_text="Best non-qualifiers overall who also advance."
+        default=0, help_text=_("Best non-qualifiers overall who also advance.")
     )
     carry_forward = models.BooleanField(
-        default=False, help_text="Totals of the earlier qualifying stages count in this one."
+        default=False, help_text=_("Totals of the earlier qualifying stages count in this one.")
     )
     requires_second_person = models.BooleanField(
-        default=False, help_text="A result must be confirmed by someone other than its submitter."
+        default=False,
+        help_text=_("A result must be confirmed by someone other than its submitter."),
     )
 
     class LateEntryRule(models.TextChoices):
-        TABLE_HIGH = "table_high", "Highest score at the table for each missed round"
-        ZERO = "zero", "Zero for each missed round"
-        NO_ADVANCE = "no_advance", "Missed rounds score nothing, and the player cannot advance"
+        TABLE_HIGH = "table_high", _("Highest score at the table for each missed round")
+        ZERO = "zero", _("Zero for each missed round")
+        NO_ADVANCE = "no_advance", _("Missed rounds score nothing, and the player cannot advance")
 
     late_entry_rule = models.CharField(
         max_length=20, choices=LateEntryRule.choices, default=LateEntryRule.TABLE_HIGH
@@ -170,11 +173,15 @@ class Stage(models.Model):
         null=True,
         blank=True,
         related_name="next_level",
-        help_text="The stage whose advancers were seated here.",
+        help_text=_("The stage whose advancers were seated here."),
     )
-    seed = models.BigIntegerField(null=True, blank=True, help_text="Seed of the recorded seating.")
+    seed = models.BigIntegerField(
+        null=True, blank=True, help_text=_("Seed of the recorded seating.")
+    )
     seating_report = models.JSONField(
-        default=dict, blank=True, help_text="Repeat tablemates and constraints the seating missed."
+        default=dict,
+        blank=True,
+        help_text=_("Repeat tablemates and constraints the seating missed."),
     )
     created_at = models.DateTimeField(auto_now_add=True)
 

@@ -7,10 +7,12 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Max
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from tournaments.csvfiles import ImportRejected, read_csv
 from tournaments.models import Player, Staff, Stage, Tournament
-from tournaments.presets import get_preset
+from tournaments.presets import PRESETS, get_preset
 
 STAGE_FIELDS = (
     "name",
@@ -42,12 +44,20 @@ def create_tournament(
     with_stages: bool = False,
 ) -> Tournament:
     """Create a tournament; its creator becomes its organiser."""
+    chosen = PRESETS.get(preset)
+    if chosen is not None and domino_set not in chosen.deals:
+        sets = ", ".join(str(Tournament.DominoSet(n).label) for n in chosen.sets())
+        message = _("The %(preset)s preset deals only with %(sets)s, not double-%(set)s.")
+        raise ValidationError(
+            {"domino_set": [message % {"preset": chosen.key, "sets": sets, "set": domino_set}]}
+        )
     try:
         get_preset(preset).deal(domino_set)
     except ValueError as error:
         raise ValidationError({"domino_set": [str(error)]}) from None
     if Tournament.objects.filter(slug=slug).exists():
-        raise ValidationError({"slug": [f"The address {slug!r} is taken: choose another."]})
+        message = _("The address %(slug)s is taken: choose another.") % {"slug": repr(slug)}
+        raise ValidationError({"slug": [message]})
     tournament = Tournament.objects.create(
         name=name, slug=slug, domino_set=domino_set, preset=preset
     )
@@ -72,12 +82,13 @@ def add_staff(
 ) -> tuple[Staff, bool]:
     """Give a user a role in the tournament, creating the user when new: (staff, created)."""
     if role not in Staff.Role.values:
-        raise ValidationError({"role": ["Choose official or organiser."]})
+        raise ValidationError({"role": [_("Choose official or organiser.")]})
     user_model = get_user_model()
     user = user_model.objects.filter(username=username).first()
     if user is None:
         if not password:
-            raise ValidationError({"password": [f"{username!r} is a new user: give a password."]})
+            message = _("%(username)s is a new user: give a password.")
+            raise ValidationError({"password": [message % {"username": repr(username)}]})
         user = user_model.objects.create_user(username=username, password=password)
     staff, created = Staff.objects.update_or_create(
         tournament=tournament, user=user, defaults={"role": role}
@@ -86,7 +97,10 @@ def add_staff(
 
 
 def _player_number_taken(tournament: Tournament, number: int) -> ValidationError:
-    return ValidationError({"number": [f"Number {number} is already taken in {tournament.name}."]})
+    message = _("Number %(number)s is already taken in %(tournament)s.")
+    return ValidationError(
+        {"number": [message % {"number": number, "tournament": tournament.name}]}
+    )
 
 
 @transaction.atomic
@@ -120,6 +134,11 @@ def create_player(
 IMPORT_COLUMNS = ("number", "name", "household", "club", "status")
 REQUIRED_COLUMNS = ("number", "name")
 MAX_LENGTHS = {"name": 120, "household": 120, "club": 120}
+TOO_LONG = {
+    "name": gettext_lazy("the name is longer than %(limit)s characters"),
+    "household": gettext_lazy("the household is longer than %(limit)s characters"),
+    "club": gettext_lazy("the club is longer than %(limit)s characters"),
+}
 
 
 def parse_players_csv(*, tournament: Tournament, content: bytes) -> list[dict[str, Any]]:
@@ -134,27 +153,35 @@ def parse_players_csv(*, tournament: Tournament, content: bytes) -> list[dict[st
         number_text = values["number"]
         number: int | None = None
         if not number_text:
-            problems.append("the number is missing")
+            problems.append(_("the number is missing"))
         elif not number_text.isdigit() or int(number_text) < 1:
-            problems.append(f"the number {number_text!r} is not a whole number of 1 or more")
+            problems.append(
+                _("the number %(number)s is not a whole number of 1 or more")
+                % {"number": repr(number_text)}
+            )
         else:
             number = int(number_text)
             if number in taken:
-                problems.append(f"number {number} is already in the tournament")
+                problems.append(
+                    _("number %(number)s is already in the tournament") % {"number": number}
+                )
             elif number in seen:
-                problems.append(f"number {number} is used twice (also on line {seen[number]})")
+                problems.append(
+                    _("number %(number)s is used twice (also on line %(line)s)")
+                    % {"number": number, "line": seen[number]}
+                )
             else:
                 seen[number] = record.line
         if not values["name"]:
-            problems.append("the name is empty")
+            problems.append(_("the name is empty"))
         for column, limit in MAX_LENGTHS.items():
             if len(values[column]) > limit:
-                problems.append(f"the {column} is longer than {limit} characters")
+                problems.append(str(TOO_LONG[column]) % {"limit": limit})
         status = values["status"].lower().replace(" ", "_") or Player.Status.REGISTERED
         if status not in Player.Status.values:
             problems.append(
-                f"the status {values['status']!r} is unknown: use "
-                f"{', '.join(Player.Status.values)} or leave it empty"
+                _("the status %(status)s is unknown: use %(choices)s or leave it empty")
+                % {"status": repr(values["status"]), "choices": ", ".join(Player.Status.values)}
             )
         if problems:
             errors.append((record.line, record.message()))
@@ -187,8 +214,10 @@ def import_players(*, tournament: Tournament, content: bytes) -> list[Player]:
             [
                 (
                     1,
-                    "Another import added some of these numbers meanwhile: "
-                    "upload the file again to see which.",
+                    _(
+                        "Another import added some of these numbers meanwhile: "
+                        "upload the file again to see which."
+                    ),
                 )
             ]
         ) from None
@@ -206,37 +235,45 @@ def validate_stage(*, tournament: Tournament, values: dict[str, Any]) -> None:
     rounds = values["rounds"]
     if starting_double > domino_set:
         errors["starting_double"] = [
-            f"A double-{domino_set} set has no double-{starting_double}: "
-            f"choose {domino_set} or lower."
+            _("A double-%(set)s set has no double-%(double)s: choose %(set)s or lower.")
+            % {"set": domino_set, "double": starting_double}
         ]
     if rounds < 1:
-        errors["rounds"] = ["A stage has at least one round."]
+        errors["rounds"] = [_("A stage has at least one round.")]
     elif starting_double <= domino_set and rounds > starting_double + 1:
         errors["rounds"] = [
-            f"Starting from double-{starting_double}, at most {starting_double + 1} rounds can be "
-            f"played (down to double-blank)."
+            _(
+                "Starting from double-%(double)s, at most %(rounds)s rounds can be played "
+                "(down to double-blank)."
+            )
+            % {"double": starting_double, "rounds": starting_double + 1}
         ]
     low, high = preset.table_bounds(domino_set)
     size_min, size_max = values["table_size_min"], values["table_size_max"]
     if size_min < low:
         errors["table_size_min"] = [
-            f"The {preset.key} preset deals for at least {low} players at a table."
+            _("The %(preset)s preset deals for at least %(low)s players at a table.")
+            % {"preset": preset.key, "low": low}
         ]
     if size_max > high:
         errors["table_size_max"] = [
-            f"The {preset.key} preset with a double-{domino_set} set deals for at most "
-            f"{high} players at a table."
+            _(
+                "The %(preset)s preset with a double-%(set)s set deals for at most %(high)s "
+                "players at a table."
+            )
+            % {"preset": preset.key, "set": domino_set, "high": high}
         ]
     if size_min > size_max:
         errors.setdefault("table_size_max", []).append(
-            "The largest table size cannot be smaller than the smallest."
+            _("The largest table size cannot be smaller than the smallest.")
         )
     advance = values.get("advance_per_table", 1)
     if advance < 1:
-        errors["advance_per_table"] = ["At least one player advances from each table."]
+        errors["advance_per_table"] = [_("At least one player advances from each table.")]
     elif advance >= size_min and values.get("kind") == Stage.Kind.QUALIFYING:
         errors["advance_per_table"] = [
-            f"With tables of {size_min}, at most {size_min - 1} players per table can advance."
+            _("With tables of %(size)s, at most %(count)s players per table can advance.")
+            % {"size": size_min, "count": size_min - 1}
         ]
     if errors:
         raise ValidationError(errors)
@@ -266,7 +303,9 @@ def update_stage(*, stage: Stage, changes: dict[str, Any]) -> Stage:
     stage = Stage.objects.select_for_update().get(pk=stage.pk)
     changed = {key: value for key, value in changes.items() if key in STAGE_FIELDS}
     if stage.status == Stage.Status.CLOSED:
-        raise StateConflict(f"{stage.name} is closed: its settings can no longer change.")
+        raise StateConflict(
+            _("%(stage)s is closed: its settings can no longer change.") % {"stage": stage.name}
+        )
     if stage.status == Stage.Status.SEATED:
         started = stage.round_results.exists()
         fixed = sorted(
@@ -275,13 +314,20 @@ def update_stage(*, stage: Stage, changes: dict[str, Any]) -> Stage:
             if key not in DAY_OF_PLAY_FIELDS and value != getattr(stage, key)
         )
         if started or fixed:
-            raise StateConflict(
-                f"{stage.name} is seated"
-                + (" and has results" if started else "")
-                + ": only its name, starting double, rounds and confirmation rule can change, "
-                "and only before the first result."
-                + (f" Not changed: {', '.join(fixed)}." if fixed else "")
-            )
+            message = (
+                _(
+                    "%(stage)s is seated and has results: only its name, starting double, rounds "
+                    "and confirmation rule can change, and only before the first result."
+                )
+                if started
+                else _(
+                    "%(stage)s is seated: only its name, starting double, rounds and "
+                    "confirmation rule can change, and only before the first result."
+                )
+            ) % {"stage": stage.name}
+            if fixed:
+                message += " " + _("Not changed: %(fields)s.") % {"fields": ", ".join(fixed)}
+            raise StateConflict(message)
     values = {name: getattr(stage, name) for name in STAGE_FIELDS}
     values.update(changed)
     validate_stage(tournament=stage.tournament, values=values)

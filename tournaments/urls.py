@@ -1,5 +1,6 @@
 from django.urls import path
 
+from config import converters  # noqa: F401 (the <id:...> converter)
 from tournaments import views
 
 urlpatterns = [

@@ -5,6 +5,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
 
 from tournaments import services
 from tournaments.forms import NewTournamentForm, StaffForm
@@ -31,7 +32,9 @@ def new_tournament(request: HttpRequest) -> HttpResponse:
                 for problem in problems:
                     form.add_error(field if field in form.fields else None, problem)
         else:
-            messages.success(request, f"{tournament.name} is ready: add its players next.")
+            messages.success(
+                request, _("%(name)s is ready: add its players next.") % {"name": tournament.name}
+            )
             return redirect("manage", slug=tournament.slug)
     status = 400 if request.method == "POST" else 200
     return render(request, "tournaments/new.html", {"form": form}, status=status)
@@ -41,7 +44,10 @@ def new_tournament(request: HttpRequest) -> HttpResponse:
 def staff_page(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
     if not is_organiser(request.user, tournament):
-        raise PermissionDenied(f"Only an organiser of {tournament.name} may manage its staff.")
+        raise PermissionDenied(
+            _("Only an organiser of %(tournament)s may manage its staff.")
+            % {"tournament": tournament.name}
+        )
     form = StaffForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -51,10 +57,9 @@ def staff_page(request: HttpRequest, slug: str) -> HttpResponse:
                 for problem in problems:
                     form.add_error(field if field in form.fields else None, problem)
         else:
-            verb = "added as" if created else "is now"
-            messages.success(
-                request, f"{staff.user.username} {verb} {staff.get_role_display().lower()}."
-            )
+            done = _("%(user)s added as %(role)s.") if created else _("%(user)s is now %(role)s.")
+            role = staff.get_role_display().lower()
+            messages.success(request, done % {"user": staff.user.username, "role": role})
             return redirect("manage-staff", slug=slug)
     staff = tournament.staff.select_related("user").order_by("role", "user__username")
     context = {"tournament": tournament, "form": form, "staff": staff}

@@ -10,6 +10,11 @@
   var banner = document.getElementById("offline-banner");
   var retryTimer = null;
 
+  // The page's words, in its language: enter_round.html renders them on the banner.
+  function say(name, english) {
+    return (banner && banner.dataset[name]) || english;
+  }
+
   function readOutbox() {
     try {
       return JSON.parse(localStorage.getItem(OUTBOX) || "[]");
@@ -68,7 +73,7 @@
       if (response.status >= 500) throw new Error("server " + response.status);
       return settle(entry, response).then(flush);
     }).catch(function () {
-      showBanner("Not sent yet: will send when the connection returns.");
+      showBanner(say("notSent", "Not sent yet: will send when the connection returns."));
       scheduleRetry();
     });
   }
@@ -81,7 +86,7 @@
     if (response.status === 401 || response.status === 403) {
       if (onThisPage(entry)) {
         unlock();
-        showBanner("Not sent yet: sign in again (in another tab) and it will be sent.");
+        showBanner(say("signedOut", "Not sent yet: sign in again (in another tab) and it will be sent."));
       }
       throw new Error("signed out");
     }
@@ -118,7 +123,7 @@
       }
     });
     if (status === 412 || status === 428 || status === 422) {
-      messages.push("Reload the page to see the scores as they are now.");
+      messages.push(say("reload", "Reload the page to see the scores as they are now."));
     }
     messages.forEach(function (text) {
       var p = document.createElement("p");
@@ -239,11 +244,11 @@
         savedAt: new Date().toISOString()
       };
       keep(entry);  // on the tablet before it goes anywhere
-      lock("Sending…");
+      lock(say("sending", "Sending…"));
       flush();
     });
     var pending = readOutbox().filter(onThisPage);
-    if (pending.length) lock("Not sent yet: will send when the connection returns.");
+    if (pending.length) lock(say("notSent", "Not sent yet: will send when the connection returns."));
   }
   window.addEventListener("online", flush);
   flush();
