@@ -119,6 +119,8 @@ def parse_submission(data: Mapping[str, Any]) -> tuple[bool, list[rules.ScoreLin
         errors["reason"] = [_("The reason is text.")]
     elif len(reason) > 1000:
         errors["reason"] = [_("Keep the reason under 1,000 characters.")]
+    elif "\x00" in reason:
+        errors["reason"] = [_("The reason contains a NUL character.")]
     raw = data.get("scores")
     lines: list[rules.ScoreLine] = []
     if not isinstance(raw, list) or not raw:

@@ -113,6 +113,11 @@ def read_csv(
                 for i, column in enumerate(header)
             )
             record = CsvRecord(line=reader.line_num, values=values)
+            if any("\x00" in cell for cell in cells):  # no database stores it in text
+                record.problems.append(gettext("the line contains a NUL character"))
+                record.values = {
+                    column: value.replace("\x00", "") for column, value in values.items()
+                }
             if len(cells) != len(header):
                 record.problems.append(
                     gettext("the line has %(cells)s cells but the header has %(columns)s")

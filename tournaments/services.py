@@ -84,6 +84,8 @@ def add_staff(
     if role not in Staff.Role.values:
         raise ValidationError({"role": [_("Choose official or organiser.")]})
     user_model = get_user_model()
+    # The name the user would be stored under: a look-alike (full-width letters) is the same user.
+    username = user_model.normalize_username(username)
     user = user_model.objects.filter(username=username).first()
     if user is None:
         if not password:
