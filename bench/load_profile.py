@@ -1,0 +1,278 @@
+"""Where the time of a request goes, in one process: run by bench_load.py in the stack's
+environment (PostgreSQL, the Redis cache, DEBUG off) as
+
+    BENCH_MODE=page BENCH_SLUG=<slug> bash deploy/stack.sh manage shell -c \
+        "import runpy; runpy.run_path('bench/load_profile.py', run_name='__main__')"
+
+Requests go through Django's test client (the whole middleware stack, no HTTP server); every SQL
+query is timed with an execute wrapper. Prints one line: BENCH_JSON {...}.
+
+BENCH_MODE=page: /t/<slug>/ timed part by part (by wrapping the functions the view calls), and
+its template rendered again from modified copies of its source (never the files) to tell what
+the 1,000 {% url %} tags and the per-cell loop over a row's scores cost.
+
+BENCH_MODE=submit: a round result PUT and its confirmation (BENCH_SUBMIT: token, table, round,
+body), each inside a transaction that is rolled back, so nothing is stored and no rebuild is sent.
+"""
+
+import copy
+import cProfile
+import functools
+import json
+import os
+import pstats
+import statistics
+import time
+from typing import Any
+from unittest import mock
+
+from django.core.cache import cache
+from django.db import connection, transaction
+from django.template import engines
+from django.template.loader import get_template
+from django.test import Client, RequestFactory
+from django.utils import timezone
+
+from scoring import public, standings
+from tournaments.models import Tournament
+
+RUNS = 20
+
+
+class Queries:
+    """Every SQL statement the connection runs inside the block, with its time."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, float]] = []
+
+    def __call__(self, execute, sql, params, many, context):
+        start = time.perf_counter()
+        try:
+            return execute(sql, params, many, context)
+        finally:
+            self.calls.append((sql, time.perf_counter() - start))
+
+    @property
+    def ms(self) -> float:
+        return sum(t for _, t in self.calls) * 1000
+
+
+def median_ms(times: list[float]) -> float:
+    return statistics.median(times) * 1000
+
+
+def page() -> dict[str, Any]:
+    slug = os.environ["BENCH_SLUG"]
+    tournament = Tournament.objects.get(slug=slug)
+    stage = public.current_stage(tournament)
+    client = Client(HTTP_HOST="127.0.0.1")
+    path = f"/t/{slug}/"
+    for _ in range(3):
+        client.get(path)
+
+    clock: dict[str, list[float]] = {}
+
+    def timed(name: str, func: Any) -> Any:
+        @functools.wraps(func)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            start = time.perf_counter()
+            try:
+                return func(*args, **kwargs)
+            finally:
+                clock.setdefault(name, []).append(time.perf_counter() - start)
+
+        return wrapper
+
+    views, body = [], b""
+    with (
+        mock.patch.object(public, "render", timed("template rendering", public.render)),
+        mock.patch.object(
+            standings,
+            "standings_payload",
+            timed("standings payload (from Redis)", standings.standings_payload),
+        ),
+        mock.patch.object(
+            standings, "standings_meta", timed("standings meta (SQL)", standings.standings_meta)
+        ),
+    ):
+        for _ in range(RUNS):
+            start = time.perf_counter()
+            response = client.get(path)
+            views.append(time.perf_counter() - start)
+            body = response.content
+    queries = Queries()
+    with connection.execute_wrapper(queries):
+        client.get(path)
+
+    # The snapshot from PostgreSQL, as after a rebuild (the cache entry is dropped then).
+    meta = standings.standings_meta(stage)
+    from_db = []
+    for _ in range(5):
+        cache.delete(standings.cache_key(stage.pk))
+        start = time.perf_counter()
+        payload = standings.standings_payload(stage, meta)
+        from_db.append(time.perf_counter() - start)
+
+    parts = {name: median_ms(times) for name, times in clock.items()}
+    parts["standings payload from PostgreSQL (after a rebuild)"] = median_ms(from_db)
+    return {
+        "runs": RUNS,
+        "view_ms": median_ms(views),
+        "queries": len(queries.calls),
+        "sql_ms": queries.ms,
+        "sql": [sql[:160] for sql, _ in queries.calls],
+        "parts_ms": parts,
+        "bytes": len(body),
+        "rows": len(payload["rows"]),
+        "variants_ms": template_variants(tournament, stage, meta, payload),
+        "template_top": template_profile(client, path),
+    }
+
+
+def template_variants(tournament, stage, meta, payload) -> dict[str, float]:
+    """The standings fragment rendered from its own source and from modified copies."""
+    with open(get_template("scoring/_standings.html").origin.name) as f:
+        source = f.read()
+    loop = (
+        '{% for n in rounds %}<td class="num round-col">{% for key, pips in row.scores.items %}'
+        '{% if key == n|stringformat:"d" %}{{ pips }}{% endif %}{% endfor %}</td>{% endfor %}'
+    )
+    cells = (
+        '{% for pips in row.cells %}<td class="num round-col">'
+        "{% if pips is not None %}{{ pips }}{% endif %}</td>{% endfor %}"
+    )
+    player_url = "{% url 'player-page' tournament.slug row.player.number %}"
+    table_url = "{% url 'table-sheet' tournament.slug stage.order row.table %}"
+    no_urls = source.replace(
+        player_url, "/t/{{ tournament.slug }}/players/{{ row.player.number }}/"
+    )
+    no_urls = no_urls.replace(
+        table_url, "/t/{{ tournament.slug }}/tables/{{ stage.order }}/{{ row.table }}/"
+    )
+    variants = {
+        "the fragment as it is": source,
+        "without the {% url %} tags (the same links built by string)": no_urls,
+        "with each row's round cells precomputed (no loop over scores per cell)": source.replace(
+            loop, cells
+        ),
+        "both": no_urls.replace(loop, cells),
+    }
+    missing = [
+        name
+        for name, text in variants.items()
+        if name != "the fragment as it is" and text == source
+    ]
+    if missing:
+        return {"error: the template changed, variant not applied": 0.0}
+    rounds = list(range(1, stage.rounds + 1))
+    prepared = copy.deepcopy(payload)
+    for row in prepared["rows"]:
+        row["cells"] = [row["scores"].get(str(n)) for n in rounds]
+    request = RequestFactory().get(f"/t/{tournament.slug}/", HTTP_HOST="127.0.0.1")
+    engine = engines["django"]
+    context = {
+        "tournament": tournament,
+        "stage": stage,
+        "payload": prepared,
+        "meta": meta,
+        "rounds": rounds,
+        "now": timezone.now(),
+    }
+    compiled = {name: engine.from_string(text) for name, text in variants.items()}
+    times: dict[str, list[float]] = {name: [] for name in compiled}
+    for _ in range(10):  # interleaved, so that other load on the machine hits every variant
+        for name, template in compiled.items():
+            start = time.perf_counter()
+            template.render(context, request)
+            times[name].append(time.perf_counter() - start)
+    # The fastest of 9 (after a warm-up): the work itself, least disturbed by other processes.
+    return {name: min(values[1:]) * 1000 for name, values in times.items()}
+
+
+def template_profile(client: Client, path: str) -> list[tuple[str, float]]:
+    """One page's template rendering under cProfile: cumulative shares of some tags' work."""
+    profiler = cProfile.Profile()
+    original = public.render
+
+    def profiled_render(*args: Any, **kwargs: Any) -> Any:
+        profiler.enable()
+        try:
+            return original(*args, **kwargs)
+        finally:
+            profiler.disable()
+
+    with mock.patch.object(public, "render", profiled_render):
+        client.get(path)
+    stats = pstats.Stats(profiler).stats
+    total = max(v[3] for v in stats.values())
+    wanted = {
+        "{% url %} tags (reverse)": ("urls/base.py", "reverse"),
+        "number localization (numberformat)": ("utils/numberformat.py", "format"),
+        "|stringformat filter": ("defaultfilters.py", "stringformat"),
+        "{% blocktranslate %}/{% translate %}": ("templatetags/i18n.py", "render"),
+        "autoescaping (conditional_escape)": ("utils/html.py", "conditional_escape"),
+    }
+    out = []
+    for label, (file_part, func) in wanted.items():
+        cumulative = sum(
+            value[3]
+            for (filename, _, name), value in stats.items()
+            if filename.endswith(file_part) and name == func
+        )
+        if cumulative:
+            out.append((label, cumulative / total))
+    return sorted(out, key=lambda item: -item[1])
+
+
+class Rollback(Exception):
+    pass
+
+
+def submit() -> dict[str, Any]:
+    spec = json.loads(os.environ["BENCH_SUBMIT"])
+    client = Client(HTTP_HOST="127.0.0.1", HTTP_AUTHORIZATION=f"Token {spec['token']}")
+    url = f"/api/v1/tables/{spec['table']}/rounds/{spec['round']}/"
+    out: dict[str, Any] = {"put": [], "confirm": []}
+    put_queries = confirm_queries = Queries()
+    for i in range(6):
+        put_queries, confirm_queries = Queries(), Queries()
+        try:
+            with transaction.atomic():
+                start = time.perf_counter()
+                with connection.execute_wrapper(put_queries):
+                    response = client.put(
+                        url,
+                        data=json.dumps(spec["body"]),
+                        content_type="application/json",
+                        HTTP_IDEMPOTENCY_KEY=f"bench-profile-{time.time_ns()}",
+                    )
+                put_time = time.perf_counter() - start
+                if response.status_code != 201:
+                    return {"error": f"PUT {response.status_code}: {response.content[:300]!r}"}
+                start = time.perf_counter()
+                with connection.execute_wrapper(confirm_queries):
+                    response = client.post(url + "confirm/", HTTP_IF_MATCH=response["ETag"])
+                confirm_time = time.perf_counter() - start
+                if response.status_code != 200:
+                    return {"error": f"confirm {response.status_code}: {response.content[:300]!r}"}
+                raise Rollback
+        except Rollback:
+            pass
+        if i:  # the first is a warm-up
+            out["put"].append(put_time)
+            out["confirm"].append(confirm_time)
+    return {
+        "put_ms": median_ms(out["put"]),
+        "confirm_ms": median_ms(out["confirm"]),
+        "put_queries": len(put_queries.calls),
+        "put_sql_ms": put_queries.ms,
+        "confirm_queries": len(confirm_queries.calls),
+        "confirm_sql_ms": confirm_queries.ms,
+        "put_sql": [sql[:120] for sql, _ in put_queries.calls],
+        "confirm_sql": [sql[:120] for sql, _ in confirm_queries.calls],
+    }
+
+
+if __name__ == "__main__":
+    mode = os.environ.get("BENCH_MODE", "page")
+    print("BENCH_JSON " + json.dumps(page() if mode == "page" else submit()))
