@@ -21,6 +21,7 @@ from django.views.decorators.http import require_POST
 from scoring import playoffs, selectors, services, standings
 from scoring.models import Placing, RoundResult
 from tables.models import Table
+from tables.views import organised_tournament as organised
 from tournaments.csvfiles import ImportRejected
 from tournaments.forms import ImportPlayersForm
 from tournaments.models import Stage, Tournament
@@ -320,16 +321,6 @@ def close_stage_page(request: HttpRequest, slug: str, order: int) -> HttpRespons
         closed = _("%(stage)s is closed. See the bracket for what follows.")
         messages.success(request, closed % {"stage": stage.name})
     return redirect("manage", slug=slug)
-
-
-def organised(request: HttpRequest, slug: str) -> Tournament:
-    tournament = get_object_or_404(Tournament, slug=slug)
-    if not is_organiser(request.user, tournament):
-        raise PermissionDenied(
-            _("Only an organiser of %(tournament)s may open this page.")
-            % {"tournament": tournament.name}
-        )
-    return tournament
 
 
 @login_required
