@@ -15,6 +15,7 @@ from urllib.parse import quote
 import pytest
 from django.conf import settings
 from django.db import connection
+from kombu import pools as kombu_pools
 
 from config.celery import app as celery_app
 from tests.conftest import services_missing
@@ -208,11 +209,14 @@ def standings_stack(transactional_db, require_postgres, private_redis, settings,
 
 
 def reset_connections() -> None:
-    """Drop the app's cached connection and producer pools, so the next send uses the new broker."""
+    """Drop what the app cached for its broker: the connection pool and the whole AMQP helper
+    (its producer pool, and the queues and router built for the default queue of the time), so
+    the next send uses the broker and queue set now."""
     if celery_app._pool is not None:
         celery_app._pool.force_close_all()
     celery_app._pool = None
-    celery_app.amqp._producer_pool = None
+    celery_app.__dict__.pop("amqp", None)  # a cached property: rebuilt on next use
+    kombu_pools.reset()  # kombu's own producer pools, keyed by broker URL, hold closed pools
 
 
 @pytest.fixture
