@@ -613,12 +613,18 @@ async def measure_page_rate(
         else f"a2. standings page polls (304), {args.rate:.0f}/s"
     )
     phase = Phase(name)
-    client = HttpClient(host, args.port, max_conns=args.open_loop_conns, timeout=args.timeout)
+    client = HttpClient(host, args.port, max_conns=args.open_loop_conns)
     headers = {"If-None-Match": etag} if etag else None
     seconds = args.rate_seconds if etag is None else args.poll_seconds
     async with measure.phase(phase, path):
         samples, scheduled = await loadgen.open_loop(
-            client, path, rate=args.rate, seconds=seconds, headers=headers, drain_seconds=15
+            client,
+            path,
+            rate=args.rate,
+            seconds=seconds,
+            give_up=args.timeout,
+            headers=headers,
+            drain_seconds=15,
         )
         elapsed = max(s.done for s in samples) - min(s.due for s in samples)
     await client.close()
@@ -955,11 +961,35 @@ def machine() -> dict[str, str]:
         ),
         "?",
     )
+    head = subprocess.run(
+        ["git", "--no-optional-locks", "rev-parse", "--short", "HEAD"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    changed = subprocess.run(
+        [
+            "git",
+            "--no-optional-locks",
+            "diff",
+            "--name-only",
+            "HEAD",
+            "--",
+            ".",
+            ":!bench",
+            ":!docs",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    ).stdout.split()
     names = ("python", "django", "gunicorn", "celery", "psycopg", "redis-py")
     return {
         "cpu": f"{os.cpu_count()} cores, {cpu}",
         "memory": f"{mem_kb / 1024 / 1024:.0f} GiB",
         "os": f"{platform.system()} {platform.release()} {platform.machine()}",
+        "code": f"commit {head or '?'}"
+        + (f" with uncommitted changes to {', '.join(changed)}" if changed else ""),
         "software": ", ".join(f"{n} {v}" for n, v in zip(names, versions, strict=False))
         + f", PostgreSQL {pg.split()[0] if pg else '?'}, Redis {redis_version}",
     }
@@ -1023,8 +1053,8 @@ def report(
     )
     add("")
     add(
-        f"Measured {time.strftime('%Y-%m-%d')} on {info['cpu']}, {info['memory']}, {info['os']}; "
-        f"{info['software']}."
+        f"Measured {time.strftime('%Y-%m-%d %H:%M %Z')} at {info['code']}, on {info['cpu']}, "
+        f"{info['memory']}, {info['os']}; {info['software']}."
     )
     add("")
     add(
@@ -1112,14 +1142,15 @@ def report(
         f"{args.rate * page_ms / 1000:.0f} cores. At {args.rate:.0f}/s the queue grows for the "
         f"whole run. At most {args.open_loop_conns} requests are in flight at once (as behind a "
         "proxy's connection limit); the others wait in the client, and that wait counts. A "
-        f"request unanswered {args.timeout:.0f} s after it was due counts as an error (a phone "
-        "gives up), and so does one still open 15 s after the last was due. After the phase the "
-        f"server took {a.extra.get('recovery_s', math.nan):.0f} s to answer `/health/live/` "
+        f"request that finds no free connection within {args.timeout:.0f} s of its due time is "
+        "never sent, and one answered more than that after it was due is late: both count as "
+        "errors (a phone gives up). A request once sent is always waited for, since a server "
+        "cannot tell that its client has given up and would do the work anyway. After the "
+        f"phase the server took {a.extra.get('recovery_s', math.nan):.0f} s to answer "
+        "`/health/live/` "
         "quickly again"
         + (
-            ": gunicorn had read requests whose clients had already given up, and rendered them "
-            "all (a gthread worker queues what it has read, and nothing drops a request whose "
-            "client has gone)."
+            ": it was still rendering the pages it had read."
             if a.extra.get("recovery_s", 0) > 10
             else "."
         )
@@ -1183,25 +1214,31 @@ def report(
         )
         add("")
         variants = breakdown.get("variants_ms", {})
-        if variants and not any(k.startswith("error") for k in variants):
-            base = variants.get("the fragment as it is", math.nan)
+        if variants:
+            names = list(variants)
+            base = variants[names[0]]
             add(
-                "The standings fragment (`scoring/_standings.html`) rendered from copies of its "
-                "source, changed in memory only (fastest of 9 each, interleaved):"
+                "The standings fragment (`scoring/_standings.html`) rendered on its own from its "
+                "source and from copies changed in memory (fastest of 9 each, interleaved):"
             )
             add("")
-            add("| fragment | render | saved |")
+            add("| fragment | render | difference |")
             add("|---|---|---|")
             for name, value in variants.items():
-                add(f"| {name} | {ms(value)} | {ms(base - value) if value < base else ''} |")
+                diff = "" if name == names[0] else f"{value - base:+,.0f} ms"
+                add(f"| {name} | {ms(value)} | {diff} |")
             add("")
-            add(
-                "Each of the 500 rows loops over every score of the row for every round cell "
-                '(`{% for key, pips in row.scores.items %}{% if key == n|stringformat:"d" %}`: '
-                f"{PLAYERS * ROUNDS * ROUNDS:,} tag evaluations a page) and reverses two URLs "
-                "(1,000 `{% url %}` a page)."
-            )
-            add("")
+            if len(names) > 1:
+                rows = breakdown["rows"]
+                tenth = max(1, rows // 10)
+                per_row = (base - variants[names[1]]) / max(1, rows - tenth)
+                add(
+                    f"The rendering grows with the rows: about {per_row * 1000:,.0f} µs a row, "
+                    f"the rest of the fragment {ms(max(0.0, base - per_row * rows))}. At "
+                    f"{args.rate:.0f}/s that is {args.rate * base / 1000:.1f} cores for the "
+                    "template alone."
+                )
+                add("")
         if breakdown.get("template_top"):
             add(
                 "cProfile of one rendering (cumulative share of the render; cProfile inflates "

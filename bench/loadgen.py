@@ -95,8 +95,11 @@ class HttpClient:
         headers: dict[str, str] | None = None,
         body: bytes = b"",
         timeout: float | None = None,
+        slot_timeout: float | None = None,
     ) -> Response:
-        """One request; raises HttpError when no complete answer came within the timeout."""
+        """One request; raises HttpError when no complete answer came within `timeout` (from
+        now, the wait for a free connection included), or, with `slot_timeout`, when no
+        connection was free within that many seconds (the request was then never sent)."""
         head = [f"{method} {path} HTTP/1.1", f"Host: {self.host}:{self.port}"]
         for name, value in (headers or {}).items():
             head.append(f"{name}: {value}")
@@ -105,11 +108,18 @@ class HttpClient:
         data = ("\r\n".join(head) + "\r\n\r\n").encode("latin-1") + body
 
         async def exchange() -> Response:
-            async with self._slots:
+            if slot_timeout is None:
+                await self._slots.acquire()
+            else:
+                try:
+                    await asyncio.wait_for(self._slots.acquire(), max(0.0, slot_timeout))
+                except TimeoutError:
+                    raise HttpError("gave up: no connection free in time (never sent)") from None
+            try:
                 return await self._exchange(method, data)
+            finally:
+                self._slots.release()
 
-        # The timeout covers the wait for a free connection too: a user gives up after that
-        # long, wherever the request was waiting.
         try:
             return await asyncio.wait_for(
                 exchange(), timeout if timeout is not None else self.timeout
@@ -202,19 +212,38 @@ async def open_loop(
     *,
     rate: float,
     seconds: float,
+    give_up: float = 10.0,
     headers: dict[str, str] | None = None,
     drain_seconds: float = 15.0,
 ) -> tuple[list[Sample], float]:
-    """GET path at a constant arrival rate: request i is due at t0 + i / rate, sent then
-    whatever the earlier ones are doing. Bounded: rate x seconds requests; what has not
-    finished drain_seconds after the last was due counts as an error. Returns the samples
-    and the seconds the schedule took (late starts show when the client itself fell behind)."""
+    """GET path at a constant arrival rate: request i is due at t0 + i / rate and starts then,
+    whatever the earlier ones are doing. Bounded: rate x seconds requests.
+
+    A request that finds no free connection within `give_up` seconds of its due time is never
+    sent (an error); one that is sent is waited for, and is an error when its answer came more
+    than `give_up` seconds after it was due. So the client never abandons a request the server
+    has (a server cannot tell, and would do the work for nobody), and the server holds at most
+    the client's connections' worth of requests. Whatever is still open `drain_seconds` after
+    the last was due is cut off (an error). Returns the samples and the seconds the schedule
+    took (more than `seconds` when the client itself fell behind)."""
     count = int(rate * seconds)
     slots: list[Sample | None] = [None] * count
     tasks: list[asyncio.Task] = []
 
     async def one(i: int, due: float) -> None:
-        slots[i], _ = await timed(client, "GET", path, due=due, headers=headers)
+        wait = due + give_up - time.perf_counter()
+        sample, _ = await timed(
+            client,
+            "GET",
+            path,
+            due=due,
+            headers=headers,
+            slot_timeout=wait,
+            timeout=give_up + drain_seconds + seconds,
+        )
+        if sample.status and sample.latency > give_up:
+            sample.error = f"answered more than {give_up:.0f} s after it was due"
+        slots[i] = sample
 
     t0 = time.perf_counter() + 0.05
     for i in range(count):
@@ -314,12 +343,12 @@ def summarize(
     ok_set = set(ok_statuses)
     errors: dict[str, int] = {}
     for s in samples:
-        if s.status not in ok_set:
+        if s.status not in ok_set or s.error:
             key = s.error or f"HTTP {s.status}"
             errors[key] = errors.get(key, 0) + 1
     latencies = [s.latency * 1000 for s in samples]
     services = [s.service * 1000 for s in samples]
-    ok = sum(1 for s in samples if s.status in ok_set)
+    ok = sum(1 for s in samples if s.status in ok_set and not s.error)
     return Summary(
         count=len(samples),
         ok=ok,
