@@ -1076,9 +1076,12 @@ def report(
     )
     add("")
     add(
-        "Reproduce from the project root (about 6 minutes; it starts and stops a stack of its "
-        "own on port 8170 with the database `roundhouse_stack_bench`; `--py-spy PATH` adds the "
-        "sampling profile when py-spy is not on PATH):"
+        "Reproduce from the project root (about 7 minutes, plus up to `--wait-quiet` and 7 x "
+        "`--wait-quiet-phase` seconds of waiting for a quiet machine; it starts and stops a "
+        "stack of its own on port 8170 with the database `roundhouse_stack_bench`; "
+        "`--py-spy PATH` adds the sampling profile, py-spy being no project dependency: "
+        "`python3 -m venv /tmp/bench-tools-venv && /tmp/bench-tools-venv/bin/pip install "
+        "py-spy`):"
     )
     add("")
     add("```")
@@ -1133,6 +1136,23 @@ def report(
     )
     add("")
 
+    labelled = (("a.", a), ("a2.", a2), ("b. page", bp), ("b. health", bh), ("c.", c), ("d.", d))
+    busy = {
+        label: ph.cores.get("other", 0.0)
+        for label, ph in labelled
+        if ph is not None and ph.cores.get("other", 0.0) > 0.25
+    }
+    if busy:
+        add(
+            f"**Other processes (not the stack, not the load generator) used more than 0.25 "
+            f"cores during {len(busy)} of the {sum(1 for _, ph in labelled if ph)} phases** ("
+            + ", ".join(f"{name} {value:.2f}" for name, value in busy.items())
+            + " cores): the stack had that much less of the 2 cores, so the figures that depend "
+            "on CPU (latency under load, the ceilings) are worse than on a quiet machine. The "
+            "single-request figures (the page alone, the in-process profiles) are the steadier "
+            "ones."
+        )
+        add("")
     add("### a, b. The standings page")
     add("")
     add(
