@@ -204,6 +204,7 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",  # served from here, not a CDN (the CSP allows only this site)
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    "PATH_CONVERTER_OVERRIDES": {"id": int},  # the <id:> converter's ids are integers
     "COMPONENT_SPLIT_REQUEST": True,
 }
 

@@ -159,6 +159,12 @@ def build_world() -> World:
     )
 
 
+@pytest.fixture
+def world(db) -> World:
+    """A fresh world for every test: what one cell changes, no other cell sees."""
+    return build_world()
+
+
 def client_as(world: World, role: str) -> APIClient:
     """A client that authenticates the way the tablets and scripts do: a token header."""
     client = APIClient(enforce_csrf_checks=True)
@@ -350,8 +356,7 @@ def content(response) -> bytes:
 
 
 @pytest.mark.parametrize(("row", "role", "expected"), CELLS)
-def test_permission_matrix_cell(row: Row, role: str, expected: int):
-    world = build_world()
+def test_permission_matrix_cell(world: World, row: Row, role: str, expected: int):
     before = database_state()
     response = call(world, row, role)
     assert response.status_code == expected, content(response)[:500]
@@ -366,8 +371,7 @@ def test_permission_matrix_cell(row: Row, role: str, expected: int):
 
 
 @pytest.mark.parametrize("role", ROLES)
-def test_player_list_shows_households_to_this_tournaments_staff_only(role):
-    world = build_world()
+def test_player_list_shows_households_to_this_tournaments_staff_only(world: World, role: str):
     response = client_as(world, role).get(f"/api/v1/tournaments/{world.this.slug}/players/")
     assert response.status_code == 200
     players = response.json()
@@ -404,9 +408,8 @@ def test_the_matrix_names_every_api_route():
     assert routes == covered
 
 
-def test_session_writes_need_the_csrf_token():
+def test_session_writes_need_the_csrf_token(world: World):
     """Browser pages use the session: a write without the CSRF token is refused, stores nothing."""
-    world = build_world()
     client = APIClient(enforce_csrf_checks=True)
     client.force_login(world.users["organiser"])
     path = "/api/v1/tournaments/spring/players/"
@@ -448,9 +451,8 @@ CROSS_BODIES: dict[str, Callable[[World], dict]] = {
     ids=[f"{role}-{method}-{path}" for role, method, path, *_ in CROSS_TOURNAMENT],
 )
 def test_staff_cannot_reach_another_tournaments_objects_through_their_own(
-    role, method, path, body, expected
+    world: World, role, method, path, body, expected
 ):
-    world = build_world()
     before = database_state()
     client = client_as(world, role)
     send = getattr(client, method.lower())
@@ -469,9 +471,8 @@ def test_staff_cannot_reach_another_tournaments_objects_through_their_own(
 
 
 @pytest.mark.parametrize("body", [[{"name": "Final"}], 5, "name"], ids=["list", "number", "text"])
-def test_official_patching_a_stage_with_a_body_that_is_not_an_object_is_400(body):
+def test_official_patching_a_stage_with_a_body_that_is_not_an_object_is_400(world: World, body):
     """It was a 500 for officials: set(request.data) ran before the body was checked."""
-    world = build_world()
     before = database_state()
     client = client_as(world, "official")
     client.raise_request_exception = False  # the answer the tablet would get
@@ -481,9 +482,8 @@ def test_official_patching_a_stage_with_a_body_that_is_not_an_object_is_400(body
 
 
 @pytest.mark.parametrize("role", ROLES)
-def test_stage_reads_name_households_to_this_tournaments_staff_only(role):
+def test_stage_reads_name_households_to_this_tournaments_staff_only(world: World, role: str):
     """The seating report names households (a conflict, a warning): it is staff-only."""
-    world = build_world()
     seated = client_as(world, "organiser").post(
         f"/api/v1/stages/{world.playoff.pk}/seat/", {"seed": 7}, format="json"
     )
