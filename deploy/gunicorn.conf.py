@@ -3,6 +3,7 @@
 Command-line flags win over this file (deploy/stack.sh binds to 127.0.0.1 with `--bind`).
 """
 
+import gc
 import os
 
 
@@ -48,3 +49,10 @@ access_log_format = '%(h)s "%(r)s" %(s)s %(b)s %(M)sms "%(a)s"'
 # The heartbeat file on tmpfs: a container's overlay filesystem can stall it into timeouts.
 if os.path.isdir("/dev/shm"):
     worker_tmp_dir = "/dev/shm"
+
+
+def pre_fork(server, worker) -> None:
+    # Freeze the preloaded app's objects right before each fork (as the gc module's documentation
+    # advises): a worker's full collections then neither walk them nor write to their shared
+    # memory pages.
+    gc.freeze()

@@ -6,6 +6,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+from functools import cached_property
 from itertools import groupby
 from operator import attrgetter, itemgetter
 from typing import Any
@@ -26,6 +27,16 @@ class PlayerRecord:
     scores: Mapping[int, int]  # round_no -> pips, confirmed rounds only
     went_out: frozenset[int] = frozenset()  # rounds this player went out in (won)
     carried: int = 0  # total carried forward from an earlier stage (added to total)
+
+    # Each is needed again at every level of the ranking: computed once per record.
+    @cached_property
+    def total(self) -> int:
+        return sum(self.scores.values()) + self.carried
+
+    @cached_property
+    def rounds_won(self) -> int:
+        # Only confirmed rounds count: a went-out mark for a round without a score is ignored.
+        return sum(1 for round_no in self.went_out if round_no in self.scores)
 
 
 DECISION_METHODS = ("tiebreak_round", "draw")
@@ -70,12 +81,11 @@ TiebreakRule = Callable[[Sequence[PlayerRecord]], SortKey]
 
 
 def total_score(record: PlayerRecord) -> int:
-    return sum(record.scores.values()) + record.carried
+    return record.total
 
 
 def rounds_won(record: PlayerRecord) -> int:
-    # Only confirmed rounds count: a went-out mark for a round without a score is ignored.
-    return sum(1 for round_no in record.went_out if round_no in record.scores)
+    return record.rounds_won
 
 
 def _by_rounds_won(group: Sequence[PlayerRecord]) -> SortKey:
@@ -153,7 +163,11 @@ def _ordered_groups(
 ) -> list[Group]:
     groups = _split(records, total_score)
     for rule in rules:
-        groups = [part for group in groups for part in _refine(group, rule)]
+        groups = [
+            part
+            for group in groups
+            for part in (_refine(group, rule) if len(group) > 1 else (group,))
+        ]
     return [part for group in groups for part in _decide(group, index)]
 
 

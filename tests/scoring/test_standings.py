@@ -5,7 +5,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from scoring import standings, tasks
-from scoring.models import RoundResult, Score, StageStandings, TiebreakDecision
+from scoring.models import RoundResult, Score, StageStandings, StandingRow, TiebreakDecision
+from scoring.standings import ROW_FIELDS
 from tables.models import Seat, Table
 from tests import factories
 from tests.conftest import client_for
@@ -366,3 +367,50 @@ def test_rebuild_and_serve_take_as_many_queries_for_2000_players_as_for_12(
     large = queries_to_rebuild_and_serve(build_stage(tournament, 2000))
     assert small == large
     assert small[1] <= 4
+
+
+def snapshot(stage) -> dict[int, tuple]:
+    return {
+        row[0]: row[1:]
+        for row in StandingRow.objects.filter(stage=stage).values_list(
+            "player_id", *standings.ROW_FIELDS
+        )
+    }
+
+
+@pytest.mark.parametrize("copy_from_rows", [1, 10_000], ids=["copy", "insert"])
+def test_a_rebuild_rewrites_only_the_lines_that_changed_and_equals_a_fresh_build(
+    stage, monkeypatch, copy_from_rows
+):
+    # PostgreSQL takes large writes by COPY, small ones by INSERT: both must store the same lines.
+    monkeypatch.setattr(standings, "COPY_FROM_ROWS", copy_from_rows)
+    tables = seat_tables(stage, [["A1", "A2", "A3", "A4"], ["B1", "B2", "B3"], ["C1", "C2"]])
+    for round_no in (1, 2):
+        play(stage, tables[0], round_no, [0, 10, 20, 30])
+        play(stage, tables[1], round_no, [5, 0, 40])
+    late = play(stage, tables[2], 1, [0, 12])
+    ids_before = dict(StandingRow.objects.filter(stage=stage).values_list("player_id", "pk"))
+    assert len(ids_before) == 9
+
+    # A correction at table C changes C2's line only (nobody's rank moves); A1 withdraws, so A2
+    # advances in A1's place: three lines change.
+    Score.objects.filter(result=late, player=tables[2][1]).update(pips=13)
+    Player.objects.filter(pk=tables[0][0].pk).update(status="withdrawn")
+    standings.request_rebuild(stage)
+
+    after = snapshot(stage)
+    assert after[tables[2][1].pk][ROW_FIELDS.index("total")] == 13
+    assert after[tables[0][0].pk][ROW_FIELDS.index("note")] == "withdrawn"
+    ids_after = dict(StandingRow.objects.filter(stage=stage).values_list("player_id", "pk"))
+    rewritten = {p for p in ids_after if ids_after[p] != ids_before[p]}
+    assert after[tables[0][1].pk][ROW_FIELDS.index("advances")] is True
+    assert rewritten == {tables[2][1].pk, tables[0][0].pk, tables[0][1].pk}
+
+    # Someone unseated disappears from the snapshot; what is stored equals a build from nothing.
+    Seat.objects.filter(player=tables[1][2]).delete()
+    standings.request_rebuild(stage)
+    kept = snapshot(stage)
+    assert tables[1][2].pk not in kept and len(kept) == 8
+    StandingRow.objects.filter(stage=stage).delete()
+    standings.request_rebuild(stage)
+    assert snapshot(stage) == kept
