@@ -73,7 +73,7 @@ PYTHON = ROOT / ".venv" / "bin" / "python"
 
 PLAYERS = 500
 TABLE_SIZE = 4
-ROUNDS = 4
+ROUNDS = 6  # rounds 3 to 6 leave enough table-rounds for c., c2. and d.
 STARTING_DOUBLE = 12
 SETUP_ROUNDS = (1, 2)  # entered and confirmed at every table before the measurements
 SEED = 2024
@@ -659,11 +659,25 @@ async def measure_ceiling(
 
 
 async def measure_submissions(
-    measure: Measure, host: str, args: argparse.Namespace, event: Event, jobs: list, base: list
+    measure: Measure,
+    host: str,
+    args: argparse.Namespace,
+    event: Event,
+    jobs: list,
+    base: list,
+    think: tuple[float, float] | None = None,
 ) -> Phase:
-    """c: the unloaded baseline (one official, sequential), then every official at once."""
-    rng = random.Random(SEED + 3)
-    phase = Phase(f"c. result submissions, {args.officials} officials at once")
+    """c: the unloaded baseline (one official, sequential), then every official at once; with
+    think (c2.), each official first pauses a random time in that range (seconds) before each
+    result, as officials do between tables' reports, then sends the PUT and the confirm."""
+    rng = random.Random(SEED + 3 + (think is not None))
+    if think is None:
+        phase = Phase(f"c. result submissions, {args.officials} officials at once")
+    else:
+        phase = Phase(
+            f"c2. result submissions, {args.officials} officials, {think[0]:g}-{think[1]:g} s "
+            "between results"
+        )
     client = HttpClient(host, args.port, max_conns=args.officials + 4, timeout=args.timeout)
     base_puts, base_confirms = [], []
     for table_id, number, seats, round_no in base:
@@ -672,7 +686,8 @@ async def measure_submissions(
         )
         base_puts.append(put)
         base_confirms.append(confirm)
-    await asyncio.sleep(2)  # let the baseline's standings rebuilds finish
+    if base:
+        await asyncio.sleep(2)  # let the baseline's standings rebuilds finish
     per_official: list[list] = [[] for _ in event.official_tokens]
     for i, job in enumerate(jobs):
         per_official[i % len(per_official)].append(job)
@@ -683,6 +698,8 @@ async def measure_submissions(
     async def official(token: str, mine: list) -> None:
         await go.wait()
         for table_id, number, seats, round_no in mine:
+            if think is not None:
+                await asyncio.sleep(rng.uniform(*think))
             put, confirm = await submit_and_confirm(
                 client, token, table_id, number, seats, round_no, rng
             )
@@ -1033,6 +1050,9 @@ def report(
     a_ok = sa.p99 < TARGET_PAGE_P99_MS and sa.error_count == 0
     a2_ok = a2 is not None and a2.summary.p99 < TARGET_PAGE_P99_MS and not a2.summary.error_count
     c_ok = sc.p99 < TARGET_SUBMIT_P99_MS and sc.error_count == 0
+    c2 = phases["c2"]
+    sc2 = c2.summary
+    c2_ok = sc2.p99 < TARGET_SUBMIT_P99_MS and sc2.error_count == 0
     d_ok = d.extra["p95_s"] < TARGET_VISIBLE_P95_S and not d.extra["failures"]
     page_ms = standalone.get("p50_ms", math.nan)
     total_rss = sum(m.rss_mb for m in mem)
@@ -1124,6 +1144,17 @@ def report(
         + ("" if c_ok else f", p99 {sc.p99 / TARGET_SUBMIT_P99_MS:.1f}x the target")
         + " |"
     )
+    put2, confirm2 = c2.extra["put"], c2.extra["confirm"]
+    add(
+        f"| c2. {args.officials} officials, each pausing {args.think_min:g}-{args.think_max:g} s "
+        f"before each result: {c2.extra['results']} results, each a PUT then a confirm | PUT p50 "
+        f"{ms(put2.p50)}, p95 {ms(put2.p95)}, p99 {ms(put2.p99)}; confirm p50 "
+        f"{ms(confirm2.p50)}, p95 {ms(confirm2.p95)}, p99 {ms(confirm2.p99)}; all {sc2.count} "
+        f"requests: p99 {ms(sc2.p99)}, {sc2.error_count} errors | p99 < "
+        f"{TARGET_SUBMIT_P99_MS:.0f} ms | {verdict(c2_ok)}"
+        + ("" if c2_ok else f", p99 {sc2.p99 / TARGET_SUBMIT_P99_MS:.1f}x the target")
+        + " |"
+    )
     add(
         f"| d. confirmation to the public page counting it ({d.extra['samples']} times) | p50 "
         f"{d.extra['p50_s']:.2f} s, p95 {d.extra['p95_s']:.2f} s, max {d.extra['max_s']:.2f} s; "
@@ -1136,7 +1167,15 @@ def report(
     )
     add("")
 
-    labelled = (("a.", a), ("a2.", a2), ("b. page", bp), ("b. health", bh), ("c.", c), ("d.", d))
+    labelled = (
+        ("a.", a),
+        ("a2.", a2),
+        ("b. page", bp),
+        ("b. health", bh),
+        ("c.", c),
+        ("c2.", c2),
+        ("d.", d),
+    )
     busy = {
         label: ph.cores.get("other", 0.0)
         for label, ph in labelled
@@ -1213,7 +1252,7 @@ def report(
     add("")
     add("Cores in use during each phase (of 2):")
     add("")
-    for ph in [p for p in (a, a2, bp, bh, c, d) if p is not None]:
+    for ph in [p for p in (a, a2, bp, bh, c, c2, d) if p is not None]:
         add(f"- {ph.name}: {cores_line(ph)}.")
     add("")
 
@@ -1229,8 +1268,8 @@ def report(
             f"({ms(breakdown['sql_ms'])} in all), "
             + ", ".join(f"{k} {ms(v)}" for k, v in parts.items())
             + f". The page is {breakdown['bytes'] / 1024:.0f} KB of HTML for "
-            f"{breakdown['rows']} rows. **The template is {render / breakdown['view_ms']:.0%} of "
-            "the view**; the database and Redis are not the limit."
+            f"{breakdown['rows']} rows. The page's template (the standings table comes "
+            f"rendered from Redis) is {render / breakdown['view_ms']:.0%} of the view."
         )
         add("")
         variants = breakdown.get("variants_ms", {})
@@ -1238,7 +1277,8 @@ def report(
             names = list(variants)
             base = variants[names[0]]
             add(
-                "The standings fragment (`scoring/_standings.html`) rendered on its own from its "
+                "The standings table (`scoring/_standings_table.html`, rendered once per "
+                "snapshot and language, then served from Redis) rendered on its own from its "
                 "source and from copies changed in memory (fastest of 9 each, interleaved):"
             )
             add("")
@@ -1255,8 +1295,8 @@ def report(
                 add(
                     f"The rendering grows with the rows: about {per_row * 1000:,.0f} µs a row, "
                     f"the rest of the fragment {ms(max(0.0, base - per_row * rows))}. At "
-                    f"{args.rate:.0f}/s that is {args.rate * base / 1000:.1f} cores for the "
-                    "template alone."
+                    f"{args.rate:.0f}/s, rendering it for every request would take "
+                    f"{args.rate * base / 1000:.1f} cores; it is rendered once per snapshot."
                 )
                 add("")
         if breakdown.get("template_top"):
@@ -1326,6 +1366,19 @@ def report(
         add("Errors: " + ", ".join(f"{k}: {v}" for k, v in sc.errors.items()) + ".")
         add("")
 
+    add(
+        f"c2. is the same officials as they report in a hall: {args.officials} of them, each "
+        f"pausing {args.think_min:g} to {args.think_max:g} s (uniformly at random) before each of "
+        f"its {args.think_results} results, then sending the PUT and, at once, the confirm: "
+        f"{c2.extra['results']} results in {c2.extra['elapsed']:.1f} s "
+        f"({c2.extra['results_per_s']:.1f} results/s; a real table reports a round every 10 to "
+        "20 minutes, so this is still hundreds of times a hall's rate). Server time per request "
+        f"(access log) p50 {ms(c2.log.get('server_p50_ms'))}, p99 "
+        f"{ms(c2.log.get('server_p99_ms'))}. c. keeps every official's request in flight at "
+        "once: a burst that 2 cores can only queue."
+    )
+    add("")
+
     add("### d. Confirmation to the public page")
     add("")
     add(
@@ -1368,6 +1421,7 @@ def report(
         f"a {'met' if a_ok else 'missed'}",
         f"b page ceiling {sbp.rate:.1f}/s vs health {sbh.rate:.0f}/s",
         f"c {'met' if c_ok else 'missed'}",
+        f"c2 {'met' if c2_ok else 'missed'}",
         f"d {'met' if d_ok else 'missed'}",
     ]
     return "\n".join(lines), verdicts
@@ -1420,6 +1474,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--ceiling-seconds", type=float, default=20.0)
     p.add_argument("--concurrency", type=int, default=16, help="connections of b. (16)")
     p.add_argument("--officials", type=int, default=50)
+    p.add_argument("--burst-results", type=int, default=210, help="results of c. (210)")
+    p.add_argument("--think-results", type=int, default=3, help="results per official in c2.")
+    p.add_argument("--think-min", type=float, default=1.0, help="c2.'s shortest pause, s (1)")
+    p.add_argument("--think-max", type=float, default=5.0, help="c2.'s longest pause, s (5)")
     p.add_argument("--visibility-samples", type=int, default=30)
     p.add_argument("--visibility-timeout", type=float, default=15.0)
     p.add_argument(
@@ -1534,14 +1592,21 @@ async def run(args: argparse.Namespace, command: str) -> int:
         print("py-spy not found (--py-spy PATH): no sampling profile")
 
     tables = [(tid, *event.tables[tid]) for tid in event.table_ids()]
-    free = [(tid, number, seats, r) for r in (3, 4) for tid, number, seats in tables]
-    need = args.visibility_samples + 10
-    if len(free) <= need:
-        raise BenchError("not enough table-rounds left for c. and d.")
-    jobs_c, base_c, jobs_d = (
-        free[:-need],
-        free[-need : -args.visibility_samples],
-        free[-args.visibility_samples :],
+    free = [
+        (tid, number, seats, r)
+        for r in range(len(SETUP_ROUNDS) + 1, ROUNDS + 1)
+        for tid, number, seats in tables
+    ]
+    need_c2 = args.officials * args.think_results
+    need = args.visibility_samples + 10 + need_c2
+    if len(free) < need + args.officials:
+        raise BenchError("not enough table-rounds left for c., c2. and d.")
+    jobs_c = free[: len(free) - need][: args.burst_results]
+    rest = free[len(jobs_c) :]
+    jobs_c2, base_c, jobs_d = (
+        rest[:need_c2],
+        rest[need_c2 : need_c2 + 10],
+        rest[need_c2 + 10 : need_c2 + 10 + args.visibility_samples],
     )
     tid, number, seats, round_no = jobs_c[0]
     submit_profile = in_process(
@@ -1569,6 +1634,18 @@ async def run(args: argparse.Namespace, command: str) -> int:
     print_phase(phases["c"])
     await wait_for_counted(
         client, event, len(SETUP_ROUNDS) * len(tables) + len(jobs_c) + len(base_c), 60
+    )
+    await between()
+
+    think = (args.think_min, args.think_max)
+    print(f"c2. {args.officials} officials, {think} s between results ...", flush=True)
+    phases["c2"] = await measure_submissions(measure, host, args, event, jobs_c2, [], think)
+    print_phase(phases["c2"])
+    await wait_for_counted(
+        client,
+        event,
+        len(SETUP_ROUNDS) * len(tables) + len(jobs_c) + len(base_c) + len(jobs_c2),
+        60,
     )
     await between()
 

@@ -1,19 +1,26 @@
 """The pages players read without logging in: live standings, a table's score sheet, a player's
 page, the projector. Each refreshes itself with HTMX polling; an unchanged page costs a 304."""
 
+import logging
+import re
 from typing import Any
 
+from django.core.cache import cache
 from django.db.models import Q
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import timezone
+from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
 from scoring import selectors, standings
-from scoring.models import Placing, RoundResult, StandingRow
+from scoring.models import Placing, RoundResult, StageStandings, StandingRow
 from tables.models import Seat, Table
 from tournaments.models import Player, Stage, Tournament
+
+logger = logging.getLogger(__name__)
 
 SCREEN_PAGE = 12
 
@@ -51,28 +58,101 @@ def _in_page_language(payload: dict[str, Any] | None) -> dict[str, Any] | None:
     return {**payload, "rows": rows}
 
 
+def _standings_state(slug: str) -> tuple[Tournament, Stage | None, StageStandings | None]:
+    """The tournament, its current stage (see current_stage) and the snapshot's header: one query
+    once play has begun."""
+    stage = (
+        Stage.objects.select_related("tournament", "standings")
+        .filter(tournament__slug=slug)
+        .exclude(status=Stage.Status.PENDING)
+        .order_by("-order")
+        .first()
+    )
+    if stage is None:
+        return get_object_or_404(Tournament, slug=slug), None, None
+    meta = getattr(stage, "standings", None)
+    if meta is None or meta.computed_at is None:
+        meta = standings.standings_meta(stage)
+    return stage.tournament, stage, meta
+
+
 def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
-    """Live standings of the current stage, in a fixed, small number of queries."""
-    tournament = get_object_or_404(Tournament, slug=slug)
-    stage = current_stage(tournament)
-    meta = standings.standings_meta(stage) if stage else None
+    """Live standings of the current stage: one query, then the page from the cache."""
+    tournament, stage, meta = _standings_state(slug)
     partial = bool(getattr(request, "htmx", False))
-    etag = _etag("standings", stage.pk if stage else 0, meta.built_seq if meta else 0, int(partial))
+    # The stage's status too: closing a stage changes the page ("This stage is over.") but not
+    # the snapshot.
+    version = (stage.pk, meta.built_seq, stage.status) if stage and meta else (0, 0, "")
+    etag = _etag("standings", *version, int(partial))
     if (unchanged := _fresh_or_304(request, etag)) is not None:
         return unchanged
-    payload = _in_page_language(standings.standings_payload(stage, meta) if stage else None)
-    rounds = list(range(1, stage.rounds + 1)) if stage else []
-    context = {
-        "tournament": tournament,
-        "stage": stage,
-        "payload": payload,
-        "rows": _display_rows(tournament, stage, payload, rounds),
-        "meta": meta,
-        "rounds": rounds,
-        "now": timezone.now(),
-    }
-    template = "scoring/_standings.html" if partial else "scoring/standings.html"
-    return _live(render(request, template, context), etag)
+
+    def render_page() -> HttpResponse:
+        context = {
+            "tournament": tournament,
+            "stage": stage,
+            "standings_table": standings_table(tournament, stage, meta) if stage else "",
+            "meta": meta,
+        }
+        template = "scoring/_standings.html" if partial else "scoring/standings.html"
+        return render(request, template, context)
+
+    return _live(_shared_page(request, f"standings-page:{tournament.pk}:{etag}", render_page), etag)
+
+
+# The value of a form's CSRF token as {% csrf_token %} writes it. Escaped page content cannot
+# imitate it: its quotes would be &quot;.
+CSRF_VALUE = re.compile(r'(name="csrfmiddlewaretoken" value=")[^"]*(")')
+
+
+def _shared_page(request: HttpRequest, key: str, render_page) -> HttpResponse:
+    """A page that is the same for every visitor who is not signed in, but for the CSRF token of
+    its language form: rendered once per key and kept in the cache, then served with each
+    visitor's own token put in. Signed-in people, and addresses with a query string (which the
+    page links back to), get it rendered for them."""
+    if request.GET or request.user.is_authenticated:
+        return render_page()
+    try:
+        body = cache.get(key)
+    except Exception:
+        body = None
+        logger.warning("public page: cache unavailable, rendering %s", request.path)
+    if body is None:
+        response = render_page()
+        try:
+            cache.set(key, response.content.decode(), timeout=standings.CACHE_SECONDS)
+        except Exception:
+            logger.warning("public page: cache unavailable, %s not kept", request.path)
+        return response
+    token = get_token(request)  # this visitor's, and sets the CSRF cookie as the tag would
+    return HttpResponse(CSRF_VALUE.sub(lambda match: match[1] + token + match[2], body))
+
+
+def table_cache_key(stage: Stage, meta: StageStandings) -> str:
+    return f"standings-table:{stage.pk}:{meta.built_seq}:{get_language()}"
+
+
+def standings_table(tournament: Tournament, stage: Stage, meta: StageStandings) -> str:
+    """The standings table of a snapshot in the active language, rendered once and then served
+    from the cache: rendering 500 rows was most of the page's time (docs/PERFORMANCE.md). A new
+    snapshot has a new key; with the cache down, the table is rendered for each request."""
+    key = table_cache_key(stage, meta)
+    try:
+        html = cache.get(key)
+    except Exception:
+        html = None
+        logger.warning("standings page: cache unavailable, rendering stage %s", stage.pk)
+    if html is None:
+        payload = _in_page_language(standings.standings_payload(stage, meta))
+        rounds = list(range(1, stage.rounds + 1))
+        context = {"rows": _display_rows(tournament, stage, payload, rounds), "rounds": rounds}
+        html = render_to_string("scoring/_standings_table.html", context)
+        try:
+            cache.set(key, html, timeout=standings.CACHE_SECONDS)
+        except Exception:
+            logger.warning("standings page: cache unavailable, stage %s not kept", stage.pk)
+    # Our own template's output (escaped when rendered), kept as it was rendered.
+    return mark_safe(html)
 
 
 def _display_rows(tournament, stage, payload, rounds) -> list[dict]:

@@ -1,5 +1,6 @@
 """Shared fixtures: API clients per role, and the gate for tests that need PostgreSQL or Redis."""
 
+import contextlib
 import os
 import socket
 from urllib.parse import urlparse
@@ -30,6 +31,26 @@ def redis_url() -> str:
     except OSError as error:
         services_missing(f"Redis at {url} does not answer: {error}")
     return url
+
+
+@pytest.fixture(scope="session", autouse=True)
+def cache_of_this_run() -> None:
+    """Cached standings and pages are keyed by database ids, which a new test database hands
+    out again: nothing cached by an earlier run may be served to this one."""
+    from django.core.cache import cache
+
+    with contextlib.suppress(Exception):  # Redis down: the tests that need it say so themselves
+        cache.clear()
+
+
+@pytest.fixture(autouse=True)
+def cache_of_this_test(settings) -> None:
+    """SQLite hands the same ids out again after each test: start each with an empty local
+    cache. (PostgreSQL's sequences keep counting, so the Redis cache needs no clearing.)"""
+    from django.core.cache import cache
+
+    if settings.CACHES["default"]["BACKEND"].endswith("LocMemCache"):
+        cache.clear()
 
 
 @pytest.fixture

@@ -2,11 +2,12 @@
 
 import pytest
 from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from tests import factories
 from tests.scoring.helpers import play, play_stage, seat_tables
-from tournaments.models import Player
+from tournaments.models import Player, Stage
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -59,6 +60,96 @@ def test_standings_page_takes_the_same_few_queries_for_few_and_many_players(clie
             assert client.get(f"/t/{slug}/").status_code == 200
         counts.append(len(queries))
     assert counts[0] == counts[1] <= 5
+
+
+def standings_table(page: str) -> str:
+    return page[page.index('<table class="standings">') : page.index("</table>")]
+
+
+def test_the_standings_table_is_rendered_once_per_snapshot_and_language(client, tournament, stage):
+    table = list(Player.objects.filter(tournament=tournament).order_by("number"))[:3]
+    play(stage, table, 1, [0, 5, 9])
+    english = client.get(f"/t/{tournament.slug}/").content.decode()
+    with CaptureQueriesContext(connection) as queries:
+        again = client.get(f"/t/{tournament.slug}/").content.decode()
+    assert standings_table(again) == standings_table(english)
+    # Served from the cache: the snapshot's rows are not read again.
+    assert not [q for q in queries if "scoring_standingrow" in q["sql"]]
+    spanish = client.get(f"/t/{tournament.slug}/", HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert "Clasificación" in spanish and ">Total<" in spanish and ">Rank<" not in spanish
+    assert ">Rank<" in client.get(f"/t/{tournament.slug}/").content.decode()
+    play(stage, table, 2, [7, 0, 9])  # a new snapshot: a new table
+    page = client.get(f"/t/{tournament.slug}/").content.decode()
+    assert "2 of 4 results in." in page and "<strong>7</strong>" in page
+
+
+def test_the_standings_page_renders_its_table_when_the_cache_is_down(
+    client, tournament, stage, settings
+):
+    play_stage(stage)
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": "redis://127.0.0.1:1/0",  # nothing listens there
+            "OPTIONS": {"socket_connect_timeout": 0.2, "socket_timeout": 0.2},
+        }
+    }
+    response = client.get(f"/t/{tournament.slug}/")
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "4 of 4 results in." in page
+    assert page.index("Ann Baker") < page.index("Bob Ortiz") < page.index("Cy Young")
+
+
+def csrf_value(page: str) -> str:
+    marker = 'name="csrfmiddlewaretoken" value="'
+    start = page.index(marker) + len(marker)
+    return page[start : page.index('"', start)]
+
+
+def test_every_visitor_gets_a_language_switch_that_works_from_the_shared_page(tournament, stage):
+    play_stage(stage)
+    pages = []
+    for _ in range(2):  # the second visitor is served the page the first one's visit rendered
+        visitor = Client(enforce_csrf_checks=True)
+        page = visitor.get(f"/t/{tournament.slug}/").content.decode()
+        switched = visitor.post(
+            "/i18n/setlang/",
+            {
+                "language": "es",
+                "next": f"/t/{tournament.slug}/",
+                "csrfmiddlewaretoken": csrf_value(page),
+            },
+        )
+        assert switched.status_code == 302
+        assert "Clasificación" in visitor.get(f"/t/{tournament.slug}/").content.decode()
+        pages.append(page)
+    assert csrf_value(pages[0]) != csrf_value(pages[1])
+    assert standings_table(pages[0]) == standings_table(pages[1])
+
+
+def test_a_signed_in_visitor_gets_a_page_of_their_own(client, tournament, stage, organiser):
+    play_stage(stage)
+    anonymous = client.get(f"/t/{tournament.slug}/").content.decode()
+    assert "Sign in" in anonymous
+    signed_in = Client()
+    signed_in.force_login(organiser)
+    page = signed_in.get(f"/t/{tournament.slug}/").content.decode()
+    assert organiser.username in page and "Sign out" in page
+    assert organiser.username not in client.get(f"/t/{tournament.slug}/").content.decode()
+    # A query string is linked back to by the language form: such a page is rendered for it.
+    with_query = client.get(f"/t/{tournament.slug}/?from=qr").content.decode()
+    assert f'value="/t/{tournament.slug}/?from=qr"' in with_query
+
+
+def test_closing_the_stage_shows_on_the_page_at_once(client, tournament, stage):
+    play_stage(stage)
+    first = client.get(f"/t/{tournament.slug}/")
+    assert "This stage is over." not in first.content.decode()
+    # Closed, before the worker seats what follows: the snapshot is the same, the page is not.
+    Stage.objects.filter(pk=stage.pk).update(status="closed")
+    again = client.get(f"/t/{tournament.slug}/", HTTP_IF_NONE_MATCH=first["ETag"])
+    assert again.status_code == 200 and "This stage is over." in again.content.decode()
 
 
 def test_table_sheet_shows_confirmed_rounds_only(client, tournament, stage):

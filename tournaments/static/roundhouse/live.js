@@ -1,4 +1,5 @@
-// "updated 12 s ago": keeps relative times current between polls, in the page's language.
+// "Updated 14:02:11 (12 s ago)": the server writes the time (the same page, cached, serves many
+// phones); this adds how long ago and keeps it current between polls, in the page's language.
 (function () {
   "use strict";
   function label(seconds, lang) {
@@ -13,7 +14,7 @@
       var then = Date.parse(el.getAttribute("datetime"));
       if (!isNaN(then)) {
         var seconds = Math.max(0, Math.round((Date.now() - then) / 1000));
-        el.querySelector(".ago").textContent = label(seconds, lang);
+        el.querySelector(".ago").textContent = " (" + label(seconds, lang) + ")";
       }
     });
   }
