@@ -89,9 +89,12 @@ def _score_body(score: Score) -> dict[str, Any]:
 
 
 def result_body(result: RoundResult) -> dict[str, Any]:
-    scores = result.scores.select_related("player")
+    # order_by(): sorted below; the models' default orderings would join five tables to sort.
+    scores = result.scores.select_related("player").order_by()
     positions = dict(
-        Seat.objects.filter(table_id=result.table_id).values_list("player_id", "position")
+        Seat.objects.filter(table_id=result.table_id)
+        .order_by()
+        .values_list("player_id", "position")
     )
     ordered = sorted(scores, key=lambda s: positions.get(s.player_id, 0))
     return {
