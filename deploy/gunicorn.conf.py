@@ -38,8 +38,10 @@ keepalive = env_int("GUNICORN_KEEPALIVE", 5)
 # Load Django once in the master: workers fork ready, and a broken import stops the start.
 preload_app = True
 # Recycle workers now and then against slow leaks; the jitter keeps them from restarting together.
-max_requests = env_int("GUNICORN_MAX_REQUESTS", 1000)
-max_requests_jitter = env_int("GUNICORN_MAX_REQUESTS_JITTER", 100)
+# Not too often: a new worker starts with cold caches and connections (at 1,000, a hall's load
+# recycled a worker every few seconds: docs/PERFORMANCE.md).
+max_requests = env_int("GUNICORN_MAX_REQUESTS", 20_000)
+max_requests_jitter = env_int("GUNICORN_MAX_REQUESTS_JITTER", 2_000)
 
 accesslog = "-"
 errorlog = "-"

@@ -2,8 +2,10 @@
 
 import json
 import os
+import re
 import subprocess
 import sys
+from pathlib import Path
 
 from django.conf import settings
 
@@ -67,3 +69,16 @@ def test_urls_switch_on_postgresql_redis_and_real_workers():
     assert shown["debug"] is False
     assert shown["secure_cookies"] is True
     assert shown["hosts"] == ["rally.example.org", "www.rally.example.org"]
+
+
+def test_env_example_lists_every_variable_the_settings_and_gunicorn_read():
+    root = Path(__file__).resolve().parent.parent
+    read = set()
+    for source in ("config/settings.py", "deploy/gunicorn.conf.py"):
+        text = (root / source).read_text()
+        read |= set(re.findall(r'(?:env\w*|environ\.get)\(\s*"([A-Z][A-Z0-9_]+)"', text))
+    assert {"DJANGO_SECRET_KEY", "GUNICORN_MAX_REQUESTS", "REDIS_URL"} <= read  # the scan works
+    listed = set(
+        re.findall(r"^#?\s*([A-Z][A-Z0-9_]+)=", (root / "deploy/env.example").read_text(), re.M)
+    )
+    assert read - listed == set()
