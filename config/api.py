@@ -1,6 +1,7 @@
 """The API's error handler: services raise Django's ValidationError, clients get DRF's 400 shape."""
 
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.utils.translation import gettext_lazy as _
 from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -10,7 +11,7 @@ class Conflict(exceptions.APIException):
     """The request is valid but the state forbids it (409); `detail` says what to do."""
 
     status_code = 409
-    default_detail = "This conflicts with the current state."
+    default_detail = _("This conflicts with the current state.")
     default_code = "conflict"
 
 

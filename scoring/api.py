@@ -2,6 +2,7 @@
 
 from django.http import StreamingHttpResponse
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
@@ -159,9 +160,10 @@ class RoundResultApi(APIView):
         table = staffed_table(request, table_id)
         key = request.headers.get("Idempotency-Key", "").strip() or None
         if key is not None and len(key) > 200:
-            return Response({"detail": "The Idempotency-Key is longer than 200 characters."}, 400)
+            too_long = _("The Idempotency-Key is longer than 200 characters.")
+            return Response({"detail": too_long}, 400)
         if not isinstance(request.data, dict):
-            return Response({"non_field_errors": ["Send a JSON object."]}, status=400)
+            return Response({"non_field_errors": [_("Send a JSON object.")]}, status=400)
         try:
             outcome = services.submit_round_result(
                 table=table,
@@ -333,13 +335,12 @@ class CloseStageApi(APIView):
             return Response({"detail": str(refused), "problems": refused.problems}, status=409)
         except StateConflict as error:
             raise Conflict(str(error)) from None
-        follow_up = (
-            "The placings are decided now."
-            if stage.tables.count() == 1
-            else "The next playoff level is being seated now."
-        )
+        if stage.tables.count() == 1:
+            closed = _("%(stage)s is closed. The placings are decided now.")
+        else:
+            closed = _("%(stage)s is closed. The next playoff level is being seated now.")
         body = {
-            "detail": f"{stage.name} is closed. {follow_up}",
+            "detail": closed % {"stage": stage.name},
             "stage": StageSerializer(stage, context={"staff": True}).data,
         }
         return Response(body, status=202)

@@ -2,6 +2,7 @@
 
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
@@ -104,7 +105,7 @@ class LatePlayerApi(APIView):
             pk=data.validated_data["player"], tournament=stage.tournament
         ).first()
         if player is None:
-            return Response({"player": ["No such player in this tournament."]}, status=400)
+            return Response({"player": [_("No such player in this tournament.")]}, status=400)
         try:
             seat = services.add_late_player(stage=stage, player=player, by=request.user)
         except StateConflict as conflict:
@@ -150,7 +151,10 @@ class TableCardsApi(APIView):
         stage = stage_or_404(stage_id)
         require_staff(request.user, stage.tournament)
         if stage.status == Stage.Status.PENDING:
-            raise Conflict(f"{stage.name} is not seated yet: seat it to print its table cards.")
+            raise Conflict(
+                _("%(stage)s is not seated yet: seat it to print its table cards.")
+                % {"stage": stage.name}
+            )
         pdf = cards.stage_cards_pdf(
             stage,
             entry_url=lambda table: request.build_absolute_uri(

@@ -1,6 +1,8 @@
 """The v1 API of tournaments, staff, players and stages (shared/API.md)."""
 
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.authtoken.models import Token
@@ -112,10 +114,27 @@ class StageSerializer(serializers.ModelSerializer):
         return data
 
 
+def rejected_detail(what: str, count: int) -> str:
+    """That nothing was imported, whole sentences per kind of row so that each translates whole."""
+    if what == "player":
+        text = ngettext(
+            "%(count)s line(s) have errors; no player was imported.",
+            "%(count)s line(s) have errors; no player was imported.",
+            count,
+        )
+    else:
+        text = ngettext(
+            "%(count)s line(s) have errors; no result was imported.",
+            "%(count)s line(s) have errors; no result was imported.",
+            count,
+        )
+    return text % {"count": count}
+
+
 def rejected_body(rejected: ImportRejected, what: str) -> dict:
     """The 400 of an upload: every bad line, and that nothing was imported."""
     return {
-        "detail": f"{len(rejected.rows)} line(s) have errors; no {what} was imported.",
+        "detail": rejected_detail(what, len(rejected.rows)),
         "file": rejected.messages,
         "rows": [{"line": line, "message": message} for line, message in rejected.rows],
     }
@@ -196,14 +215,14 @@ class CsvUploadApi(APIView):
 
     permission_classes = [IsAuthenticated]
     parser_classes = [MultiPartParser]
-    what = ""  # and a method create(*, tournament, content, request) -> how many were created
+    what = ""  # "player" or "result"; and create(*, tournament, content, request) -> the count
 
     def post(self, request: Request, slug: str) -> Response:
         tournament = tournament_or_404(slug)
         require_organiser(request.user, tournament)
         upload = request.FILES.get("file")
         if upload is None:
-            return Response({"file": ["Attach the CSV file as 'file'."]}, status=400)
+            return Response({"file": [_("Attach the CSV file as 'file'.")]}, status=400)
         try:
             created = self.create(tournament=tournament, content=upload.read(), request=request)
         except ImportRejected as rejected:
@@ -270,14 +289,16 @@ class StageDetailApi(APIView):
         stage = get_object_or_404(Stage.objects.select_related("tournament"), pk=stage_id)
         require_staff(request.user, stage.tournament)
         if not isinstance(request.data, dict):
-            return Response({"non_field_errors": ["Send a JSON object of settings."]}, status=400)
+            body = {"non_field_errors": [_("Send a JSON object of settings.")]}
+            return Response(body, status=400)
         if not is_organiser(request.user, stage.tournament):
             # Officials announce a playoff's starting double and rounds; the rest is organisers'.
             others = set(request.data) - {"starting_double", "rounds"}
             if others:
                 names = ", ".join(sorted(others))
                 raise PermissionDenied(
-                    f"Officials may set the starting double and rounds only, not {names}."
+                    _("Officials may set the starting double and rounds only, not %(fields)s.")
+                    % {"fields": names}
                 )
         serializer = StageSerializer(stage, data=request.data, partial=True)
         serializer.is_valid(raise_exception=True)
@@ -295,13 +316,11 @@ class ObtainTokenApi(ObtainAuthToken):
         serializer = self.get_serializer(data=request.data)
         if not serializer.is_valid():
             if getattr(request, "axes_locked_out", False):  # set by django-axes
-                return Response(
-                    {
-                        "detail": "Too many failed sign-ins for this username from this address. "
-                        "Try again in 15 minutes."
-                    },
-                    status=status.HTTP_429_TOO_MANY_REQUESTS,
+                locked = _(
+                    "Too many failed sign-ins for this username from this address. "
+                    "Try again in 15 minutes."
                 )
+                return Response({"detail": locked}, status=status.HTTP_429_TOO_MANY_REQUESTS)
             return Response(serializer.errors, status=status.HTTP_400_BAD_REQUEST)
-        token, _ = Token.objects.get_or_create(user=serializer.validated_data["user"])
+        token, _created = Token.objects.get_or_create(user=serializer.validated_data["user"])
         return Response({"token": token.key})

@@ -44,8 +44,9 @@ def new_page(browser, live_server) -> Iterator:
     """Pages at a viewport size; any Content-Security-Policy violation fails the test."""
     contexts, violations = [], []
 
-    def open_page(viewport: dict = TABLET):
-        context = browser.new_context(viewport=viewport, base_url=live_server.url)
+    def open_page(viewport: dict = TABLET, **options):
+        """options: more of Playwright's context options (locale, java_script_enabled...)."""
+        context = browser.new_context(viewport=viewport, base_url=live_server.url, **options)
         context.set_default_timeout(10_000)
         contexts.append(context)
         page = context.new_page()
@@ -71,3 +72,10 @@ def sign_in(page, username: str, password: str = "a-long-test-password", next_pa
     page.fill("#id_password", password)
     page.click("main button[type=submit]")
     page.wait_for_url(f"**{next_path}")
+
+
+def overflows_sideways(page) -> bool:
+    """The page itself scrolls sideways (a wide table may scroll inside its own container)."""
+    return page.evaluate(
+        "() => document.documentElement.scrollWidth > document.documentElement.clientWidth + 1"
+    )

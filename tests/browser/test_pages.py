@@ -4,7 +4,7 @@ JavaScript."""
 import pytest
 
 from tests import factories
-from tests.browser.conftest import PHONE, TABLET, sign_in
+from tests.browser.conftest import PHONE, TABLET, overflows_sideways, sign_in
 from tests.scoring.helpers import play_stage, seat_tables
 
 pytestmark = pytest.mark.browser
@@ -23,12 +23,6 @@ def event(transactional_db):
     play_stage(stage)
     official = factories.StaffFactory(tournament=stage.tournament, role="official").user
     return stage.tournament, official
-
-
-def overflows_sideways(page) -> bool:
-    return page.evaluate(
-        "() => document.documentElement.scrollWidth > document.documentElement.clientWidth + 1"
-    )
 
 
 @pytest.mark.parametrize("viewport", [PHONE, TABLET], ids=["phone", "tablet"])

@@ -1,0 +1,324 @@
+"""Every page a person uses, at a phone, a tablet and a desktop, in English and in Spanish: no
+serious accessibility violation, no sideways scrolling, and the Spanish pages in Spanish.
+
+The event is the demo's: Lakeside half-played (a correction, a withdrawal, a tie to decide at
+table 10) and Riverside finished. With ROUNDHOUSE_SCREENSHOTS=<dir>, a full-page PNG of every
+page, size and language is saved there (es-phone-standings.png).
+"""
+
+import os
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from scoring import services as scoring_services
+from scoring.demo import DEMO_OFFICIAL, DEMO_ORGANISER, DEMO_PASSWORD, FINISHED_SLUG, load_demo
+from scoring.models import RoundResult
+from tables import services as table_services
+from tables.models import Table
+from tests.browser.axe import serious_violations, start_check
+from tests.browser.conftest import PHONE, overflows_sideways, sign_in
+from tournaments.models import Player, Tournament
+
+pytestmark = pytest.mark.browser
+
+SIZES = {
+    "phone": PHONE,
+    "tablet": {"width": 820, "height": 1180},
+    "desktop": {"width": 1440, "height": 900},
+}
+LOCALES = {"en": "en-US", "es": "es-ES"}
+SHOTS = os.environ.get("ROUNDHOUSE_SCREENSHOTS", "")
+
+# Words a Spanish page may share with the English one: not untranslated, the same in both.
+SAME_IN_BOTH = {"Roundhouse", "Total", "Club", "CSV", "PDF", "API", "ETag"}
+
+# Table 10 replays its rounds so that its first two seats tie on every tie-break: the same
+# pips every round, neither going out. (went out, {seat index: pips}); None went out: blocked.
+TIED_ROUNDS = [
+    (2, {0: 6, 1: 6, 2: 0}),
+    (None, {0: 4, 1: 4, 2: 30}),
+    (2, {0: 7, 1: 7, 2: 0}),
+    (None, {0: 3, 1: 3, 2: 28}),
+]
+OTHERS_PIPS = 33  # seat 4, when the table has one
+REASON = "Pips of seats 1 and 2 were swapped on the paper sheet"
+
+
+@dataclass(frozen=True)
+class Event:
+    slug: str
+    entry_table: Table  # rounds 1-2 confirmed, round 3 to enter
+    check_table: Table  # round 3 entered, for the players to check
+    tied_table: Table  # every round confirmed, its first two seats tied for the win
+    corrected_round: int
+    withdrawable: Player
+    data: frozenset[str]  # what the organisers typed: names, clubs, stages, usernames
+
+
+def build_event() -> Event:
+    lakeside, _ = load_demo()
+    official = lakeside.staff.get(user__username=DEMO_OFFICIAL).user
+    organiser = lakeside.staff.get(user__username=DEMO_ORGANISER).user
+    stage = lakeside.stages.get(order=1)
+    tables = {table.number: table for table in stage.tables.all()}
+    # The demo as README.md tells it: round 3 entered at tables 1-8, checked at 1-6.
+    reported = RoundResult.objects.filter(stage=stage, round_no=3)
+    assert reported.filter(table=tables[7], status=RoundResult.Status.SUBMITTED).exists()
+    assert not reported.filter(table__in=[tables[9], tables[10]]).exists()
+    meta = scoring_services.RequestMeta(source="web", ip_address="10.0.0.7")
+
+    tied = tables[10]
+    players = [seat.player_id for seat in tied.seats.order_by("position")]
+    for round_no, (went_out, pips) in enumerate(TIED_ROUNDS, start=1):
+        scores = [
+            {
+                "player": pid,
+                "pips": pips.get(index, OTHERS_PIPS),
+                "went_out": index == went_out,
+            }
+            for index, pid in enumerate(players)
+        ]
+        data = {"blocked": went_out is None, "scores": scores}
+        existing = RoundResult.objects.filter(table=tied, round_no=round_no).first()
+        if existing is not None:  # a correction of a confirmed round: If-Match and a reason
+            data["reason"] = REASON
+        outcome = scoring_services.submit_round_result(
+            table=tied,
+            round_no=round_no,
+            data=data,
+            by=official,
+            if_match=existing.etag if existing else None,
+            meta=meta,
+        )
+        scoring_services.confirm_round_result(result=outcome.result, by=official, meta=meta)
+
+    withdrawn = tables[3].seats.order_by("position").first().player
+    table_services.withdraw_player(player=withdrawn, by=organiser)
+
+    data = {
+        *Player.objects.values_list("name", flat=True),
+        *Player.objects.exclude(club="").values_list("club", flat=True),
+        *Player.objects.exclude(household="").values_list("household", flat=True),
+        *Tournament.objects.values_list("name", flat=True),
+        *Tournament.objects.values_list("slug", flat=True),
+        *lakeside.stages.values_list("name", flat=True),
+        *Tournament.objects.get(slug=FINISHED_SLUG).stages.values_list("name", flat=True),
+        DEMO_OFFICIAL,
+        DEMO_ORGANISER,
+        "admin",
+        REASON,
+    }
+    return Event(
+        slug=lakeside.slug,
+        entry_table=tables[9],
+        check_table=tables[7],
+        tied_table=tied,
+        corrected_round=1,
+        withdrawable=tables[4].seats.order_by("position").first().player,
+        data=frozenset(data),
+    )
+
+
+@dataclass(frozen=True)
+class Visit:
+    """A page as a person reaches it: its path, then what they do there, then what it says."""
+
+    name: str
+    path: str
+    english: str  # words of the page, in its main part
+    spanish: str  # the same words in Spanish
+    then: Callable | None = None
+
+
+def upload(page, name: str, text: str, button: str) -> None:
+    page.set_input_files(
+        "#id_file", files=[{"name": name, "mimeType": "text/csv", "buffer": text.encode()}]
+    )
+    with page.expect_navigation():
+        page.click(button)
+
+
+def bad_players_file(page) -> None:
+    upload(page, "players.csv", "number,name\n1,Ann\n1,Bob\n3,\nx,Cy\n", "#import-h ~ button")
+
+
+def bad_scores_file(page) -> None:
+    header = "stage,table,round,engine,number,name,pips,went_out,status\n"
+    upload(page, "scores.csv", header + "Qualifying,9,3,11,1,Zed,0,maybe,\n", "main form button")
+
+
+def bad_round(page) -> None:
+    """The official types a word for one score and ticks nobody: the page says what is wrong."""
+    page.locator("input.pips").first.fill("a dozen")
+    page.click("#round-form button[type=submit]")
+    page.locator(".js-error:not([hidden])").first.wait_for()
+
+
+def progress_loaded(page) -> None:
+    page.locator("section.progress").first.wait_for()
+
+
+def visits_for(event: Event, who: str) -> list[Visit]:
+    t = f"/t/{event.slug}"
+    if who == "anyone":
+        return [
+            Visit("home", "/", "Tournaments", "Torneos"),
+            Visit("standings", f"{t}/", "results in.", "resultados recibidos."),
+            Visit("sheet", f"{t}/tables/1/1/", "Lowest total wins", "Gana el total más bajo"),
+            Visit("player", f"{t}/players/3/", "Round (engine)", "Ronda (doble inicial)"),
+            Visit("find-player", f"{t}/players/?q=ram", "Find a player", "Buscar un jugador"),
+            Visit(
+                "bracket", f"/t/{FINISHED_SLUG}/bracket/", "Final placings", "Clasificación final"
+            ),
+            Visit("screen", f"{t}/screen/", "Newest results", "Últimos resultados"),
+            Visit("login", "/accounts/login/", "Sign in", "Iniciar sesión"),
+        ]
+    enter = f"{t}/enter"
+    if who == "official":
+        entry = f"{enter}/{event.entry_table.pk}/3/"
+        return [
+            Visit("enter", f"{enter}/", "Choose your table.", "Elija su mesa."),
+            Visit("round-entry", entry, "Went out", "Salió"),
+            Visit("round-entry-error", entry, "whole number", "número entero", then=bad_round),
+            Visit(
+                "check",
+                f"{enter}/{event.check_table.pk}/3/check/",
+                "Players, please check",
+                "Jugadores, comprueben por favor",
+            ),
+            Visit(
+                "table-done",
+                f"{enter}/{event.tied_table.pk}/",
+                "every round is confirmed",
+                "todas las rondas están confirmadas",
+            ),
+        ]
+    manage = f"{t}/manage"
+    return [
+        Visit(
+            "console",
+            f"{manage}/",
+            "organiser console",
+            "panel del organizador",
+            then=progress_loaded,
+        ),
+        Visit(
+            "import-players-errors",
+            f"{manage}/",
+            "Nothing was imported.",
+            "No se importó nada.",
+            then=bad_players_file,
+        ),
+        Visit("new-tournament", "/new/", "New tournament", "Nuevo torneo"),
+        Visit("stage", f"{manage}/stages/1/", "Add a late player", "Añadir un jugador que llega"),
+        Visit("stage-pending", f"{manage}/stages/2/", "Seat this stage", "Repartir las mesas"),
+        Visit(
+            "progress",
+            f"{manage}/stages/1/progress/",
+            "Record the decision",
+            "Registrar la decisión",
+        ),
+        Visit(
+            "withdraw",
+            f"{manage}/players/{event.withdrawable.pk}/withdraw/",
+            f"Withdraw #{event.withdrawable.number}",
+            f"¿Retirar a #{event.withdrawable.number}",
+        ),
+        Visit(
+            "history",
+            f"{enter}/{event.tied_table.pk}/{event.corrected_round}/history/",
+            "history",
+            "historial",
+        ),
+        Visit("staff", f"{manage}/staff/", "organisers and officials", "organizadores y árbitros"),
+        Visit(
+            "import-scores-errors",
+            f"{manage}/scores/import/",
+            "Nothing was entered.",
+            "No se anotó nada.",
+            then=bad_scores_file,
+        ),
+    ]
+
+
+TEXT_OF_PAGE = """() => {
+  const texts = [document.title];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  while (walker.nextNode()) {
+    const node = walker.currentNode;
+    // Code is code (CSV column names), the same in every language.
+    if (!node.parentElement.closest("script, style, code")) texts.push(node.nodeValue);
+  }
+  const named = "[aria-label], [placeholder], [title], [alt]";
+  for (const el of document.querySelectorAll(named)) {
+    for (const name of ["aria-label", "placeholder", "title", "alt"]) {
+      if (el.hasAttribute(name)) texts.push(el.getAttribute(name));
+    }
+  }
+  return texts.map(t => t.replace(/\\s+/g, " ").trim()).filter(t => /[A-Za-z]{2}/.test(t));
+}"""
+FILE_NAME = re.compile(r"\b[\w-]+\.(?:csv|pdf)\b")
+
+
+def wording(texts: list[str], data: frozenset[str]) -> set[str]:
+    """The page's own words: each text without what the organisers typed, if any word is left."""
+    words = set()
+    for text in texts:
+        rest = FILE_NAME.sub(" ", text)
+        for typed in sorted(data, key=len, reverse=True):
+            rest = rest.replace(typed, " ")
+        if any(w not in SAME_IN_BOTH for w in re.findall(r"[A-Za-zÀ-ÿ]{3,}", rest)):
+            words.add(text)
+    return words
+
+
+def shoot(page, language: str, size: str, name: str) -> None:
+    if SHOTS:
+        Path(SHOTS).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(SHOTS) / f"{language}-{size}-{name}.png"), full_page=True)
+
+
+@pytest.mark.parametrize("who", ["anyone", "official", "organiser"])
+def test_every_page_at_every_size_in_both_languages(new_page, transactional_db, who):
+    event = build_event()
+    pages = {}
+    for language, locale in LOCALES.items():
+        pages[language] = new_page(PHONE, locale=locale)  # Accept-Language: es-ES
+        if who != "anyone":
+            username = DEMO_OFFICIAL if who == "official" else DEMO_ORGANISER
+            sign_in(pages[language], username, DEMO_PASSWORD)
+
+    problems = []
+    for visit in visits_for(event, who):
+        words = {}
+        for language, page in pages.items():
+            page.set_viewport_size(PHONE)
+            response = page.goto(visit.path)
+            assert response is not None and response.ok, f"{language} {visit.path} failed"
+            if visit.then:
+                visit.then(page)
+            if page.evaluate("() => document.documentElement.lang") != language:
+                problems.append(f"{language} {visit.name}: <html lang> is not {language}")
+            said = visit.spanish if language == "es" else visit.english
+            if said not in page.inner_text("main"):
+                problems.append(f"{language} {visit.name}: {said!r} is not on the page")
+            words[language] = wording(page.evaluate(TEXT_OF_PAGE), event.data)
+        untranslated = words["es"] & words["en"]
+        if untranslated:
+            problems.append(f"es {visit.name}: still in English: {sorted(untranslated)}")
+
+        for size, viewport in SIZES.items():
+            for page in pages.values():
+                page.set_viewport_size(viewport)
+                start_check(page)  # both languages at once, in their own renderers
+            for language, page in pages.items():
+                where = f"{language} {visit.name} at {size}"
+                if overflows_sideways(page):
+                    problems.append(f"{where}: the page scrolls sideways")
+                problems.extend(f"{where}: {v}" for v in serious_violations(page))
+                shoot(page, language, size, visit.name)
+    assert not problems, "\n".join(problems)
