@@ -13,6 +13,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import Count
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from scoring import standings
 from scoring.models import Placing, RoundResult, StandingRow
@@ -126,7 +127,10 @@ def _next_playoff_stage(stage: Stage, advancers: int) -> Stage:
     levels = tournament.stages.filter(kind=Stage.Kind.PLAYOFF).count()
     return create_stage(
         tournament=tournament,
-        name="Final" if final else f"Playoff level {levels + 1}",
+        # Named by a worker, in the site's language (LANGUAGE_CODE).
+        name=pgettext("stage name", "Final")
+        if final
+        else pgettext("stage name", "Playoff level %(level)s") % {"level": levels + 1},
         kind=Stage.Kind.PLAYOFF,
         rounds=template.rounds,
         starting_double=template.starting_double,

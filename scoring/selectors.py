@@ -144,6 +144,8 @@ def bracket_for(tournament) -> list[BracketLevel]:
                 advances=bool(row and row.advances),
             )
         )
+    for table in tables.values():  # best placed first once results are in, then by seat
+        table.seats.sort(key=lambda s: (s.table_rank is None, s.table_rank or 0, s.position))
     result = []
     for stage in levels:
         stage_tables = [t for (stage_id, _), t in sorted(tables.items()) if stage_id == stage.pk]

@@ -558,3 +558,37 @@ def test_compiled_catalogue_matches_the_po_file():
             assert compiled.pgettext(entry["msgctxt"], msgid) == msgstr[0]
         else:
             assert compiled.gettext(msgid) == msgstr[0], msgid
+
+
+@pytest.mark.django_db
+def test_a_preset_names_its_stages_in_the_language_of_whoever_creates_the_tournament():
+    from tournaments import services
+
+    names = {}
+    for language, slug in (("es", "rally-es"), ("en", "rally-en")):
+        with translation.override(language):
+            created = services.create_tournament(
+                name="Rally",
+                slug=slug,
+                domino_set=12,
+                preset="samboree",
+                by=factories.UserFactory(),
+                with_stages=True,
+            )
+        names[language] = list(created.stages.order_by("order").values_list("name", flat=True))
+    assert names == {"es": ["Clasificatoria", "Eliminatoria"], "en": ["Qualifying", "Playoff"]}
+
+
+@pytest.mark.django_db
+def test_refused_permissions_are_told_in_the_callers_language(tournament):
+    stranger = factories.StaffFactory(role="official").user  # an official of another tournament
+    url = f"/api/v1/tournaments/{tournament.slug}/players/"
+    body = {"number": 1, "name": "Ann"}
+    spanish = client_for(stranger).post(url, body, format="json", **SPANISH)
+    assert spanish.status_code == 403
+    assert spanish.json() == {
+        "detail": f"Solo un organizador de {tournament.name} puede hacer esto."
+    }
+    english = client_for(stranger).post(url, body, format="json")
+    assert english.json() == {"detail": f"Only an organiser of {tournament.name} may do this."}
+    assert not Player.objects.filter(tournament=tournament).exists()

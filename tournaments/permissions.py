@@ -1,6 +1,7 @@
 """Who may do what in a tournament: the tournament is the boundary of every permission."""
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.utils.translation import gettext as _
 from rest_framework.exceptions import NotAuthenticated, PermissionDenied
 
 from tournaments.models import Staff, Tournament
@@ -34,7 +35,9 @@ def require_organiser(user: AbstractBaseUser | AnonymousUser, tournament: Tourna
     if not user.is_authenticated:
         raise NotAuthenticated()
     if not is_organiser(user, tournament):
-        raise PermissionDenied(f"Only an organiser of {tournament.name} may do this.")
+        raise PermissionDenied(
+            _("Only an organiser of %(tournament)s may do this.") % {"tournament": tournament.name}
+        )
 
 
 def require_staff(user: AbstractBaseUser | AnonymousUser, tournament: Tournament) -> None:
@@ -42,4 +45,7 @@ def require_staff(user: AbstractBaseUser | AnonymousUser, tournament: Tournament
     if not user.is_authenticated:
         raise NotAuthenticated()
     if not is_staff_of(user, tournament):
-        raise PermissionDenied(f"Only an official or organiser of {tournament.name} may do this.")
+        raise PermissionDenied(
+            _("Only an official or organiser of %(tournament)s may do this.")
+            % {"tournament": tournament.name}
+        )

@@ -6,6 +6,8 @@ The players a preset deals for are the table size bounds of a stage played with 
 
 from dataclasses import dataclass, field
 
+from django.utils.translation import pgettext_lazy
+
 DOMINO_SETS = (6, 9, 12, 15, 18)
 
 
@@ -41,7 +43,7 @@ def max_round_total(domino_set: int, engine: int) -> int:
 class StageTemplate:
     """A stage a preset fills in when a tournament is created from it."""
 
-    name: str
+    name: str  # lazy: named in the language of whoever creates the tournament
     kind: str
     rounds: int
     starting_double: int
@@ -103,8 +105,8 @@ PRESETS: dict[str, Preset] = {
         # 90 tiles left beside the engine, so the boneyard still has tiles to draw.
         deals={12: {**_flat(range(2, 5), 12), **_flat(range(5, 7), 10), **_flat(range(7, 11), 8)}},
         stages=(
-            StageTemplate("Qualifying", "qualifying", 4, 12, 3, 4),
-            StageTemplate("Playoff", "playoff", 4, 12, 2, 10),
+            StageTemplate(pgettext_lazy("stage name", "Qualifying"), "qualifying", 4, 12, 3, 4),
+            StageTemplate(pgettext_lazy("stage name", "Playoff"), "playoff", 4, 12, 2, 10),
         ),
     ),
     "parsons": Preset(
@@ -113,7 +115,7 @@ PRESETS: dict[str, Preset] = {
         source="seed 000",
         default_set=12,
         deals={12: _by_players(2, [16, 15, 14, 12, 11, 10, 9])},
-        stages=(StageTemplate("Game", "qualifying", 13, 12, 2, 8),),
+        stages=(StageTemplate(pgettext_lazy("stage name", "Game"), "qualifying", 13, 12, 2, 8),),
     ),
     "pagat": Preset(
         key="pagat",
@@ -126,7 +128,7 @@ PRESETS: dict[str, Preset] = {
             12: _by_players(2, [15, 15, 15, 12, 12, 11, 11]),
             15: _by_players(2, [15, 15, 15, 15, 15, 13, 13, 11, 11, 11, 11]),
         },
-        stages=(StageTemplate("Game", "qualifying", 13, 12, 2, 8),),
+        stages=(StageTemplate(pgettext_lazy("stage name", "Game"), "qualifying", 13, 12, 2, 8),),
     ),
     "online": Preset(
         key="online",
@@ -134,7 +136,7 @@ PRESETS: dict[str, Preset] = {
         source="seed 004",
         default_set=12,
         deals={9: _flat(range(2, 4), 10), 12: {**_flat(range(4, 7), 10), **_flat(range(7, 9), 8)}},
-        stages=(StageTemplate("Game", "qualifying", 13, 12, 4, 8),),
+        stages=(StageTemplate(pgettext_lazy("stage name", "Game"), "qualifying", 13, 12, 4, 8),),
     ),
 }
 

@@ -66,7 +66,7 @@ def create_tournament(
         for template in get_preset(preset).stages:
             create_stage(
                 tournament=tournament,
-                name=template.name,
+                name=str(template.name),
                 kind=template.kind,
                 rounds=template.rounds,
                 starting_double=min(template.starting_double, domino_set),

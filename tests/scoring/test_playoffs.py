@@ -236,12 +236,22 @@ def test_bracket_page_shows_levels_tables_origins_and_placings(client, as_organi
     play_stage(level1)
     close(as_organiser, level1)
     final = Stage.objects.get(source_stage=level1)
-    play_stage(final)
+    # The last seat goes out every round: the final's places run against its seat order.
+    play_stage(final, score_of=lambda seat, round_no: 5 * (3 - seat.position))
     close(as_organiser, final)
     page = client.get(f"/t/{tournament.slug}/bracket/").content.decode()
     assert "Final placings" in page and "final table" in page
     winner = Placing.objects.get(tournament=tournament, place=1).player
     assert f'<span class="place">1</span> {winner.name}' in page
+    # The final table lists its players best placed first, not by seat.
+    final_table = page[page.index("final table") :]
+    finalists = final.seats.values_list("player", flat=True)
+    places = Placing.objects.filter(tournament=tournament, player__in=finalists).order_by("place")
+    names = [p.player.name for p in places]
+    assert len(names) >= 2
+    assert [final_table.index(name) for name in names] == sorted(
+        final_table.index(name) for name in names
+    )
 
 
 def test_close_from_the_console(client, organiser, tournament):
