@@ -101,6 +101,12 @@ class RoundResultVersion(models.Model):
         CORRECTED = "corrected", _("Corrected")
         CONFIRMED = "confirmed", _("Confirmed")
 
+    class Source(models.TextChoices):
+        API = "api", _("the API")
+        WEB = "web", _("the web pages")
+        CSV = "csv", _("a CSV upload")
+        DEMO = "demo", _("the demo")
+
     result = models.ForeignKey(RoundResult, on_delete=models.CASCADE, related_name="versions")
     version = models.PositiveIntegerField()
     action = models.CharField(max_length=20, choices=Action.choices)
@@ -111,7 +117,7 @@ class RoundResultVersion(models.Model):
     )
     by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     at = models.DateTimeField(auto_now_add=True)
-    source = models.CharField(max_length=20, default="api", help_text=_("api, web or csv."))
+    source = models.CharField(max_length=20, choices=Source.choices, default=Source.API)
     ip_address = models.GenericIPAddressField(null=True, blank=True)
     user_agent = models.CharField(max_length=300, blank=True)
     reason = models.TextField(blank=True)

@@ -6,6 +6,7 @@ from scoring import playoffs
 from scoring.models import Placing
 from tables.models import Seat, Table
 from tests import factories
+from tests.conftest import client_for
 from tests.scoring.helpers import play, play_stage, seat_tables
 from tournaments.models import Stage
 
@@ -297,4 +298,18 @@ def test_history_page_lists_every_version(client, organiser, official, tournamen
     result = play(stage, players, 1, [0, 4, 9])
     client.force_login(official)
     page = client.get(f"/t/{tournament.slug}/enter/{result.table_id}/1/history/").content.decode()
-    assert "Now version 1, Confirmed." in page
+    assert "Now version 1, confirmed." in page
+    # A correction through the API: its version says where it came from, in words.
+    body = {
+        "reason": "Bob had 5",
+        "scores": [
+            {"player": p.pk, "pips": v, "went_out": v == 0}
+            for p, v in zip(players, [0, 5, 9], strict=True)
+        ],
+    }
+    api = client_for(official)
+    url = f"/api/v1/tables/{result.table_id}/rounds/1/"
+    assert api.put(url, body, format="json", HTTP_IF_MATCH=result.etag).status_code == 200
+    page = client.get(f"/t/{tournament.slug}/enter/{result.table_id}/1/history/").content.decode()
+    assert f"by {official.username}" in page and "from the API" in page and "Why: Bob had 5" in page
+    assert "Now version 2, submitted." in page
