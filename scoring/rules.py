@@ -4,9 +4,8 @@ round result. No ORM: records in, plain values out (vocabulary as in DESIGN.md).
 import math
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
-from functools import cached_property
 from itertools import groupby
 from operator import attrgetter, itemgetter
 from typing import Any
@@ -28,15 +27,15 @@ class PlayerRecord:
     went_out: frozenset[int] = frozenset()  # rounds this player went out in (won)
     carried: int = 0  # total carried forward from an earlier stage (added to total)
 
-    # Each is needed again at every level of the ranking: computed once per record.
-    @cached_property
-    def total(self) -> int:
-        return sum(self.scores.values()) + self.carried
+    # Each is needed again at every level of the ranking: computed once, with the record.
+    total: int = field(init=False, compare=False)
+    rounds_won: int = field(init=False, compare=False)
 
-    @cached_property
-    def rounds_won(self) -> int:
+    def __post_init__(self) -> None:
+        set_once = object.__setattr__  # the dataclass is frozen
+        set_once(self, "total", sum(self.scores.values()) + self.carried)
         # Only confirmed rounds count: a went-out mark for a round without a score is ignored.
-        return sum(1 for round_no in self.went_out if round_no in self.scores)
+        set_once(self, "rounds_won", sum(1 for n in self.went_out if n in self.scores))
 
 
 DECISION_METHODS = ("tiebreak_round", "draw")
