@@ -137,6 +137,13 @@ if REDIS_URL:
     }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# Each process's own copies of the public pages that every phone asks for (scoring.public),
+# in front of Redis: keyed by the snapshot they show, so never stale; a few MB at most.
+CACHES["local"] = {
+    "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+    "LOCATION": "roundhouse-local",
+    "OPTIONS": {"MAX_ENTRIES": 64},
+}
 
 # Sessions live in the database, so a Redis restart logs nobody out.
 SESSION_ENGINE = "django.contrib.sessions.backends.db"

@@ -102,7 +102,8 @@ case "$role" in
   worker)
     deploy_check
     wait_until "the database and its migrations (web applies them)" migrations_applied
-    exec celery -A config worker --loglevel=INFO "$@"
+    # Below the web's CPU priority: a standings rebuild can wait a moment, an official cannot.
+    exec nice -n "${CELERY_WORKER_NICE:-10}" celery -A config worker --loglevel=INFO "$@"
     ;;
   beat)
     deploy_check

@@ -10,7 +10,7 @@
 # Overridable: PORT (8100), STACK_DIR (.stack), STACK_DB (roundhouse_stack), STACK_PG_URL
 # (postgres://postgres@127.0.0.1:5432), STACK_REDIS_URL (redis://127.0.0.1:6379; broker db
 # STACK_BROKER_DB=2, cache db STACK_CACHE_DB=3), STACK_QUEUE (roundhouse-stack),
-# STACK_START_TIMEOUT (90), STACK_STOP_TIMEOUT (20).
+# STACK_START_TIMEOUT (90), STACK_STOP_TIMEOUT (20), WORKER_NICE (10: the Celery workers' niceness).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -27,6 +27,7 @@ STACK_PG_URL="${STACK_PG_URL:-postgres://postgres@127.0.0.1:5432}"
 STACK_REDIS_URL="${STACK_REDIS_URL:-redis://127.0.0.1:6379}"
 STACK_BROKER_DB="${STACK_BROKER_DB:-2}"
 STACK_CACHE_DB="${STACK_CACHE_DB:-3}"
+WORKER_NICE="${WORKER_NICE:-10}"
 # A queue of the stack's own: workers of another checkout on the same Redis never take its tasks.
 STACK_QUEUE="${STACK_QUEUE:-roundhouse-stack}"
 STACK_START_TIMEOUT="${STACK_START_TIMEOUT:-90}"
@@ -199,10 +200,14 @@ PY
 
 launch() {
   local role=$1 log
-  local -a command
+  local -a command priority=()
   case "$role" in
     web) command=(gunicorn config.wsgi -c deploy/gunicorn.conf.py --bind "127.0.0.1:$PORT") ;;
-    worker1 | worker2) command=(celery -A config worker --loglevel=INFO -n "$role@%h" --concurrency 1) ;;
+    worker1 | worker2)
+      command=(celery -A config worker --loglevel=INFO -n "$role@%h" --concurrency 1)
+      # Below the web's priority: a rebuild waits a moment for the cores, an official does not.
+      priority=(nice -n "$WORKER_NICE")
+      ;;
     beat) command=(celery -A config beat --loglevel=INFO -s "$STACK_DIR/celerybeat-schedule") ;;
   esac
   log="$(log_file "$role")"
@@ -212,7 +217,8 @@ launch() {
   # setsid: a session and process group of its own, so stop reaches its children and a closed
   # terminal does not hang it up. This shell has no job control, so the child is no group
   # leader: env and setsid exec in place and $! is the process itself.
-  env "${STACK_ENV[@]}" setsid "$VENV/bin/${command[0]}" "${command[@]:1}" </dev/null >"$log" 2>&1 &
+  env "${STACK_ENV[@]}" setsid "${priority[@]}" "$VENV/bin/${command[0]}" "${command[@]:1}" \
+    </dev/null >"$log" 2>&1 &
   echo $! >"$(pid_file "$role")"
 }
 

@@ -5,7 +5,7 @@ import logging
 import re
 from typing import Any
 
-from django.core.cache import cache
+from django.core.cache import cache, caches
 from django.db.models import Q
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.middleware.csrf import get_token
@@ -102,30 +102,60 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
 
 # The value of a form's CSRF token as {% csrf_token %} writes it. Escaped page content cannot
 # imitate it: its quotes would be &quot;.
-CSRF_VALUE = re.compile(r'(name="csrfmiddlewaretoken" value=")[^"]*(")')
+CSRF_VALUE = re.compile(rb'name="csrfmiddlewaretoken" value="([^"]*)"')
+
+PageParts = tuple[bytes, bytes | None]  # the page before its CSRF token and after (None: none)
 
 
 def _shared_page(request: HttpRequest, key: str, render_page) -> HttpResponse:
     """A page that is the same for every visitor who is not signed in, but for the CSRF token of
-    its language form: rendered once per key and kept in the cache, then served with each
-    visitor's own token put in. Signed-in people, and addresses with a query string (which the
-    page links back to), get it rendered for them."""
+    its language form: rendered once per key and kept, in this process and in Redis, cut around
+    the token; then served with each visitor's own token put in. Signed-in people, and addresses
+    with a query string (which the page links back to), get it rendered for them."""
     if request.GET or request.user.is_authenticated:
         return render_page()
-    try:
-        body = cache.get(key)
-    except Exception:
-        body = None
-        logger.warning("public page: cache unavailable, rendering %s", request.path)
-    if body is None:
+    parts = _kept_page(key)
+    if parts is None:
         response = render_page()
-        try:
-            cache.set(key, response.content.decode(), timeout=standings.CACHE_SECONDS)
-        except Exception:
-            logger.warning("public page: cache unavailable, %s not kept", request.path)
+        parts = _page_parts(response.content)
+        if parts is not None:
+            _keep_page(key, parts)
         return response
+    before, after = parts
+    if after is None:
+        return HttpResponse(before)
     token = get_token(request)  # this visitor's, and sets the CSRF cookie as the tag would
-    return HttpResponse(CSRF_VALUE.sub(lambda match: match[1] + token + match[2], body))
+    return HttpResponse(before + token.encode() + after)
+
+
+def _page_parts(content: bytes) -> PageParts | None:
+    """The page cut around its CSRF token; None (not kept) when it has more than one."""
+    found = list(CSRF_VALUE.finditer(content))
+    if not found:
+        return content, None
+    if len(found) > 1:
+        return None
+    return content[: found[0].start(1)], content[found[0].end(1) :]
+
+
+def _kept_page(key: str) -> PageParts | None:
+    parts = caches["local"].get(key)
+    if parts is None:
+        try:
+            parts = cache.get(key)
+        except Exception:
+            logger.warning("public page: cache unavailable, rendering %s", key)
+        if parts is not None:
+            caches["local"].set(key, parts, timeout=standings.CACHE_SECONDS)
+    return parts
+
+
+def _keep_page(key: str, parts: PageParts) -> None:
+    caches["local"].set(key, parts, timeout=standings.CACHE_SECONDS)
+    try:
+        cache.set(key, parts, timeout=standings.CACHE_SECONDS)
+    except Exception:
+        logger.warning("public page: cache unavailable, %s kept in this process only", key)
 
 
 def table_cache_key(stage: Stage, meta: StageStandings) -> str:

@@ -44,13 +44,15 @@ def cache_of_this_run() -> None:
 
 
 @pytest.fixture(autouse=True)
-def cache_of_this_test(settings) -> None:
-    """SQLite hands the same ids out again after each test: start each with an empty local
-    cache. (PostgreSQL's sequences keep counting, so the Redis cache needs no clearing.)"""
-    from django.core.cache import cache
+def cache_of_this_test() -> None:
+    """SQLite hands the same ids out again after each test: start each with empty in-process
+    caches. (PostgreSQL's sequences keep counting, so the Redis cache needs no clearing.)"""
+    from django.core.cache import caches
+    from django.core.cache.backends.locmem import LocMemCache
 
-    if settings.CACHES["default"]["BACKEND"].endswith("LocMemCache"):
-        cache.clear()
+    for alias_cache in caches.all(initialized_only=True):
+        if isinstance(alias_cache, LocMemCache):
+            alias_cache.clear()
 
 
 @pytest.fixture

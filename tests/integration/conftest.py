@@ -182,11 +182,12 @@ def celery_app_on(broker_url: str, queue: str) -> Iterator[None]:
 def standings_stack(transactional_db, require_postgres, private_redis, settings, tmp_path):
     """A worker with beat, and this process, on the test's own Redis: broker db 0, cache db 1."""
     settings.CACHES = {
+        **settings.CACHES,
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": private_redis.url(1),
             "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
-        }
+        },
     }
     queue = f"roundhouse-test-{uuid.uuid4().hex[:12]}"
     worker = LiveWorker(

@@ -281,11 +281,12 @@ def test_standings_are_served_from_postgresql_when_the_cache_is_down(anon, stage
     (table,) = seat_tables(stage, [["Ann", "Bob", "Cy"]])
     play(stage, table, 1, [0, 25, 40])
     settings.CACHES = {
+        **settings.CACHES,
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": "redis://127.0.0.1:1/0",  # nothing listens there
             "OPTIONS": {"socket_connect_timeout": 0.2, "socket_timeout": 0.2},
-        }
+        },
     }
     response = anon.get(f"/api/v1/stages/{stage.pk}/standings/")
     assert response.status_code == 200
@@ -296,11 +297,12 @@ def test_confirming_works_when_the_cache_is_down(as_official, stage, settings):
     (table,) = seat_tables(stage, [["Ann", "Bob", "Cy"]])
     result = play(stage, table, 1, [0, 25, 40], status="submitted")
     settings.CACHES = {
+        **settings.CACHES,
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": "redis://127.0.0.1:1/0",
             "OPTIONS": {"socket_connect_timeout": 0.2, "socket_timeout": 0.2},
-        }
+        },
     }
     response = as_official.post(f"/api/v1/tables/{result.table_id}/rounds/1/confirm/")
     assert response.status_code == 200
