@@ -170,8 +170,12 @@ DJANGO_HSTS_PRELOAD=1
 DJANGO_BEHIND_PROXY=0
 DJANGO_LOG_LEVEL=INFO
 PORT=$PORT
-WEB_CONCURRENCY=${WEB_CONCURRENCY:-}
 EOF
+    # gunicorn.conf.py's number of workers unless WEB_CONCURRENCY says otherwise (gunicorn
+    # itself refuses an empty WEB_CONCURRENCY).
+    if [[ -n "${WEB_CONCURRENCY:-}" ]]; then
+      echo "WEB_CONCURRENCY=$WEB_CONCURRENCY" >>"$ENV_FILE"
+    fi
   )
 }
 
