@@ -1071,7 +1071,7 @@ def report(
     add("")
     add(
         f"The production topology (`deploy/stack.sh`: gunicorn with {web_workers} workers x "
-        "4 threads (its default for 2 cores: 2 x cores + 1), two Celery workers of concurrency 1 "
+        "4 threads, two Celery workers of concurrency 1 "
         "at niceness 10, beat; PostgreSQL and Redis on the same machine; DEBUG "
         f"off) with a {PLAYERS}-player event built through the API: {PLAYERS} players imported "
         f"from a CSV, a qualifying stage at tables of {TABLE_SIZE} ({len(event.tables)} tables, "

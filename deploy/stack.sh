@@ -170,12 +170,10 @@ DJANGO_HSTS_PRELOAD=1
 DJANGO_BEHIND_PROXY=0
 DJANGO_LOG_LEVEL=INFO
 PORT=$PORT
+# One worker per core: with 4 threads each, 2 workers served the public page and the officials
+# better than gunicorn.conf.py's 2 x cores + 1 on 2 cores (docs/PERFORMANCE.md, Load).
+WEB_CONCURRENCY=${WEB_CONCURRENCY:-2}
 EOF
-    # gunicorn.conf.py's number of workers unless WEB_CONCURRENCY says otherwise (gunicorn
-    # itself refuses an empty WEB_CONCURRENCY).
-    if [[ -n "${WEB_CONCURRENCY:-}" ]]; then
-      echo "WEB_CONCURRENCY=$WEB_CONCURRENCY" >>"$ENV_FILE"
-    fi
   )
 }
 
