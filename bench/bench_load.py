@@ -49,6 +49,7 @@ import os
 import platform
 import random
 import re
+import runpy
 import shutil
 import signal
 import subprocess
@@ -1030,6 +1031,10 @@ def cores_line(phase: Phase) -> str:
     return f"machine {c.get('machine', 0):.2f} of 2 cores busy: " + ", ".join(parts)
 
 
+# deploy/gunicorn.conf.py's settings as the stack gets them (it sets no gunicorn variables).
+GUNICORN = runpy.run_path(str(ROOT / "deploy" / "gunicorn.conf.py"))
+
+
 def times_over(value: float, target: float) -> str:
     """How many times the target a figure is, with enough digits to tell 1.04x from 1x."""
     ratio = value / target
@@ -1205,21 +1210,30 @@ def report(
     add(
         f"Alone on the server (sequential requests, median of {args.standalone_runs}) the page "
         f"takes **{ms(page_ms)}** (fastest {ms(standalone.get('min_ms'))}): 2 cores serve at "
-        f"most about {2000 / page_ms:.0f} of them a second, and {args.rate:.0f}/s would need "
-        f"{args.rate * page_ms / 1000:.0f} cores. At {args.rate:.0f}/s the queue grows for the "
-        f"whole run. At most {args.open_loop_conns} requests are in flight at once (as behind a "
+        f"most about {2000 / page_ms:.0f} of them a second, and {args.rate:.0f}/s needs "
+        f"{args.rate * page_ms / 1000:.1f} of them"
+        + (
+            f"; at {args.rate:.0f}/s the queue grows for the whole run. "
+            if args.rate * page_ms / 1000 > 1.6
+            else ". "
+        )
+        + f"At most {args.open_loop_conns} requests are in flight at once (as behind a "
         "proxy's connection limit); the others wait in the client, and that wait counts. A "
         f"request that finds no free connection within {args.timeout:.0f} s of its due time is "
         "never sent, and one answered more than that after it was due is late: both count as "
         "errors (a phone gives up). A request once sent is always waited for, since a server "
-        "cannot tell that its client has given up and would do the work anyway. After the "
-        f"phase the server took {a.extra.get('recovery_s', math.nan):.0f} s to answer "
-        "`/health/live/` "
-        "quickly again"
+        "cannot tell that its client has given up and would do the work anyway."
         + (
-            ": it was still rendering the pages it had read."
-            if a.extra.get("recovery_s", 0) > 10
-            else "."
+            f" After the phase the server took {a.extra['recovery_s']:.0f} s to answer "
+            "`/health/live/` quickly again"
+            + (
+                ": it was still rendering the pages it had read."
+                if a.extra["recovery_s"] > 10
+                else "."
+            )
+            if isinstance(a.extra.get("recovery_s"), (int, float))
+            and not math.isnan(a.extra["recovery_s"])
+            else ""
         )
     )
     add("")
@@ -1240,8 +1254,9 @@ def report(
     add(
         "Server time is gunicorn's own measure of each request (its access log), from the "
         "moment a worker thread has read it: the rest of the latency is the wait for a thread. "
-        "Workers booted: gunicorn recycles a worker after `max_requests` (1,000 + up to 100 "
-        "jitter) requests."
+        "Workers booted: gunicorn recycles a worker after `max_requests` "
+        f"({GUNICORN['max_requests']:,} + up to {GUNICORN['max_requests_jitter']:,} jitter, "
+        "`deploy/gunicorn.conf.py`) requests."
     )
     add("")
     for ph in (bp, bh):
@@ -1267,8 +1282,7 @@ def report(
     add("### Where the page's time goes")
     add("")
     if breakdown and "error" not in breakdown:
-        parts = breakdown["parts_ms"]
-        render = parts.get("template rendering", math.nan)
+        parts = {k: v for k, v in breakdown["parts_ms"].items() if k != "template rendering"}
         add(
             f"In one process (`bench/load_profile.py`: Django's test client in the stack's "
             f"environment, median of {breakdown['runs']}), the view takes "
@@ -1276,8 +1290,9 @@ def report(
             f"({ms(breakdown['sql_ms'])} in all), "
             + ", ".join(f"{k} {ms(v)}" for k, v in parts.items())
             + f". The page is {breakdown['bytes'] / 1024:.0f} KB of HTML for "
-            f"{breakdown['rows']} rows. The page's template (the standings table comes "
-            f"rendered from Redis) is {render / breakdown['view_ms']:.0%} of the view."
+            f"{breakdown['rows']} rows. Visitors who are not signed in get the page kept for the "
+            "current snapshot (in the process, else in Redis) with their own CSRF token put in; "
+            "it is rendered once per snapshot, language and process."
         )
         add("")
         variants = breakdown.get("variants_ms", {})
