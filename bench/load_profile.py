@@ -32,7 +32,7 @@ from django.template.loader import get_template
 from django.test import Client, RequestFactory
 from django.utils import translation
 
-from scoring import public, standings
+from scoring import public, selectors, standings
 from tournaments.models import Tournament
 
 RUNS = 20
@@ -63,7 +63,7 @@ def median_ms(times: list[float]) -> float:
 def page() -> dict[str, Any]:
     slug = os.environ["BENCH_SLUG"]
     tournament = Tournament.objects.get(slug=slug)
-    stage = public.current_stage(tournament)
+    stage = selectors.current_stage(tournament.stages)
     client = Client(HTTP_HOST="127.0.0.1")
     path = f"/t/{slug}/"
     for _ in range(3):

@@ -13,7 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api import Conflict
-from scoring import exports, playoffs, services, standings
+from scoring import exports, playoffs, selectors, services, standings
 from scoring.models import Placing, RoundResult, RoundResultVersion, TiebreakDecision
 from tables.models import Table
 from tournaments.api import CsvUploadApi, StageSerializer, tournament_or_404, upload_schema
@@ -261,7 +261,7 @@ class TournamentStandingsApi(APIView):
     @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request: Request, slug: str) -> Response:
         tournament = tournament_or_404(slug)
-        stage = current_stage(tournament)
+        stage = selectors.current_stage(tournament.stages)
         if stage is None:
             return Response(
                 {
@@ -275,10 +275,6 @@ class TournamentStandingsApi(APIView):
                 }
             )
         return Response(standings.standings_payload(stage, standings.standings_meta(stage)))
-
-
-def current_stage(tournament) -> Stage | None:
-    return tournament.stages.exclude(status=Stage.Status.PENDING).order_by("-order").first()
 
 
 class TiebreakInput(serializers.Serializer):

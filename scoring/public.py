@@ -25,11 +25,6 @@ logger = logging.getLogger(__name__)
 SCREEN_PAGE = 12
 
 
-def current_stage(tournament: Tournament) -> Stage | None:
-    """The latest stage that is seated or closed: what the hall is playing or just played."""
-    return tournament.stages.exclude(status=Stage.Status.PENDING).order_by("-order").first()
-
-
 def _fresh_or_304(request: HttpRequest, etag: str) -> HttpResponse | None:
     if etag in [tag.strip() for tag in request.headers.get("If-None-Match", "").split(",")]:
         return HttpResponseNotModified(headers={"ETag": etag})
@@ -59,14 +54,10 @@ def _in_page_language(payload: dict[str, Any] | None) -> dict[str, Any] | None:
 
 
 def _standings_state(slug: str) -> tuple[Tournament, Stage | None, StageStandings | None]:
-    """The tournament, its current stage (see current_stage) and the snapshot's header: one query
-    once play has begun."""
-    stage = (
-        Stage.objects.select_related("tournament", "standings")
-        .filter(tournament__slug=slug)
-        .exclude(status=Stage.Status.PENDING)
-        .order_by("-order")
-        .first()
+    """The tournament, its current stage and the snapshot's header: one query once play has
+    begun."""
+    stage = selectors.current_stage(
+        Stage.objects.select_related("tournament", "standings").filter(tournament__slug=slug)
     )
     if stage is None:
         return get_object_or_404(Tournament, slug=slug), None, None
@@ -291,7 +282,7 @@ def player_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 def screen(request: HttpRequest, slug: str) -> HttpResponse:
     """The projector: large type, pages through the standings, the newest results."""
     tournament = get_object_or_404(Tournament, slug=slug)
-    stage = current_stage(tournament)
+    stage = selectors.current_stage(tournament.stages)
     meta = standings.standings_meta(stage) if stage else None
     payload = standings.standings_payload(stage, meta) if stage else None
     rows = payload["rows"] if payload else []

@@ -2,6 +2,8 @@
 
 from dataclasses import dataclass, field
 
+from django.db.models import QuerySet
+
 from scoring.models import RoundResult, Score
 from tables.models import Seat, Table
 from tournaments.models import Stage
@@ -63,6 +65,12 @@ def table_sheet(table: Table, *, confirmed_only: bool = False) -> Sheet:
             if went_out:
                 rounds[round_no - 1].went_out = player_id
     return Sheet(table=table, seats=seats, rounds=rounds)
+
+
+def current_stage(stages: QuerySet[Stage]) -> Stage | None:
+    """The latest of these stages that is seated or closed: what the hall is playing or just
+    played. Pass a tournament's stages, or a queryset that selects what the caller needs too."""
+    return stages.exclude(status=Stage.Status.PENDING).order_by("-order").first()
 
 
 def round_statuses(stage: Stage) -> dict[int, dict[int, str]]:
