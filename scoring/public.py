@@ -105,12 +105,12 @@ def _shared_page(request: HttpRequest, key: str, render_page) -> HttpResponse:
     with a query string (which the page links back to), get it rendered for them."""
     if request.GET or request.user.is_authenticated:
         return render_page()
-    parts = _kept_page(key)
+    parts = _kept(key)
     if parts is None:
         response = render_page()
         parts = _page_parts(response.content)
         if parts is not None:
-            _keep_page(key, parts)
+            _keep(key, parts)
         return response
     before, after = parts
     if after is None:
@@ -129,24 +129,27 @@ def _page_parts(content: bytes) -> PageParts | None:
     return content[: found[0].start(1)], content[found[0].end(1) :]
 
 
-def _kept_page(key: str) -> PageParts | None:
-    parts = caches["local"].get(key)
-    if parts is None:
+def _kept(key: str) -> Any:
+    """What _keep kept: from this process's cache, else from Redis (then kept here too)."""
+    value = caches["local"].get(key)
+    if value is None:
         try:
-            parts = cache.get(key)
+            value = cache.get(key)
         except Exception:
-            logger.warning("public page: cache unavailable, rendering %s", key)
-        if parts is not None:
-            caches["local"].set(key, parts, timeout=standings.CACHE_SECONDS)
-    return parts
+            logger.warning("public pages: cache unavailable, rendering %s", key)
+        if value is not None:
+            caches["local"].set(key, value, timeout=standings.CACHE_SECONDS)
+    return value
 
 
-def _keep_page(key: str, parts: PageParts) -> None:
-    caches["local"].set(key, parts, timeout=standings.CACHE_SECONDS)
+def _keep(key: str, value: Any) -> None:
+    """Keep a rendered piece in this process and in Redis (if Redis is up) for other processes.
+    Keys name the snapshot a piece shows, so nothing kept is ever stale."""
+    caches["local"].set(key, value, timeout=standings.CACHE_SECONDS)
     try:
-        cache.set(key, parts, timeout=standings.CACHE_SECONDS)
+        cache.set(key, value, timeout=standings.CACHE_SECONDS)
     except Exception:
-        logger.warning("public page: cache unavailable, %s kept in this process only", key)
+        logger.warning("public pages: cache unavailable, %s kept in this process only", key)
 
 
 def table_cache_key(stage: Stage, meta: StageStandings) -> str:
@@ -154,24 +157,17 @@ def table_cache_key(stage: Stage, meta: StageStandings) -> str:
 
 
 def standings_table(tournament: Tournament, stage: Stage, meta: StageStandings) -> str:
-    """The standings table of a snapshot in the active language, rendered once and then served
-    from the cache: rendering 500 rows was most of the page's time (docs/PERFORMANCE.md). A new
-    snapshot has a new key; with the cache down, the table is rendered for each request."""
+    """The standings table of a snapshot in the active language, rendered once and then kept:
+    rendering 500 rows was most of the page's time (docs/PERFORMANCE.md). A new snapshot has a
+    new key."""
     key = table_cache_key(stage, meta)
-    try:
-        html = cache.get(key)
-    except Exception:
-        html = None
-        logger.warning("standings page: cache unavailable, rendering stage %s", stage.pk)
+    html = _kept(key)
     if html is None:
         payload = _in_page_language(standings.standings_payload(stage, meta))
         rounds = list(range(1, stage.rounds + 1))
         context = {"rows": _display_rows(tournament, stage, payload, rounds), "rounds": rounds}
         html = render_to_string("scoring/_standings_table.html", context)
-        try:
-            cache.set(key, html, timeout=standings.CACHE_SECONDS)
-        except Exception:
-            logger.warning("standings page: cache unavailable, stage %s not kept", stage.pk)
+        _keep(key, html)
     # Our own template's output (escaped when rendered), kept as it was rendered.
     return mark_safe(html)
 
