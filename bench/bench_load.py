@@ -1301,8 +1301,9 @@ def report(
             base = variants[names[0]]
             add(
                 "The standings table (`scoring/_standings_table.html`, rendered once per "
-                "snapshot and language, then served from Redis) rendered on its own from its "
-                "source and from copies changed in memory (fastest of 9 each, interleaved):"
+                "snapshot and language, then kept in each process and Redis) rendered on its own "
+                "from its source and from copies changed in memory (fastest of 9 each, "
+                "interleaved):"
             )
             add("")
             add("| fragment | render | difference |")
