@@ -55,7 +55,6 @@ import signal
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import uuid
 from collections import Counter
@@ -438,18 +437,19 @@ class Phase:
     wall_offset: float = field(default_factory=lambda: time.time() - time.perf_counter())
 
 
-class PgWaits:
+class PgWaits(loadgen.BackgroundSampler):
     """What the stack's PostgreSQL connections are doing, sampled from pg_stat_activity every
     `interval` seconds in a thread: the average number of connections running, waiting on a
     lock (with the statement), or idle inside a transaction (Python working between queries)."""
 
+    join_timeout = 10.0
+
     def __init__(self, dsn: str, database: str, interval: float = 0.05) -> None:
+        super().__init__()
         self.dsn, self.database, self.interval = dsn, database, interval
         self.counts: Counter = Counter()
         self.samples = 0
         self.error = ""
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
 
     def _run(self) -> None:
         import psycopg
@@ -479,16 +479,6 @@ class PgWaits:
                         self.counts[key] += 1
         except Exception as error:  # the figures are a diagnosis: never fail the run for them
             self.error = f"{type(error).__name__}: {error}"
-
-    def __enter__(self) -> "PgWaits":
-        self._thread = threading.Thread(target=self._run, daemon=True)
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout=10)
 
     def averages(self) -> dict[str, float]:
         if not self.samples:

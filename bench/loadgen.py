@@ -400,7 +400,31 @@ def pids() -> list[int]:
     return [int(name) for name in os.listdir("/proc") if name.isdigit()]
 
 
-class CpuSampler:
+class BackgroundSampler:
+    """A sampler whose `_run` loops in a thread of its own from `with` until the block ends
+    (`_run` checks `self._stop` between samples)."""
+
+    join_timeout: float | None = None
+
+    def __init__(self) -> None:
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def _run(self) -> None:
+        raise NotImplementedError
+
+    def __enter__(self) -> "BackgroundSampler":
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=self.join_timeout)
+
+
+class CpuSampler(BackgroundSampler):
     """CPU used by each group of processes while it runs, sampled every `interval` seconds, so
     short-lived processes (recycled gunicorn workers) lose at most one interval.
 
@@ -409,9 +433,8 @@ class CpuSampler:
     samples, the kernel) is "other" too."""
 
     def __init__(self, classify: Callable[[int, int, str], str | None], interval: float = 0.5):
+        super().__init__()
         self.classify, self.interval = classify, interval
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
         self._names: dict[int, tuple[str, str | None]] = {}
         self.ticks: dict[str, int] = {}
         self.seconds = 0.0
@@ -446,16 +469,6 @@ class CpuSampler:
             self.machine_ticks += now_busy - busy
             last, busy = now, now_busy
         self.seconds = time.perf_counter() - start
-
-    def __enter__(self) -> "CpuSampler":
-        self._thread = threading.Thread(target=self._run, daemon=True)
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join()
 
     def cores(self) -> dict[str, float]:
         """Average cores busy per group over the sampled time, with "other" and "machine"."""
