@@ -3,12 +3,12 @@ round result. No ORM: records in, plain values out (vocabulary as in DESIGN.md).
 
 import math
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from itertools import groupby
 from operator import attrgetter, itemgetter
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.utils import formats
 from django.utils.translation import get_language, gettext, gettext_lazy, pgettext_lazy
@@ -60,8 +60,7 @@ class Decision:
             raise ValueError(f"A tie-break decision lists a player twice: {self.order}")
 
 
-@dataclass(frozen=True)
-class Ranked:
+class Ranked(NamedTuple):  # a tuple: thousands are made at each rebuild
     player_id: int
     table: int | None
     rank: int  # overall, standard competition ranking (1, 2, 2, 4)
@@ -74,9 +73,18 @@ class Ranked:
 
 
 SortKey = Callable[[PlayerRecord], Any]
-# A rule sees the whole group of players still level and returns a sort key for its members,
-# lower is better. The group is passed because countback depends on which rounds they share.
-TiebreakRule = Callable[[Sequence[PlayerRecord]], SortKey]
+
+
+@dataclass(frozen=True)
+class TiebreakRule:
+    """A tie-break rule, lower keys better. Its key may depend on the group of players still level
+    (countback compares the rounds they share), so a rule names that dependence: `context` reads
+    what the key depends on from a group, and `key` builds the sort key from it. A part of a split
+    group with the same context would sort the same way again, so it is split no further. A rule
+    without a context has one key for every group (`key(None)`)."""
+
+    context: Callable[[Sequence[PlayerRecord]], Hashable] | None
+    key: Callable[[Any], SortKey]
 
 
 def total_score(record: PlayerRecord) -> int:
@@ -87,25 +95,36 @@ def rounds_won(record: PlayerRecord) -> int:
     return record.rounds_won
 
 
-def _by_rounds_won(group: Sequence[PlayerRecord]) -> SortKey:
-    return lambda record: -rounds_won(record)
+_total = attrgetter("total")
 
 
-def _by_countback(group: Sequence[PlayerRecord]) -> SortKey:
+def _most_rounds_won(record: PlayerRecord) -> int:
+    return -record.rounds_won
+
+
+def _shared_rounds(group: Sequence[PlayerRecord]) -> tuple[int, ...]:
+    """The rounds every player of the group has played, last round first."""
+    first, *others = (record.scores.keys() for record in group)
+    shared = set(first).intersection(*others)
+    return tuple(sorted(shared, reverse=True))
+
+
+def _countback_key(rounds: tuple[int, ...]) -> SortKey:
     # Countback compares the last round, then the round before, and so on, lower score first.
     # A round that one of the compared players has not played (no confirmed score) is skipped,
     # so only the rounds every player in the group has played are compared. When that splits
     # the group, each part still level is compared again over the rounds its own players share
     # (see _refine). A group it cannot split stays level, even if two of its players could be
     # told apart on a round a third has not played: that third would be level with both.
-    shared = set.intersection(*(set(record.scores) for record in group))
-    rounds = sorted(shared, reverse=True)
-    return lambda record: tuple(record.scores[round_no] for round_no in rounds)
+    if not rounds:
+        return lambda record: ()
+    scores_in = itemgetter(*rounds)  # one round gives a number, not a tuple: the same for all
+    return lambda record: scores_in(record.scores)
 
 
 TIEBREAK_RULES: dict[str, TiebreakRule] = {
-    "rounds_won": _by_rounds_won,
-    "countback": _by_countback,
+    "rounds_won": TiebreakRule(context=None, key=lambda _: _most_rounds_won),
+    "countback": TiebreakRule(context=_shared_rounds, key=_countback_key),
 }
 DEFAULT_TIEBREAKS = ("rounds_won", "countback")
 
@@ -114,22 +133,27 @@ Group = list[PlayerRecord]
 
 def _split(group: Sequence[PlayerRecord], key: SortKey) -> list[Group]:
     """Sort by key, best first, and cut into runs of equal key."""
-    keyed = sorted(((key(record), record) for record in group), key=itemgetter(0))
+    keyed = sorted([(key(record), record) for record in group], key=itemgetter(0))
     return [[record for _, record in run] for _, run in groupby(keyed, key=itemgetter(0))]
 
 
-def _refine(group: Group, rule: TiebreakRule) -> list[Group]:
-    """Split a level group by a rule, again and again until the rule separates no one more."""
-    done: list[Group] = []
-    pending = [group]
-    while pending:
-        current = pending.pop()
-        parts = _split(current, rule(current)) if len(current) > 1 else [current]
-        if len(parts) == 1:
-            done.append(current)
+def _refine(group: Group, rule: TiebreakRule, context: Any = None) -> list[Group]:
+    """Split a level group by a rule, and each part again until the rule separates no one more."""
+    if rule.context is None:
+        return _split(group, rule.key(None))
+    if context is None:
+        context = rule.context(group)
+    parts = _split(group, rule.key(context))
+    if len(parts) == 1:
+        return parts
+    refined: list[Group] = []
+    for part in parts:
+        own = rule.context(part) if len(part) > 1 else context
+        if own == context:  # the same key again (or one player): split no further
+            refined.append(part)
         else:
-            pending.extend(reversed(parts))  # popped best part first, keeps the order
-    return done
+            refined.extend(_refine(part, rule, own))
+    return refined
 
 
 DecisionIndex = dict[int, list[dict[int, int]]]  # player id -> positions of each decision
@@ -160,7 +184,9 @@ def _decide(group: Group, index: DecisionIndex) -> list[Group]:
 def _ordered_groups(
     records: Sequence[PlayerRecord], rules: Sequence[TiebreakRule], index: DecisionIndex
 ) -> list[Group]:
-    groups = _split(records, total_score)
+    groups = _split(records, _total)
+    if len(groups) == len(records):  # no two totals equal (most tables): nothing to break
+        return groups
     for rule in rules:
         groups = [
             part
@@ -205,24 +231,29 @@ def rank_players(
     table_places: dict[int, tuple[int, bool]] = {}
     for members in by_table.values():
         for place, group in _places(_ordered_groups(members, rules, index)):
+            placed = (place, len(group) > 1)
             for record in group:
-                table_places[record.player_id] = (place, len(group) > 1)
+                table_places[record.player_id] = placed
 
     ranked: list[Ranked] = []
+    unseated = (None, False)
     for place, group in _places(_ordered_groups(records, rules, index)):
-        for record in sorted(group, key=attrgetter("player_id")):
-            table_rank, table_tied = table_places.get(record.player_id, (None, False))
+        tied = len(group) > 1
+        if tied:
+            group = sorted(group, key=attrgetter("player_id"))
+        for record in group:
+            table_rank, table_tied = table_places.get(record.player_id, unseated)
             ranked.append(
                 Ranked(
-                    player_id=record.player_id,
-                    table=record.table,
-                    rank=place,
-                    table_rank=table_rank,
-                    total=total_score(record),
-                    rounds_won=rounds_won(record),
-                    rounds_played=len(record.scores),
-                    tied=len(group) > 1,
-                    table_tied=table_tied,
+                    record.player_id,
+                    record.table,
+                    place,
+                    table_rank,
+                    record.total,
+                    record.rounds_won,
+                    len(record.scores),
+                    tied,
+                    table_tied,
                 )
             )
     return ranked

@@ -1,9 +1,10 @@
 import random
 from collections import defaultdict
 from decimal import Decimal
+from itertools import groupby
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoring.rules import (
@@ -463,6 +464,100 @@ def test_rank_players_decisions_remove_the_table_ties_they_cover(
         assert first is not None
         expected = list(range(first, first + len(decision.order)))
         assert [after[p].table_rank for p in decision.order] == expected
+
+
+def reference_ranking(
+    records: list[PlayerRecord], tiebreaks: tuple[str, ...], decisions: list[Decision]
+) -> dict[int, tuple[int, bool, int | None, bool]]:
+    """The ranking rules restated as plainly as possible, as an oracle for rank_players (which is
+    written for speed): player id -> (rank, tied, table rank, table tied)."""
+
+    def key(name: str, group: list[PlayerRecord]) -> object:
+        if name == "rounds_won":
+            return lambda r: -r.rounds_won
+        shared = sorted(set.intersection(*(set(r.scores) for r in group)), reverse=True)
+        return lambda r: [r.scores[n] for n in shared]
+
+    def level(group: list[PlayerRecord], names: tuple[str, ...]) -> list[list[PlayerRecord]]:
+        # Split by the first rule again and again; a part it cannot split goes on to the next.
+        if len(group) < 2 or not names:
+            return [group]
+        by = key(names[0], group)
+        parts = [list(run) for _, run in groupby(sorted(group, key=by), key=by)]
+        if len(parts) == 1:
+            return level(group, names[1:])
+        return [final for part in parts for final in level(part, names)]
+
+    def decided(group: list[PlayerRecord]) -> list[list[PlayerRecord]]:
+        ids = {r.player_id for r in group}
+        for decision in reversed(decisions):
+            if len(group) > 1 and ids <= set(decision.order):
+                return [[r] for r in sorted(group, key=lambda r: decision.order.index(r.player_id))]
+        return [group]
+
+    def places(group: list[PlayerRecord]) -> dict[int, tuple[int, bool]]:
+        by_total = [
+            list(run)
+            for _, run in groupby(sorted(group, key=lambda r: r.total), key=lambda r: r.total)
+        ]
+        placed, place = {}, 1
+        for part in by_total:
+            for final in (d for lev in level(part, tiebreaks) for d in decided(lev)):
+                placed.update({r.player_id: (place, len(final) > 1) for r in final})
+                place += len(final)
+        return placed
+
+    overall = places(records)
+    at_table: dict[int, tuple[int, bool]] = {}
+    for table in {r.table for r in records if r.table is not None}:
+        at_table.update(places([r for r in records if r.table == table]))
+    return {
+        pid: (rank, tied, *at_table.get(pid, (None, False)))
+        for pid, (rank, tied) in overall.items()
+    }
+
+
+@st.composite
+def decisions_for(draw: st.DrawFn, records: list[PlayerRecord]) -> list[Decision]:
+    ids = [r.player_id for r in records]
+    if len(ids) < 2:
+        return []
+    orders = st.lists(st.sampled_from(ids), min_size=2, max_size=len(ids), unique=True)
+    methods = st.sampled_from(("draw", "tiebreak_round"))
+    return [Decision(tuple(draw(orders)), draw(methods)) for _ in range(draw(st.integers(0, 4)))]
+
+
+@st.composite
+def level_records(draw: st.DrawFn) -> list[PlayerRecord]:
+    """Players who are often level on total and rounds won yet have played different rounds, the
+    case where countback compares a group again over the rounds its parts share."""
+    patterns = ((1, 2, 3, 4), (1, 2, 3), (2, 3, 4), (1, 2, 4))
+    records = []
+    for player_id in draw(st.lists(st.integers(1, 40), unique=True, min_size=2, max_size=10)):
+        played = draw(st.sampled_from(patterns))
+        scores = {n: draw(st.integers(0, 2)) for n in played}
+        won = draw(st.sets(st.sampled_from(ROUNDS), max_size=1))
+        table = draw(st.sampled_from((None, 1, 2)))
+        records.append(PlayerRecord(player_id, table, scores, frozenset(won)))
+    return records
+
+
+@settings(max_examples=300)
+@given(
+    st.one_of(player_records(), level_records()),
+    st.sampled_from(
+        [(), ("rounds_won",), ("countback",), DEFAULT_TIEBREAKS, ("countback", "rounds_won")]
+    ),
+    st.data(),
+)
+def test_rank_players_agrees_with_the_rules_restated_plainly(
+    records: list[PlayerRecord], tiebreaks: tuple[str, ...], data: st.DataObject
+) -> None:
+    decisions = data.draw(decisions_for(records))
+    ranked = rank_players(records, tiebreaks=tiebreaks, decisions=decisions)
+    got = {r.player_id: (r.rank, r.tied, r.table_rank, r.table_tied) for r in ranked}
+    assert got == reference_ranking(records, tiebreaks, decisions)
+    assert [(r.rank, r.player_id) for r in ranked] == sorted((r.rank, r.player_id) for r in ranked)
 
 
 # --------------------------------------------------------------------------------------------
