@@ -416,13 +416,16 @@ def time_rebuild(stage: Any, runs: int, scenario: str) -> tuple[list[float], lis
 
 
 def time_floor(stage: Any, runs: int) -> tuple[list[float], int]:
+    """The GROUP BY, fetched as the rebuild fetches its rows (binary, scoring.standings._fetch)."""
+    import psycopg
     from django.db import connection
 
+    connection.ensure_connection()
     times, rows = [], []
     for run in range(runs + 1):
-        with connection.cursor() as cursor:
+        with psycopg.Cursor(connection.connection) as cursor:
             start = time.perf_counter()
-            cursor.execute(FLOOR_SQL, [stage.pk])
+            cursor.execute(FLOOR_SQL, [stage.pk], binary=True)
             rows = cursor.fetchall()
             elapsed = time.perf_counter() - start
         if run:
@@ -432,12 +435,12 @@ def time_floor(stage: Any, runs: int) -> tuple[list[float], int]:
 
 # The parts of the real rebuild, timed by wrapping the functions it calls by name.
 PARTS = (
-    ("standings", "_seats", "seats query (values)"),
+    ("standings", "_seats", "seats query"),
     ("standings", "_records", "scores query and the players' records (incl. seats)"),
     ("rules", "rank_players", "rank_players"),
     ("standings", "_advancers", "_advancers"),
-    ("standings", "_rows", "the snapshot's lines"),
-    ("standings", "_write_rows", "write: read stored lines, delete and insert the changed"),
+    ("standings", "_lines", "the snapshot's lines and their digests"),
+    ("standings", "_write_rows", "write: read stored digests, delete and insert the changed"),
     ("standings", "_insert_rows", "write: of which the insert (COPY or INSERT)"),
 )
 

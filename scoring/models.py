@@ -214,6 +214,9 @@ class StandingRow(models.Model):
     table_tied = models.BooleanField(default=False)
     advances = models.BooleanField(default=False)
     note = models.CharField(max_length=200, blank=True)
+    # The line's values hashed (scoring.standings._digest): a rebuild rewrites only the lines
+    # whose digest changed, without reading them back.
+    digest = models.BigIntegerField(default=0, editable=False)
 
     class Meta:
         ordering = ["stage", "rank", "player"]

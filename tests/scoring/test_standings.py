@@ -408,6 +408,14 @@ def test_a_rebuild_rewrites_only_the_lines_that_changed_and_equals_a_fresh_build
     assert after[tables[0][1].pk][ROW_FIELDS.index("advances")] is True
     assert rewritten == {tables[2][1].pk, tables[0][0].pk, tables[0][1].pk}
 
+    # Pips moved from one round to another leave the total as it was; the line is still new.
+    Score.objects.filter(player=tables[1][2], result__round_no=1).update(pips=30)
+    Score.objects.filter(player=tables[1][2], result__round_no=2).update(pips=50)
+    standings.request_rebuild(stage)
+    moved = snapshot(stage)[tables[1][2].pk]
+    assert moved[ROW_FIELDS.index("scores")] == {"1": 30, "2": 50}
+    assert moved[ROW_FIELDS.index("total")] == after[tables[1][2].pk][ROW_FIELDS.index("total")]
+
     # Someone unseated disappears from the snapshot; what is stored equals a build from nothing.
     Seat.objects.filter(player=tables[1][2]).delete()
     standings.request_rebuild(stage)
