@@ -13,6 +13,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.db.models import OuterRef, Subquery
 from django.utils.translation import gettext as _
 
 from scoring import rules, standings
@@ -71,9 +72,16 @@ def etag_matches(if_match: str, result: RoundResult) -> bool:
     return "*" in tags or result.etag in tags
 
 
-def seated_for_round(table: Table, round_no: int) -> dict[int, str]:
+def _seats_at(table: Table) -> list[Seat]:
+    """The table's seats with their players, in seat order."""
+    return list(Seat.objects.filter(table=table).select_related("player").order_by("position"))
+
+
+def seated_for_round(
+    table: Table, round_no: int, seats: list[Seat] | None = None
+) -> dict[int, str]:
     """player id -> name of those who play this round at the table, in seat order."""
-    seats = Seat.objects.filter(table=table).select_related("player").order_by("position")
+    seats = _seats_at(table) if seats is None else seats
     return {s.player_id: s.player.name for s in seats if s.plays_round(round_no)}
 
 
@@ -88,15 +96,22 @@ def _score_body(score: Score) -> dict[str, Any]:
     }
 
 
-def result_body(result: RoundResult) -> dict[str, Any]:
-    # order_by(): sorted below; the models' default orderings would join five tables to sort.
-    scores = result.scores.select_related("player").order_by()
-    positions = dict(
-        Seat.objects.filter(table_id=result.table_id)
+def _scores_of(result: RoundResult) -> list[Score]:
+    """The result's scores with their players, each with its player's seat position at the table
+    (`position`), in one query."""
+    position = Seat.objects.filter(table_id=result.table_id, player_id=OuterRef("player_id"))
+    # order_by(): sorted by the callers; the models' default orderings would join five tables.
+    return list(
+        result.scores.select_related("player")
+        .annotate(position=Subquery(position.values("position")[:1]))
         .order_by()
-        .values_list("player_id", "position")
     )
-    ordered = sorted(scores, key=lambda s: positions.get(s.player_id, 0))
+
+
+def result_body(result: RoundResult, scores: list[Score] | None = None) -> dict[str, Any]:
+    """The API's answer for a result; scores as _scores_of gives them (read when not given)."""
+    scores = _scores_of(result) if scores is None else scores
+    ordered = sorted(scores, key=lambda s: s.position or 0)
     return {
         "table": result.table_id,
         "round_no": result.round_no,
@@ -142,21 +157,23 @@ def parse_submission(data: Mapping[str, Any]) -> tuple[bool, list[rules.ScoreLin
     return blocked, lines, reason.strip()
 
 
-def _snapshot(result: RoundResult) -> list[dict[str, Any]]:
-    scores = result.scores.select_related("player").order_by("player__number")
-    return [_score_body(s) for s in scores]
-
-
 def _record_version(
-    result: RoundResult, *, action: str, by: AbstractBaseUser, meta: RequestMeta, reason: str = ""
+    result: RoundResult,
+    *,
+    scores: list[Score],
+    action: str,
+    by: AbstractBaseUser,
+    meta: RequestMeta,
+    reason: str = "",
 ) -> None:
+    """Keep this version in the history; scores with their players, as _scores_of gives them."""
     RoundResultVersion.objects.create(
         result=result,
         version=result.version,
         action=action,
         status=result.status,
         blocked=result.blocked,
-        scores=_snapshot(result),
+        scores=[_score_body(s) for s in sorted(scores, key=lambda s: s.player.number)],
         by=by,
         source=meta.source,
         ip_address=meta.ip_address,
@@ -222,8 +239,9 @@ def _save(
             {"round_no": [message % {"stage": stage.name, "rounds": stage.rounds}]}
         )
     engine = stage.engine(round_no)
+    seats = _seats_at(table)
     errors = rules.validate_round(
-        seated=seated_for_round(table, round_no),
+        seated=seated_for_round(table, round_no, seats),
         lines=lines,
         blocked=blocked,
         domino_set=stage.domino_set,
@@ -263,19 +281,25 @@ def _save(
             else RoundResultVersion.Action.REPLACED
         )
         status = 200
-    Score.objects.bulk_create(
+    # The scores as written, with the players and positions read above: the history and the
+    # answer need no second reading.
+    seat_of = {seat.player_id: seat for seat in seats}
+    scores = Score.objects.bulk_create(
         Score(
             result=result,
-            player_id=line.player_id,
+            player=seat_of[line.player_id].player,
             pips=rules.parse_pips(line.pips),
             went_out=line.went_out,
         )
         for line in lines
     )
-    _record_version(result, action=action, by=by, meta=meta, reason=reason)
+    for score in scores:
+        score.position = seat_of[score.player_id].position
+    _record_version(result, scores=scores, action=action, by=by, meta=meta, reason=reason)
     if was_confirmed:
         standings.request_rebuild(stage)
-    return Outcome(status=status, body=result_body(result), etag=result.etag, result=result)
+    body = result_body(result, scores)
+    return Outcome(status=status, body=body, etag=result.etag, result=result)
 
 
 def submit_round_result(
@@ -364,7 +388,7 @@ def confirm_round_result(
         # Lock the result row only: a lock on the joined stage row would block the standings
         # rebuild's inserts (their foreign keys) while this waits for the rebuild: a deadlock.
         RoundResult.objects.select_for_update(of=("self",))
-        .select_related("stage", "table")
+        .select_related("stage", "table", "submitted_by")  # the answer names who submitted
         .get(pk=result.pk)
     )
     if result.status == RoundResult.Status.CONFIRMED:
@@ -389,7 +413,10 @@ def confirm_round_result(
     result.status, result.confirmed_by = RoundResult.Status.CONFIRMED, by
     result.version += 1
     result.save(update_fields=["status", "confirmed_by", "version", "updated_at"])
-    _record_version(result, action=RoundResultVersion.Action.CONFIRMED, by=by, meta=meta)
+    scores = _scores_of(result)
+    _record_version(
+        result, scores=scores, action=RoundResultVersion.Action.CONFIRMED, by=by, meta=meta
+    )
     standings.request_rebuild(result.stage)
     return result
 

@@ -214,3 +214,20 @@ def test_overlong_idempotency_key_is_400(as_official, table, players):
     response = put(as_official, table, round_body(players), HTTP_IDEMPOTENCY_KEY="k" * 201)
     assert response.status_code == 400
     assert not RoundResult.objects.exists()
+
+
+def test_entering_and_confirming_a_round_take_a_bounded_number_of_queries(
+    official, table, players, django_assert_max_num_queries
+):
+    # Each request is an official waiting at a table: the answer and the history are built from
+    # what the request has already read or written, not read again.
+    client = client_for(official)
+    with django_assert_max_num_queries(13):
+        response = put(client, table, round_body(players), HTTP_IDEMPOTENCY_KEY="tablet-1-r1")
+    assert response.status_code == 201
+    with django_assert_max_num_queries(12):
+        confirmed = client.post(url(table, 1, "confirm/"), HTTP_IF_MATCH=response["ETag"])
+    assert confirmed.status_code == 200
+    history = RoundResultVersion.objects.filter(result__table=table).order_by("version")
+    assert [[s["name"] for s in v.scores] for v in history] == [["Ann", "Bob", "Cy", "Di"]] * 2
+    assert [s["name"] for s in confirmed.json()["scores"]] == ["Ann", "Bob", "Cy", "Di"]
