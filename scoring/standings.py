@@ -375,8 +375,9 @@ def _write_rows(stage: Stage, lines: dict[int, tuple[int, Line]]) -> int:
     return len(changed) + len(gone)
 
 
-# From this many lines, PostgreSQL gets them by COPY; fewer (a typical correction) or SQLite (the
-# embedded default, a few hundred players at most) by one INSERT.
+# From this many lines, PostgreSQL gets them by COPY (bulk_create of a few dozen lines already
+# costs more); fewer, or SQLite (the embedded default, a few hundred players at most), by one
+# INSERT.
 COPY_FROM_ROWS = 10
 
 
