@@ -1,11 +1,13 @@
 """The pages players read without logging in: live standings, a table's score sheet, a player's
 page, the projector. Each refreshes itself with HTMX polling; an unchanged page costs a 304."""
 
+import functools
 import logging
 import re
 from typing import Any
 
 from django.core.cache import cache, caches
+from django.db import connection
 from django.db.models import Q
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.middleware.csrf import get_token
@@ -67,10 +69,42 @@ def _standings_state(slug: str) -> tuple[Tournament, Stage | None, StageStanding
     return stage.tournament, stage, meta
 
 
+# A slug no address can carry (slugs are letters, digits, - and _), compiled into the statement
+# in place of the real one.
+_ANY_SLUG = "slug placeholder"
+
+
+@functools.cache
+def _version_statement() -> tuple[str, tuple[Any, ...]]:
+    """The SQL of the current stage's version, compiled by Django once per process: compiling
+    the page's query took more of a request than running it (docs/PERFORMANCE.md)."""
+    current = selectors.played_stages(Stage.objects.filter(tournament__slug=_ANY_SLUG))
+    fields = ("tournament_id", "pk", "status", "standings__built_seq", "standings__computed_at")
+    return current.values_list(*fields)[:1].query.sql_with_params()
+
+
+def _current_version(slug: str) -> tuple[Any, ...] | None:
+    """(tournament id, stage id, stage status, built_seq, computed_at) of the tournament's
+    current stage, as plain values: all the page's ETag and kept copy need."""
+    sql, params = _version_statement()
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [slug if param == _ANY_SLUG else param for param in params])
+        return cursor.fetchone()
+
+
 def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
     """Live standings of the current stage: one query, then the page from the cache."""
-    tournament, stage, meta = _standings_state(slug)
     partial = bool(getattr(request, "htmx", False))
+    current = _current_version(slug)
+    if current is not None and current[4] is not None:  # built at least once
+        tournament_id, stage_id, status, built_seq, _ = current
+        etag = _etag("standings", stage_id, built_seq, status, int(partial))
+        if (unchanged := _fresh_or_304(request, etag)) is not None:
+            return unchanged
+        if (kept := _kept_page(request, f"standings-page:{tournament_id}:{etag}")) is not None:
+            return _live(kept, etag)
+    # Rendered (or never built) here: the models themselves, and the version again with them.
+    tournament, stage, meta = _standings_state(slug)
     # The stage's status too: closing a stage changes the page ("This stage is over.") but not
     # the snapshot.
     version = (stage.pk, meta.built_seq, stage.status) if stage and meta else (0, 0, "")
@@ -105,13 +139,23 @@ def _shared_page(request: HttpRequest, key: str, render_page) -> HttpResponse:
     with a query string (which the page links back to), get it rendered for them."""
     if request.GET or request.user.is_authenticated:
         return render_page()
+    if (kept := _kept_page(request, key)) is not None:
+        return kept
+    response = render_page()
+    parts = _page_parts(response.content)
+    if parts is not None:
+        _keep(key, parts)
+    return response
+
+
+def _kept_page(request: HttpRequest, key: str) -> HttpResponse | None:
+    """The kept page of _shared_page with this visitor's CSRF token, if it may be shared with
+    them and is kept."""
+    if request.GET or request.user.is_authenticated:
+        return None
     parts = _kept(key)
     if parts is None:
-        response = render_page()
-        parts = _page_parts(response.content)
-        if parts is not None:
-            _keep(key, parts)
-        return response
+        return None
     before, after = parts
     if after is None:
         return HttpResponse(before)

@@ -67,10 +67,15 @@ def table_sheet(table: Table, *, confirmed_only: bool = False) -> Sheet:
     return Sheet(table=table, seats=seats, rounds=rounds)
 
 
+def played_stages(stages: QuerySet[Stage]) -> QuerySet[Stage]:
+    """These stages that are seated or closed, the latest first."""
+    return stages.exclude(status=Stage.Status.PENDING).order_by("-order")
+
+
 def current_stage(stages: QuerySet[Stage]) -> Stage | None:
     """The latest of these stages that is seated or closed: what the hall is playing or just
     played. Pass a tournament's stages, or a queryset that selects what the caller needs too."""
-    return stages.exclude(status=Stage.Status.PENDING).order_by("-order").first()
+    return played_stages(stages).first()
 
 
 def round_statuses(stage: Stage) -> dict[int, dict[int, str]]:
