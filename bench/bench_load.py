@@ -555,6 +555,21 @@ def slow_near_boots(phase: Phase, samples: list[Sample]) -> dict:
     return {"slow": len(slow), "near_boot": near, "slow_ms": slow_ms, "boots": len(boots)}
 
 
+def vacuum(args: argparse.Namespace) -> dict[str, Any]:
+    """VACUUM ANALYZE the stack's database, as autovacuum would between the phases. Every
+    confirmation rewrites the standings lines it moves, so a phase leaves tens of thousands of
+    dead rows; with autovacuum off (as on this machine's PostgreSQL) they would pile up from
+    phase to phase and from run to run, and slow every later phase. Returns the server's
+    autovacuum setting and the time taken."""
+    import psycopg
+
+    start = time.perf_counter()
+    with psycopg.connect(f"{args.pg_url}/{args.stack_db}", autocommit=True) as conn:
+        autovacuum = conn.execute("SHOW autovacuum").fetchone()[0]
+        conn.execute("VACUUM (ANALYZE)")
+    return {"autovacuum": autovacuum, "seconds": time.perf_counter() - start}
+
+
 async def wait_for_quiet(measure: Measure, limit: float) -> dict[str, float]:
     """Wait, up to `limit` seconds, until processes outside the stack and this script use less
     than 0.25 of a core over 3 s (other work on a shared machine); go on anyway after that."""
@@ -1091,7 +1106,11 @@ def report(
             f"{q['other_cores']:.2f} after {q['waited_s']:.0f} s"
             for q in quiet.get("between_phases", [])
         )
-        + "). The client is `bench/loadgen.py`, an open-loop asyncio HTTP/1.1 client "
+        + "). Before each phase the stack's database was vacuumed and analysed, as "
+        "autovacuum would between them in production (each confirmation rewrites the standings "
+        "lines it moves, leaving dead rows); this machine's PostgreSQL runs with autovacuum "
+        + str((quiet.get("vacuum") or [{}])[0].get("autovacuum", "?"))
+        + ". The client is `bench/loadgen.py`, an open-loop asyncio HTTP/1.1 client "
         "(Debian 12 packages wrk but not wrk2; locust's constant_throughput paces each user "
         "after its previous answer, which hides the queue): request *i* is sent at "
         "t0 + *i*/rate whatever the earlier ones are doing, and its latency counts from that "
@@ -1541,12 +1560,15 @@ async def run(args: argparse.Namespace, command: str) -> int:
     path = f"/t/{event.slug}/"
     measure = Measure(args, weblog)
     phases: dict[str, Phase] = {}
+    vacuumed = [vacuum(args)]
     quiet = await wait_for_quiet(measure, args.wait_quiet)
     quiet["between_phases"] = []
+    quiet["vacuum"] = vacuumed
 
     async def between() -> None:
-        """Let the server drain, then wait (bounded) for other processes to go quiet."""
+        """Let the server drain, vacuum, then wait (bounded) for other processes to go quiet."""
         await settle(client)
+        vacuumed.append(vacuum(args))
         quiet["between_phases"].append(await wait_for_quiet(measure, args.wait_quiet_phase))
 
     first = await client.request("GET", path)
