@@ -254,7 +254,6 @@ def build_stage(size: Size, official: Any) -> Any:
 
 def prepare_data(fresh: bool) -> dict[Size, Any]:
     from django.contrib.auth import get_user_model
-    from django.db import connection
 
     from tournaments.models import Stage, Tournament
 
@@ -272,8 +271,17 @@ def prepare_data(fresh: bool) -> dict[Size, Any]:
         start = time.perf_counter()
         stages[size] = build_stage(size, official)
         print(f"{size.label:>11}: built in {time.perf_counter() - start:.1f} s")
-    # Fresh statistics and no dead rows (--fresh deletes 158,000 scores), so the plans and the
-    # pages scanned are the steady ones.
+    vacuum_tables()
+    return stages
+
+
+def vacuum_tables() -> None:
+    """Fresh statistics and no dead rows, so the plans and the pages scanned are the steady ones:
+    --fresh deletes 158,000 scores, and every timed rebuild deletes the lines it rewrites. Run
+    before each size and case too, as autovacuum would between them (this machine's PostgreSQL
+    runs with autovacuum off, and dead lines would pile up from one case to the next)."""
+    from django.db import connection
+
     with connection.cursor() as cursor:
         for table in (
             "scoring_score",
@@ -285,7 +293,6 @@ def prepare_data(fresh: bool) -> dict[Size, Any]:
             "scoring_stagestandings",
         ):
             cursor.execute(f"VACUUM ANALYZE {table}")
-    return stages
 
 
 # --------------------------------------------------------------------------------------------
@@ -584,6 +591,7 @@ def main(argv: list[str] | None = None) -> None:
             "ratio"
         )
         for size in SIZES:
+            vacuum_tables()
             rebuild_times, gc_times = time_rebuild(stages[size], args.runs, scenario)
             rebuild_median, rebuild_min = median_min(rebuild_times)
             gc_median = statistics.median(gc_times) * 1000
@@ -619,6 +627,7 @@ def main(argv: list[str] | None = None) -> None:
     stage = stages[PROFILED]
     for scenario, description in SCENARIOS.items():
         print(f"\n{PROFILED.label}, {description}: the rebuild's parts, median of {args.runs}; ms")
+        vacuum_tables()
         for name, times in time_parts(stage, args.runs, scenario).items():
             print(f"  {name:<60} {median_min(times)[0]:7.1f}")
     print(f"\n{PROFILED.label}: cProfile of one rebuild after a correction (the profiler inflates")
