@@ -216,7 +216,9 @@ class StandingRow(models.Model):
     note = models.CharField(max_length=200, blank=True)
     # The line's values hashed (scoring.standings._digest): a rebuild rewrites only the lines
     # whose digest changed, without reading them back.
-    digest = models.BigIntegerField(default=0, editable=False)
+    # A default in the database too: a process still running the previous release writes lines
+    # without it while a deploy rolls out.
+    digest = models.BigIntegerField(default=0, db_default=0, editable=False)
 
     class Meta:
         ordering = ["stage", "rank", "player"]

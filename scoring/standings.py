@@ -75,21 +75,22 @@ def send_rebuild(stage_id: int) -> None:
         logger.warning("standings: could not send the rebuild of stage %s", stage_id, exc_info=True)
 
 
-def _try_lock(stage_id: int) -> bool:
+def _try_lock(stage_id: int, *, asynchronous_commit: bool) -> bool:
     """One rebuild of a stage at a time (PostgreSQL advisory lock, released at commit).
 
-    The rebuild's commit does not wait for its WAL to reach the disk (synchronous_commit off,
-    for this transaction only): the snapshot is derived from results that are already durable,
-    and it is written with the built_seq it includes. Lost in a crash, both are lost together,
-    so the stage is still stale and is rebuilt; meanwhile the commit is quicker, and leaves the
-    disk to the officials' results."""
+    With asynchronous_commit (when the rebuild is a transaction of its own, as in a worker), its
+    commit does not wait for the WAL to reach the disk (synchronous_commit off, for this
+    transaction only): the snapshot is derived from results that are already durable, and it is
+    written with the built_seq it includes. Lost in a crash, both are lost together, so the stage
+    is still stale and is rebuilt; meanwhile the commit is quicker, and leaves the disk to the
+    officials' results. Inside a caller's transaction (closing a stage, seating the next level)
+    the setting would cover the caller's own writes too, so it is left alone."""
     if connection.vendor != "postgresql":
         return True  # SQLite runs one writing transaction at a time anyway
     with connection.cursor() as cursor:
         cursor.execute(
-            "SELECT pg_try_advisory_xact_lock(%s, %s), "
-            "set_config('synchronous_commit', 'off', true)",
-            [7_312_001, stage_id],
+            "SELECT pg_try_advisory_xact_lock(%s, %s), set_config('synchronous_commit', %s, true)",
+            [7_312_001, stage_id, "off" if asynchronous_commit else "on"],
         )
         return bool(cursor.fetchone()[0])
 
@@ -135,9 +136,15 @@ def _fetch(queryset: QuerySet) -> list[tuple]:
             cursor.execute(sql, params)
             return cursor.fetchall()
         # Django's psycopg cursors bind on the client, which has no binary results; a plain
-        # psycopg cursor on the same connection (and transaction) has.
-        with _logged(cursor, sql, params), psycopg.Cursor(connection.connection) as binary:
-            binary.execute(sql, params, binary=True)
+        # psycopg cursor on the same connection (and transaction) has. Its errors are Django's
+        # (a worker retries OperationalError; a broken connection is not reused), and it
+        # prepares nothing on the server (which a transaction-mode pooler would not keep).
+        with (
+            _logged(cursor, sql, params),
+            connection.wrap_database_errors,
+            psycopg.Cursor(connection.connection) as binary,
+        ):
+            binary.execute(sql, params, binary=True, prepare=False)
             return binary.fetchall()
 
 
@@ -427,7 +434,6 @@ def _collector_paused() -> Iterator[None]:
 
 
 @_collector_paused()
-@transaction.atomic
 def rebuild_standings(*, stage: Stage) -> StageStandings:
     """Recompute the stage's snapshot from confirmed results, in a fixed number of queries.
 
@@ -435,7 +441,13 @@ def rebuild_standings(*, stage: Stage) -> StageStandings:
     a rebuild that finds the snapshot current does nothing. Killed midway, it leaves the
     previous snapshot intact (one transaction).
     """
-    if not _try_lock(stage.pk):
+    outermost = not connection.in_atomic_block
+    with transaction.atomic():
+        return _rebuild(stage, asynchronous_commit=outermost)
+
+
+def _rebuild(stage: Stage, *, asynchronous_commit: bool) -> StageStandings:
+    if not _try_lock(stage.pk, asynchronous_commit=asynchronous_commit):
         raise RebuildBusy(stage.pk)
     meta = StageStandings.objects.filter(stage=stage).first()
     if meta is None:  # never built nor changed; another process may be creating it too

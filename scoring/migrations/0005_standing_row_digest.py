@@ -13,6 +13,6 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='standingrow',
             name='digest',
-            field=models.BigIntegerField(default=0, editable=False),
+            field=models.BigIntegerField(db_default=0, default=0, editable=False),
         ),
     ]

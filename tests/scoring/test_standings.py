@@ -1,7 +1,7 @@
 """Stage standings: confirmed results only, tie-breaks, decisions, late entries, advancement."""
 
 import pytest
-from django.db import connection
+from django.db import DataError, connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from scoring import standings, tasks
@@ -424,3 +424,45 @@ def test_a_rebuild_rewrites_only_the_lines_that_changed_and_equals_a_fresh_build
     StandingRow.objects.filter(stage=stage).delete()
     standings.request_rebuild(stage)
     assert snapshot(stage) == kept
+
+
+def test_a_rebuild_inside_a_callers_transaction_leaves_its_commit_synchronous(
+    stage, require_postgres
+):
+    # Closing a stage or seating the next level rebuilds inside its own transaction: their
+    # writes must reach the disk before the organiser is told they are done.
+    seat_tables(stage, [["A1", "A2", "A3", "A4"]])
+    standings.mark_changed(stage)
+    with transaction.atomic():
+        standings.rebuild_standings(stage=stage)
+        with connection.cursor() as cursor:
+            cursor.execute("SHOW synchronous_commit")
+            assert cursor.fetchone()[0] == "on"
+
+
+def test_a_failed_read_of_the_rebuild_raises_djangos_error(stage, require_postgres):
+    # A worker retries django.db.OperationalError; a driver's own error would not be retried.
+    broken = Seat.objects.filter(stage=stage).extra(where=["1 / 0 = 1"]).values_list("pk")
+    with pytest.raises(DataError), transaction.atomic():
+        standings._fetch(broken)
+
+
+def test_a_line_written_without_a_digest_gets_zero_and_is_rewritten(stage):
+    # During a rolling deploy, a process of the previous release writes lines without a digest.
+    tables = seat_tables(stage, [["A1", "A2"]])
+    play(stage, tables[0], 1, [0, 12])
+    line = StandingRow.objects.get(player=tables[0][1])
+    StandingRow.objects.filter(pk=line.pk).delete()
+    quote = connection.ops.quote_name
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {quote(StandingRow._meta.db_table)} (stage_id, player_id, rank, "
+            "total, carried, rounds_won, rounds_played, scores, tied, table_tied, advances, note)"
+            " VALUES (%s, %s, 9, 99, 0, 0, 1, '{}', false, false, false, '')",
+            [stage.pk, tables[0][1].pk],
+        )
+    assert StandingRow.objects.get(player=tables[0][1]).digest == 0
+    standings.request_rebuild(stage)
+    rewritten = StandingRow.objects.get(player=tables[0][1])
+    assert (rewritten.rank, rewritten.total, rewritten.scores) == (2, 12, {"1": 12})
+    assert rewritten.digest != 0
