@@ -66,6 +66,24 @@ def require_redis() -> str:
     return redis_url()
 
 
+@pytest.fixture
+def take_cache_down(settings):
+    """Call it to point the default cache at a port where nothing listens: Redis is down from
+    then on (the set-up before the call still had it)."""
+
+    def take_down() -> None:
+        settings.CACHES = {
+            **settings.CACHES,
+            "default": {
+                "BACKEND": "django.core.cache.backends.redis.RedisCache",
+                "LOCATION": "redis://127.0.0.1:1/0",  # nothing listens there
+                "OPTIONS": {"socket_connect_timeout": 0.2, "socket_timeout": 0.2},
+            },
+        }
+
+    return take_down
+
+
 def client_for(user) -> APIClient:
     client = APIClient()
     if user is not None:

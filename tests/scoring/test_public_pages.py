@@ -103,17 +103,10 @@ def test_the_standings_table_is_rendered_once_per_snapshot_and_language(client, 
 
 
 def test_the_standings_page_renders_its_table_when_the_cache_is_down(
-    client, tournament, stage, settings
+    client, tournament, stage, take_cache_down
 ):
     play_stage(stage)
-    settings.CACHES = {
-        **settings.CACHES,
-        "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": "redis://127.0.0.1:1/0",  # nothing listens there
-            "OPTIONS": {"socket_connect_timeout": 0.2, "socket_timeout": 0.2},
-        },
-    }
+    take_cache_down()
     response = client.get(f"/t/{tournament.slug}/")
     assert response.status_code == 200
     page = response.content.decode()

@@ -277,33 +277,19 @@ def test_sweeper_rebuilds_a_stage_whose_rebuild_was_lost(stage):
     assert not StageStandings.objects.get(stage=stage).stale
 
 
-def test_standings_are_served_from_postgresql_when_the_cache_is_down(anon, stage, settings):
+def test_standings_are_served_from_postgresql_when_the_cache_is_down(anon, stage, take_cache_down):
     (table,) = seat_tables(stage, [["Ann", "Bob", "Cy"]])
     play(stage, table, 1, [0, 25, 40])
-    settings.CACHES = {
-        **settings.CACHES,
-        "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": "redis://127.0.0.1:1/0",  # nothing listens there
-            "OPTIONS": {"socket_connect_timeout": 0.2, "socket_timeout": 0.2},
-        },
-    }
+    take_cache_down()
     response = anon.get(f"/api/v1/stages/{stage.pk}/standings/")
     assert response.status_code == 200
     assert [r["total"] for r in response.json()["rows"]] == [0, 25, 40]
 
 
-def test_confirming_works_when_the_cache_is_down(as_official, stage, settings):
+def test_confirming_works_when_the_cache_is_down(as_official, stage, take_cache_down):
     (table,) = seat_tables(stage, [["Ann", "Bob", "Cy"]])
     result = play(stage, table, 1, [0, 25, 40], status="submitted")
-    settings.CACHES = {
-        **settings.CACHES,
-        "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": "redis://127.0.0.1:1/0",
-            "OPTIONS": {"socket_connect_timeout": 0.2, "socket_timeout": 0.2},
-        },
-    }
+    take_cache_down()
     response = as_official.post(f"/api/v1/tables/{result.table_id}/rounds/1/confirm/")
     assert response.status_code == 200
     result.refresh_from_db()
