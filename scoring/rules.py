@@ -86,14 +86,6 @@ class TiebreakRule:
     key: Callable[[Any], SortKey]
 
 
-def total_score(record: PlayerRecord) -> int:
-    return record.total
-
-
-def rounds_won(record: PlayerRecord) -> int:
-    return record.rounds_won
-
-
 _total = attrgetter("total")
 
 
