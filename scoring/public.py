@@ -137,7 +137,7 @@ def _shared_page(request: HttpRequest, key: str, render_page) -> HttpResponse:
     its language form: rendered once per key and kept, in this process and in Redis, cut around
     the token; then served with each visitor's own token put in. Signed-in people, and addresses
     with a query string (which the page links back to), get it rendered for them."""
-    if request.GET or request.user.is_authenticated:
+    if not _may_share(request):
         return render_page()
     if (kept := _kept_page(request, key)) is not None:
         return kept
@@ -148,10 +148,14 @@ def _shared_page(request: HttpRequest, key: str, render_page) -> HttpResponse:
     return response
 
 
+def _may_share(request: HttpRequest) -> bool:
+    return not (request.GET or request.user.is_authenticated)
+
+
 def _kept_page(request: HttpRequest, key: str) -> HttpResponse | None:
     """The kept page of _shared_page with this visitor's CSRF token, if it may be shared with
     them and is kept."""
-    if request.GET or request.user.is_authenticated:
+    if not _may_share(request):
         return None
     parts = _kept(key)
     if parts is None:
