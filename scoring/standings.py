@@ -24,7 +24,7 @@ from django.db.models import Count, F, QuerySet, Sum
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from scoring import ranking_sql, rules
+from scoring import rules
 from scoring.models import RoundResult, Score, StageStandings, StandingRow, TiebreakDecision
 from tables.models import Seat
 from tournaments.models import Player, Stage
@@ -84,17 +84,12 @@ def _try_lock(stage_id: int, *, asynchronous_commit: bool) -> bool:
     written with the built_seq it includes. Lost in a crash, both are lost together, so the stage
     is still stale and is rebuilt; meanwhile the commit is quicker, and leaves the disk to the
     officials' results. Inside a caller's transaction (closing a stage, seating the next level)
-    the setting would cover the caller's own writes too, so it is left alone.
-
-    JIT compilation is off for the rest of the transaction: the planner's estimates for
-    scoring.ranking_sql's statement are far above its real rows, and compiling it took seconds
-    (10,000 players: 3.5 s of a 4.3 s statement)."""
+    the setting would cover the caller's own writes too, so it is left alone."""
     if connection.vendor != "postgresql":
         return True  # SQLite runs one writing transaction at a time anyway
     with connection.cursor() as cursor:
         cursor.execute(
-            "SELECT pg_try_advisory_xact_lock(%s, %s), "
-            "set_config('synchronous_commit', %s, true), set_config('jit', 'off', true)",
+            "SELECT pg_try_advisory_xact_lock(%s, %s), set_config('synchronous_commit', %s, true)",
             [7_312_001, stage_id, "off" if asynchronous_commit else "on"],
         )
         return bool(cursor.fetchone()[0])
@@ -462,22 +457,25 @@ def _rebuild(stage: Stage, *, asynchronous_commit: bool) -> StageStandings:
     if meta.built_seq >= seq and meta.computed_at is not None:
         return meta  # current already: a coalesced request
     stage = Stage.objects.select_related("tournament").get(pk=stage.pk)
-    tiebreaks = stage.tournament.tiebreak_rules
-    rebuilt = (
-        ranking_sql.rebuild_lines(stage, tiebreaks)
-        if ranking_sql.supported(stage, tiebreaks)
-        else None
+    records, seats, counted, finished = _records(stage)
+    decisions = [
+        rules.Decision(order=tuple(d.order), method=d.method)
+        for d in TiebreakDecision.objects.filter(stage=stage).order_by("at")
+    ]
+    ranked = rules.rank_players(
+        records, tiebreaks=stage.tournament.tiebreak_rules, decisions=decisions
     )
-    if rebuilt is None:  # not tried, or declined: rank in Python
-        rebuilt = _rebuild_lines(stage, tiebreaks)
+    advancing, flags = _advancers(stage, ranked, seats, finished)
+    _write_rows(stage, _lines(ranked, records, seats, advancing))
+    flags = [{**flag, "names": [seats[p].name for p in flag["players"]]} for flag in flags]
     # The snapshot is shared by every reader, and a rebuild runs in whoever's request or in a
     # worker: store the message in the site's language; pages show tie_message in their own.
     with translation.override(settings.LANGUAGE_CODE):
-        meta.flags = [{**flag, "message": tie_message(flag)} for flag in rebuilt.flags]
-    meta.results_counted = rebuilt.counted
-    meta.results_expected = rebuilt.tables * stage.rounds
+        meta.flags = [{**flag, "message": tie_message(flag)} for flag in flags]
     meta.built_seq = seq
     meta.computed_at = timezone.now()
+    meta.results_counted = counted
+    meta.results_expected = stage.tables.count() * stage.rounds
     meta.rebuilds = F("rebuilds") + 1
     # Never write change_seq back: a change committed meanwhile must keep the stage stale.
     meta.save(
@@ -493,25 +491,6 @@ def _rebuild(stage: Stage, *, asynchronous_commit: bool) -> StageStandings:
     meta.refresh_from_db(fields=["rebuilds", "change_seq"])
     transaction.on_commit(lambda: _forget_cached(stage.pk))
     return meta
-
-
-def _rebuild_lines(stage: Stage, tiebreaks: Any) -> ranking_sql.Rebuilt:
-    """The stage ranked by scoring.rules, its changed lines written: every stage, every
-    database (scoring.ranking_sql ranks the common ones on PostgreSQL in one statement)."""
-    records, seats, counted, finished = _records(stage)
-    decisions = [
-        rules.Decision(order=tuple(d.order), method=d.method)
-        for d in TiebreakDecision.objects.filter(stage=stage).order_by("at")
-    ]
-    ranked = rules.rank_players(records, tiebreaks=tiebreaks, decisions=decisions)
-    advancing, flags = _advancers(stage, ranked, seats, finished)
-    written = _write_rows(stage, _lines(ranked, records, seats, advancing))
-    return ranking_sql.Rebuilt(
-        written=written,
-        counted=counted,
-        tables=stage.tables.count(),
-        flags=[{**flag, "names": [seats[p].name for p in flag["players"]]} for flag in flags],
-    )
 
 
 def _note(seat: SeatFacts) -> str:

@@ -2,15 +2,14 @@
 
 import pytest
 from django.db import DataError, connection, transaction
-from django.db.models.expressions import RawSQL
 from django.test.utils import CaptureQueriesContext
 
-from scoring import ranking_sql, standings, tasks
+from scoring import standings, tasks
 from scoring.models import RoundResult, Score, StageStandings, StandingRow, TiebreakDecision
 from scoring.standings import ROW_FIELDS
 from tables.models import Seat, Table
 from tests import factories
-from tests.conftest import client_for, services_missing
+from tests.conftest import client_for
 from tests.scoring.helpers import play, seat_tables
 from tournaments.models import Player, Stage
 
@@ -367,41 +366,19 @@ def snapshot(stage) -> dict[int, tuple]:
     }
 
 
-def write_marks(stage) -> dict[int, tuple]:
-    """Each line's id and, on PostgreSQL, where its row version lies (ctid): a line rewritten
-    in place (scoring.ranking_sql) keeps its id, but its new version lies elsewhere."""
-    rows = StandingRow.objects.filter(stage=stage)
-    if connection.vendor != "postgresql":
-        return {player: (pk,) for player, pk in rows.values_list("player_id", "pk")}
-    version = RawSQL(f"{StandingRow._meta.db_table}.ctid::text", [])
-    return {
-        player: (pk, ctid)
-        for player, pk, ctid in rows.annotate(ctid=version).values_list("player_id", "pk", "ctid")
-    }
-
-
-@pytest.mark.parametrize(
-    ("ranking", "copy_from_rows"),
-    [("sql", None), ("python", 1), ("python", 10_000)],
-    ids=["one statement", "copy", "insert"],
-)
+@pytest.mark.parametrize("copy_from_rows", [1, 10_000], ids=["copy", "insert"])
 def test_a_rebuild_rewrites_only_the_lines_that_changed_and_equals_a_fresh_build(
-    stage, monkeypatch, ranking, copy_from_rows
+    stage, monkeypatch, copy_from_rows
 ):
-    # On PostgreSQL a stage like this one is ranked and written in one statement; ranked in
-    # Python, large writes go by COPY and small ones by INSERT: each must store the same lines.
-    if ranking == "sql" and connection.vendor != "postgresql":
-        services_missing("ranking in one statement needs PostgreSQL")
-    if ranking == "python":
-        monkeypatch.setattr(ranking_sql, "supported", lambda stage, tiebreaks: False)
-        monkeypatch.setattr(standings, "COPY_FROM_ROWS", copy_from_rows)
+    # PostgreSQL takes large writes by COPY, small ones by INSERT: both must store the same lines.
+    monkeypatch.setattr(standings, "COPY_FROM_ROWS", copy_from_rows)
     tables = seat_tables(stage, [["A1", "A2", "A3", "A4"], ["B1", "B2", "B3"], ["C1", "C2"]])
     for round_no in (1, 2):
         play(stage, tables[0], round_no, [0, 10, 20, 30])
         play(stage, tables[1], round_no, [5, 0, 40])
     late = play(stage, tables[2], 1, [0, 12])
-    marks_before = write_marks(stage)
-    assert len(marks_before) == 9
+    ids_before = dict(StandingRow.objects.filter(stage=stage).values_list("player_id", "pk"))
+    assert len(ids_before) == 9
 
     # A correction at table C changes C2's line only (nobody's rank moves); A1 withdraws, so A2
     # advances in A1's place: three lines change.
@@ -412,8 +389,8 @@ def test_a_rebuild_rewrites_only_the_lines_that_changed_and_equals_a_fresh_build
     after = snapshot(stage)
     assert after[tables[2][1].pk][ROW_FIELDS.index("total")] == 13
     assert after[tables[0][0].pk][ROW_FIELDS.index("note")] == "withdrawn"
-    marks_after = write_marks(stage)
-    rewritten = {p for p in marks_after if marks_after[p] != marks_before[p]}
+    ids_after = dict(StandingRow.objects.filter(stage=stage).values_list("player_id", "pk"))
+    rewritten = {p for p in ids_after if ids_after[p] != ids_before[p]}
     assert after[tables[0][1].pk][ROW_FIELDS.index("advances")] is True
     assert rewritten == {tables[2][1].pk, tables[0][0].pk, tables[0][1].pk}
 
