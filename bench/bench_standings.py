@@ -452,6 +452,10 @@ PARTS = (
 )
 
 
+# Parts timed inside other parts (not added again to find the rest).
+NESTED_PARTS = {"seats query", "write: of which the insert (COPY or INSERT)"}
+
+
 @contextmanager
 def instrumented(clock: dict[str, float]) -> Iterator[None]:
     from django.db import connection
@@ -499,8 +503,7 @@ def time_parts(stage: Any, runs: int, scenario: str) -> dict[str, list[float]]:
                 total = time.perf_counter() - start
             if not run:
                 continue
-            outer = ("scores query and the players' records (incl. seats)", "rank_players")
-            outer += ("_advancers", "the snapshot's lines", names[5], "commit")
+            outer = [name for name in names if name not in NESTED_PARTS] + ["commit"]
             for name in parts:
                 parts[name].append(clock.get(name, 0.0))
             parts["other"][-1] = total - sum(clock.get(name, 0.0) for name in outer)
