@@ -18,7 +18,7 @@ from scoring.models import Placing, RoundResult, RoundResultVersion, TiebreakDec
 from tables.models import Table
 from tournaments.api import CsvUploadApi, StageSerializer, tournament_or_404, upload_schema
 from tournaments.models import Stage
-from tournaments.permissions import require_organiser, require_staff
+from tournaments.permissions import is_staff_of, require_organiser, require_staff
 from tournaments.services import StateConflict
 
 
@@ -81,8 +81,12 @@ class RoundResultOutput(serializers.Serializer):
     status = serializers.CharField()
     version = serializers.IntegerField()
     scores = ScoreOutput(many=True)
-    submitted_by = serializers.CharField(allow_null=True)
-    confirmed_by = serializers.CharField(allow_null=True)
+    submitted_by = serializers.CharField(
+        allow_null=True, help_text="The official's username; null unless you are staff here."
+    )
+    confirmed_by = serializers.CharField(
+        allow_null=True, help_text="The official's username; null unless you are staff here."
+    )
     updated_at = serializers.DateTimeField()
 
 
@@ -145,8 +149,17 @@ class RoundResultApi(APIView):
 
     @extend_schema(responses=RoundResultOutput)
     def get(self, request: Request, table_id: int, round_no: int) -> Response:
-        result = get_object_or_404(RoundResult, table_id=table_id, round_no=round_no)
-        return result_response(result)
+        result = get_object_or_404(
+            RoundResult.objects.select_related("stage__tournament"),
+            table_id=table_id,
+            round_no=round_no,
+        )
+        body = services.result_body(result)
+        if not is_staff_of(request.user, result.stage.tournament):
+            # Anyone may read a result; the officials' usernames are their sign-in names, which
+            # only the tournament's staff see.
+            body |= {"submitted_by": None, "confirmed_by": None}
+        return outcome_response(services.Outcome(status=200, body=body, etag=result.etag))
 
     @extend_schema(
         request=RoundResultInput,

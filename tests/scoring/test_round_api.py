@@ -40,6 +40,23 @@ def test_get_returns_the_result_with_its_etag(anon, as_official, table, players)
     assert anon.get(url(table, 2)).status_code == 404
 
 
+def test_only_the_tournaments_staff_see_which_officials_entered_and_confirmed(
+    anon, as_official, official, table, players
+):
+    put(as_official, table, round_body(players))
+    as_official.post(url(table, suffix="confirm/"))
+    staff_view = as_official.get(url(table)).json()
+    assert staff_view["submitted_by"] == staff_view["confirmed_by"] == official.username
+    # Usernames are sign-in names: the public, and another tournament's officials, read the
+    # result without them.
+    outsider = client_for(factories.StaffFactory(role="official").user)
+    for client in (anon, outsider):
+        public = client.get(url(table)).json()
+        assert (public["submitted_by"], public["confirmed_by"]) == (None, None)
+        assert public["scores"] == staff_view["scores"]
+        assert official.username not in str(public)
+
+
 def test_engine_follows_the_round(as_official, table, players):
     response = put(as_official, table, round_body(players, pips=(0, 1, 2, 3)), round_no=4)
     assert response.json()["engine"] == 9
