@@ -3,14 +3,28 @@ from django.contrib import admin
 from scoring.models import IdempotencyRecord, RoundResult, RoundResultVersion, Score
 
 
-class ScoreInline(admin.TabularInline):
+class ViewOnly:
+    """Results and scores change only through entry and correction, which validate them, keep
+    the audit trail and rebuild the standings: an edit here would do none of that."""
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+
+class ScoreInline(ViewOnly, admin.TabularInline):
     model = Score
     extra = 0
     raw_id_fields = ["player"]
 
 
 @admin.register(RoundResult)
-class RoundResultAdmin(admin.ModelAdmin):
+class RoundResultAdmin(ViewOnly, admin.ModelAdmin):
     list_display = ["table", "round_no", "engine", "status", "version", "updated_at"]
     list_filter = ["stage__tournament", "stage", "status"]
     raw_id_fields = ["table", "submitted_by", "confirmed_by"]
@@ -18,7 +32,7 @@ class RoundResultAdmin(admin.ModelAdmin):
 
 
 @admin.register(Score)
-class ScoreAdmin(admin.ModelAdmin):
+class ScoreAdmin(ViewOnly, admin.ModelAdmin):
     list_display = ["player", "result", "pips", "went_out"]
     raw_id_fields = ["player", "result"]
 

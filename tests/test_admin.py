@@ -31,3 +31,23 @@ def test_every_model_has_an_admin_page_that_opens(client):
                 f"admin:{model._meta.app_label}_{model._meta.model_name}_change", args=[first.pk]
             )
             assert client.get(change).status_code == 200, change
+
+
+def test_results_and_scores_are_view_only_in_the_admin(client):
+    # They change through entry and correction only: validated, audited, and the standings
+    # rebuilt. An admin edit would skip all three.
+    superuser = factories.UserFactory(is_staff=True, is_superuser=True)
+    client.force_login(superuser)
+    score = factories.ScoreFactory(pips=12)
+    change = reverse("admin:scoring_score_change", args=[score.pk])
+    page = client.get(change)
+    assert page.status_code == 200 and b'name="pips"' not in page.content
+    refused = client.post(
+        change, {"pips": 99, "player": score.player_id, "result": score.result_id}
+    )
+    assert refused.status_code == 403
+    score.refresh_from_db()
+    assert score.pips == 12
+    delete = reverse("admin:scoring_roundresult_delete", args=[score.result_id])
+    assert client.post(delete, {"post": "yes"}).status_code == 403
+    assert client.get(reverse("admin:scoring_score_add")).status_code == 403
