@@ -114,7 +114,7 @@ class LatePlayerApi(APIView):
 
 
 class PlayerActionApi(APIView):
-    """POST withdraws or checks in one player."""
+    """POST withdraws, reinstates or checks in one player."""
 
     permission_classes = [IsAuthenticated]
     action_name = ""
@@ -135,6 +135,10 @@ class PlayerActionApi(APIView):
 
 class WithdrawPlayerApi(PlayerActionApi):
     action_name = "withdraw_player"
+
+
+class ReinstatePlayerApi(PlayerActionApi):
+    action_name = "reinstate_player"
 
 
 class CheckInPlayerApi(PlayerActionApi):

@@ -16,6 +16,11 @@ urlpatterns = [
         name="player-withdraw",
     ),
     path(
+        "tournaments/<slug:slug>/players/<id:player_id>/reinstate/",
+        api.ReinstatePlayerApi.as_view(),
+        name="player-reinstate",
+    ),
+    path(
         "tournaments/<slug:slug>/players/<id:player_id>/check-in/",
         api.CheckInPlayerApi.as_view(),
         name="player-check-in",

@@ -274,6 +274,44 @@ def withdraw_player(*, player: Player, by: AbstractBaseUser) -> Player:
 
 
 @transaction.atomic
+def reinstate_player(*, player: Player, by: AbstractBaseUser) -> Player:
+    """Undo a withdrawal: the player is checked in and keeps their seat in the stage being
+    played, from the next round, unless their table has reported a round since they withdrew
+    (they missed it: their line would lack a score the rest of the table has).
+
+    Reinstating a player who has not withdrawn is harmless.
+    """
+    player = Player.objects.select_for_update().get(pk=player.pk)
+    if player.status != Player.Status.WITHDRAWN:
+        return player
+    closed_seats = Seat.objects.filter(
+        player=player, stage__status=Stage.Status.SEATED, to_round__isnull=False
+    ).select_related("table", "stage")
+    for seat in closed_seats:
+        reported = _reported_rounds(seat.table)
+        if reported > seat.to_round:
+            raise StateConflict(
+                _(
+                    "%(name)s cannot rejoin %(stage)s: table %(table)s has reported round "
+                    "%(round)s since they withdrew."
+                )
+                % {
+                    "name": player.name,
+                    "stage": seat.stage.name,
+                    "table": seat.table.number,
+                    "round": reported,
+                }
+            )
+    for seat in closed_seats:
+        seat.to_round = None
+        seat.save(update_fields=["to_round"])
+        seating_changed.send(sender=Stage, stage=seat.stage)
+    player.status = Player.Status.CHECKED_IN
+    player.save(update_fields=["status"])
+    return player
+
+
+@transaction.atomic
 def check_in_player(*, player: Player, by: AbstractBaseUser) -> Player:
     """Check a registered player in; checking in twice is harmless."""
     player = Player.objects.select_for_update().get(pk=player.pk)

@@ -22,6 +22,12 @@ urlpatterns = [
         name="manage-withdraw",
     ),
     path(
+        "t/<slug:slug>/manage/players/<id:player_id>/reinstate/",
+        views.player_action,
+        {"action": "reinstate"},
+        name="manage-reinstate",
+    ),
+    path(
         "t/<slug:slug>/manage/players/<id:player_id>/check-in/",
         views.player_action,
         {"action": "check-in"},

@@ -197,23 +197,23 @@ def add_late_player(request: HttpRequest, slug: str, order: int) -> HttpResponse
 
 @login_required
 def player_action(request: HttpRequest, slug: str, player_id: int, action: str) -> HttpResponse:
-    """GET asks to confirm a withdrawal; POST withdraws or checks in."""
+    """GET asks to confirm a withdrawal or a reinstatement; POST withdraws, reinstates or
+    checks in."""
     tournament = organised_tournament(request, slug)
     player = get_object_or_404(Player, tournament=tournament, pk=player_id)
     if request.method != "POST":
         context = {"tournament": tournament, "player": player, "action": action}
         return render(request, "tables/confirm_player.html", context)
-    service = {"withdraw": services.withdraw_player, "check-in": services.check_in_player}[action]
+    service, done = {
+        "withdraw": (services.withdraw_player, _("#%(number)s %(name)s is withdrawn.")),
+        "reinstate": (services.reinstate_player, _("#%(number)s %(name)s is back in.")),
+        "check-in": (services.check_in_player, _("#%(number)s %(name)s is checked in.")),
+    }[action]
     try:
         service(player=player, by=request.user)
     except StateConflict as conflict:
         messages.error(request, str(conflict))
     else:
-        done = (
-            _("#%(number)s %(name)s is withdrawn.")
-            if action == "withdraw"
-            else _("#%(number)s %(name)s is checked in.")
-        )
         messages.success(request, done % {"number": player.number, "name": player.name})
     return redirect(f"/t/{slug}/manage/#players")
 

@@ -69,6 +69,7 @@ class World:
     seated: list[Player]  # Ann, Bob, Cy, Di in seat order
     early_players: list[Player]  # Fay, Gus, Hal
     eve: Player  # registered, seated nowhere: late entry, check-in, withdrawal
+    wes: Player  # withdrawn, seated nowhere: reinstatement
     other_stage: Stage  # of the other tournament: seated, one table of Zed, Yan, Xia
     other_table: Any
 
@@ -81,6 +82,7 @@ class World:
             "early": self.early.pk,
             "playoff": self.playoff.pk,
             "eve": self.eve.pk,
+            "wes": self.wes.pk,
             "other_stage": self.other_stage.pk,
             "other_table": self.other_table.pk,
         }
@@ -136,6 +138,7 @@ def build_world() -> World:
         tournament=this, order=3, name="Playoff", kind="playoff", rounds=4, starting_double=12
     )
     eve = factories.PlayerFactory(tournament=this, number=5, name="Eve", household="Smith")
+    wes = factories.PlayerFactory(tournament=this, number=9, name="Wes", status="withdrawn")
     # The other tournament has its own stage and players, so that its staff are realistic.
     other_stage = factories.StageFactory(tournament=other, order=1, status="seated")
     seat_tables(other_stage, [["Zed", "Yan", "Xia"]])
@@ -154,6 +157,7 @@ def build_world() -> World:
         seated=seated,
         early_players=early_players,
         eve=eve,
+        wes=wes,
         other_stage=other_stage,
         other_table=other_stage.tables.get(),
     )
@@ -286,6 +290,7 @@ MATRIX = [
     Row("player-add",        "POST",  "{t}/players/",                "401 403 403 403 201 403 201"),
     Row("player-import",     "POST",  "{t}/players/import/",         "401 403 403 403 201 403 201"),
     Row("player-withdraw",   "POST",  "{t}/players/{eve}/withdraw/", "401 403 403 403 200 403 200"),
+    Row("player-reinstate",  "POST",  "{t}/players/{wes}/reinstate/","401 403 403 403 200 403 200"),
     Row("player-check-in",   "POST",  "{t}/players/{eve}/check-in/", "401 403 403 403 200 403 200"),
     Row("stage-list",        "GET",   "{t}/stages/",                 "200 200 200 200 200 200 200"),
     Row("stage-create",      "POST",  "{t}/stages/",                 "401 403 403 403 201 403 201"),
@@ -375,7 +380,7 @@ def test_player_list_shows_households_to_this_tournaments_staff_only(world: Worl
     response = client_as(world, role).get(f"/api/v1/tournaments/{world.this.slug}/players/")
     assert response.status_code == 200
     players = response.json()
-    assert len(players) == 8
+    assert len(players) == 9  # Wes, withdrawn, is listed too
     assert all(("household" in p) is HOUSEHOLD_VISIBLE[role] for p in players)
     if HOUSEHOLD_VISIBLE[role]:
         assert {p["name"] for p in players if p["household"] == "Smith"} == {"Ann", "Cy", "Eve"}
@@ -400,11 +405,11 @@ def test_the_matrix_names_every_api_route():
 
     walk(next(p for p in urls.urlpatterns if str(p.pattern) == "api/v1/").url_patterns)
     fill = {"t": "tournaments/x", "s": "stages", "r": "tables/1/rounds"}
-    fill |= {key: "1" for key in ("qual", "early", "playoff", "eve")}
+    fill |= {key: "1" for key in ("qual", "early", "playoff", "eve", "wes")}
     covered = {
         (row.method, resolve("/api/v1/" + row.path.format(**fill)).url_name) for row in MATRIX
     }
-    assert len(routes) == 31
+    assert len(routes) == 32
     assert routes == covered
 
 
@@ -430,6 +435,7 @@ def test_session_writes_need_the_csrf_token(world: World):
 # fmt: off
 CROSS_TOURNAMENT = [
     ("other_organiser", "POST", "tournaments/autumn/players/{eve}/withdraw/", None, 404),
+    ("other_organiser", "POST", "tournaments/autumn/players/{wes}/reinstate/", None, 404),
     ("other_organiser", "POST", "tournaments/autumn/players/{eve}/check-in/", None, 404),
     ("other_organiser", "POST", "stages/{other_stage}/late-players/", "eve", 400),
     ("other_official", "POST", "stages/{other_stage}/tiebreaks/", "this-table-tie", 400),

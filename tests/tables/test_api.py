@@ -278,6 +278,55 @@ def test_withdrawn_player_keeps_history_and_plays_no_further_round(as_organiser,
     )
 
 
+def test_a_player_withdrawn_by_mistake_is_reinstated_in_their_seat(as_organiser, tournament, stage):
+    players = add_players(tournament, 6)
+    seat(as_organiser, stage, seed=5)
+    seat_of = Seat.objects.get(stage=stage, player=players[0])
+    factories.RoundResultFactory(table=seat_of.table, stage=stage, round_no=1)
+    base = f"/api/v1/tournaments/{tournament.slug}/players/{players[0].pk}"
+    as_organiser.post(f"{base}/withdraw/")
+    response = as_organiser.post(f"{base}/reinstate/")
+    assert response.status_code == 200
+    assert response.json()["status"] == "checked_in"
+    assert as_organiser.post(f"{base}/reinstate/").status_code == 200  # twice is harmless
+    seat_of.refresh_from_db()
+    assert (seat_of.from_round, seat_of.to_round) == (1, None)
+    assert seat_of.plays_round(2)
+
+
+def test_a_player_whose_table_played_on_without_them_cannot_be_reinstated(
+    as_organiser, tournament, stage
+):
+    players = add_players(tournament, 6)
+    seat(as_organiser, stage, seed=5)
+    seat_of = Seat.objects.get(stage=stage, player=players[0])
+    factories.RoundResultFactory(table=seat_of.table, stage=stage, round_no=1)
+    base = f"/api/v1/tournaments/{tournament.slug}/players/{players[0].pk}"
+    as_organiser.post(f"{base}/withdraw/")
+    factories.RoundResultFactory(table=seat_of.table, stage=stage, round_no=2)
+    refused = as_organiser.post(f"{base}/reinstate/")
+    assert refused.status_code == 409
+    assert refused.json()["detail"] == (
+        f"{players[0].name} cannot rejoin {stage.name}: table {seat_of.table.number} has "
+        "reported round 2 since they withdrew."
+    )
+    # Nothing changed: still withdrawn, still out from round 2.
+    players[0].refresh_from_db()
+    seat_of.refresh_from_db()
+    assert (players[0].status, seat_of.to_round) == ("withdrawn", 1)
+
+
+@pytest.mark.parametrize(
+    ("client", "status"), [("anon", 401), ("as_official", 403), ("as_other_organiser", 403)]
+)
+def test_reinstating_needs_an_organiser(request, tournament, client, status):
+    player = factories.PlayerFactory(tournament=tournament, status="withdrawn")
+    url = f"/api/v1/tournaments/{tournament.slug}/players/{player.pk}/reinstate/"
+    assert request.getfixturevalue(client).post(url).status_code == status
+    player.refresh_from_db()
+    assert player.status == "withdrawn"
+
+
 @pytest.mark.parametrize(
     ("client", "status"), [("anon", 401), ("as_official", 403), ("as_other_organiser", 403)]
 )

@@ -102,6 +102,23 @@ def test_late_player_and_withdrawal_from_the_pages(organiser_client, tournament,
     assert "Choose a player who is not seated" in again.content.decode()
 
 
+def test_a_withdrawn_player_is_reinstated_from_the_console(organiser_client, tournament):
+    player = factories.PlayerFactory(
+        tournament=tournament, number=7, name="Ann Smith", status="withdrawn"
+    )
+    console = organiser_client.get(f"/t/{tournament.slug}/manage/").content.decode()
+    url = f"/t/{tournament.slug}/manage/players/{player.pk}/reinstate/"
+    assert url in console and "Reinstate…" in console
+    page = organiser_client.get(url).content.decode()
+    assert "Reinstate #7 Ann Smith?" in page  # asks first, changes nothing
+    player.refresh_from_db()
+    assert player.status == "withdrawn"
+    done = organiser_client.post(url, follow=True).content.decode()
+    assert "#7 Ann Smith is back in." in done
+    player.refresh_from_db()
+    assert player.status == "checked_in"
+
+
 def test_withdraw_asks_for_confirmation_first(organiser_client, tournament):
     player = factories.PlayerFactory(tournament=tournament, name="Ann Smith")
     page = organiser_client.get(f"/t/{tournament.slug}/manage/players/{player.pk}/withdraw/")
