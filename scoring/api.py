@@ -36,7 +36,12 @@ class ExportCsvApi(APIView):
     permission_classes = [IsAuthenticated]
     content_negotiation_class = FirstRendererNegotiation
 
-    @extend_schema(responses={(200, "text/csv"): OpenApiTypes.STR})
+    @extend_schema(
+        responses={(200, "text/csv"): OpenApiTypes.STR},
+        parameters=[
+            OpenApiParameter("name", str, OpenApiParameter.PATH, enum=list(exports.EXPORTS))
+        ],
+    )
     def get(self, request: Request, slug: str, name: str) -> StreamingHttpResponse:
         tournament = tournament_or_404(slug)
         require_organiser(request.user, tournament)

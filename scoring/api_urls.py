@@ -5,7 +5,8 @@ from scoring import api, exports
 
 
 class ExportName:
-    regex = "|".join(exports.EXPORTS)
+    # Grouped, so that the anchors Django and the OpenAPI schema put around it hold for every name.
+    regex = "(?:" + "|".join(exports.EXPORTS) + ")"
 
     def to_python(self, value: str) -> str:
         return value

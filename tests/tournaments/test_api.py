@@ -1,5 +1,7 @@
 """The v1 API of tournaments, staff, players and stages: good input, bad input, wrong staff."""
 
+import re
+
 import pytest
 from rest_framework.authtoken.models import Token
 
@@ -391,3 +393,21 @@ def test_openapi_schema_and_docs_are_served(anon):
     assert schema.status_code == 200
     assert b"/api/v1/tournaments/{slug}/players/import/" in schema.content
     assert anon.get("/api/v1/docs/").status_code == 200
+
+
+def test_the_schema_names_each_export_and_nothing_else(anon, organiser, tournament):
+    document = anon.get("/api/v1/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
+    operation = document["paths"]["/api/v1/tournaments/{slug}/exports/{name}.csv"]["get"]
+    (name,) = [p for p in operation["parameters"] if p["name"] == "name"]
+    exports = {"players", "seating", "scores", "standings", "bracket"}
+    assert set(name["schema"]["enum"]) == exports
+    if "pattern" in name["schema"]:  # then it must not admit more than the names
+        pattern = re.compile(name["schema"]["pattern"])
+        assert all(pattern.search(export) for export in exports)
+        assert not any(pattern.search(f"x{export}x") for export in exports)
+    # The route takes exactly those names: not one that merely starts or ends with one.
+    as_organiser = client_for(organiser)
+    base = f"/api/v1/tournaments/{tournament.slug}/exports"
+    assert as_organiser.get(f"{base}/players.csv").status_code == 200
+    for wrong in ("playersx", "xbracket", "seating-2"):
+        assert as_organiser.get(f"{base}/{wrong}.csv").status_code == 404
