@@ -278,13 +278,20 @@ def test_withdrawn_player_keeps_history_and_plays_no_further_round(as_organiser,
     )
 
 
-def test_a_player_withdrawn_by_mistake_is_reinstated_in_their_seat(as_organiser, tournament, stage):
+def withdrawn_after_round_one(client, tournament, stage) -> tuple[Player, Seat, str]:
+    """A seated player withdrawn once their table has reported round 1: the player, their seat,
+    and the API address of the player."""
     players = add_players(tournament, 6)
-    seat(as_organiser, stage, seed=5)
+    seat(client, stage, seed=5)
     seat_of = Seat.objects.get(stage=stage, player=players[0])
     factories.RoundResultFactory(table=seat_of.table, stage=stage, round_no=1)
     base = f"/api/v1/tournaments/{tournament.slug}/players/{players[0].pk}"
-    as_organiser.post(f"{base}/withdraw/")
+    assert client.post(f"{base}/withdraw/").status_code == 200
+    return players[0], seat_of, base
+
+
+def test_a_player_withdrawn_by_mistake_is_reinstated_in_their_seat(as_organiser, tournament, stage):
+    _player, seat_of, base = withdrawn_after_round_one(as_organiser, tournament, stage)
     response = as_organiser.post(f"{base}/reinstate/")
     assert response.status_code == 200
     assert response.json()["status"] == "checked_in"
@@ -297,23 +304,18 @@ def test_a_player_withdrawn_by_mistake_is_reinstated_in_their_seat(as_organiser,
 def test_a_player_whose_table_played_on_without_them_cannot_be_reinstated(
     as_organiser, tournament, stage
 ):
-    players = add_players(tournament, 6)
-    seat(as_organiser, stage, seed=5)
-    seat_of = Seat.objects.get(stage=stage, player=players[0])
-    factories.RoundResultFactory(table=seat_of.table, stage=stage, round_no=1)
-    base = f"/api/v1/tournaments/{tournament.slug}/players/{players[0].pk}"
-    as_organiser.post(f"{base}/withdraw/")
+    player, seat_of, base = withdrawn_after_round_one(as_organiser, tournament, stage)
     factories.RoundResultFactory(table=seat_of.table, stage=stage, round_no=2)
     refused = as_organiser.post(f"{base}/reinstate/")
     assert refused.status_code == 409
     assert refused.json()["detail"] == (
-        f"{players[0].name} cannot rejoin {stage.name}: table {seat_of.table.number} has "
+        f"{player.name} cannot rejoin {stage.name}: table {seat_of.table.number} has "
         "reported round 2 since they withdrew."
     )
     # Nothing changed: still withdrawn, still out from round 2.
-    players[0].refresh_from_db()
+    player.refresh_from_db()
     seat_of.refresh_from_db()
-    assert (players[0].status, seat_of.to_round) == ("withdrawn", 1)
+    assert (player.status, seat_of.to_round) == ("withdrawn", 1)
 
 
 @pytest.mark.parametrize(
