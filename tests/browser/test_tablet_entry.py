@@ -1,6 +1,7 @@
 """An official at a tablet: enter a round, fix an error, confirm; and lose the network meanwhile."""
 
 import pytest
+from playwright.sync_api import expect
 
 from scoring.models import RoundResult, RoundResultVersion
 from tests import factories
@@ -64,9 +65,10 @@ def test_entry_made_offline_is_kept_and_sent_once_when_the_network_returns(new_p
     fill_round(page, players, ["0", "14", "22", "9"], went_out=0)
     page.context.set_offline(True)
     page.click("#round-form button[type=submit]")
-    banner = page.locator("#offline-banner")
-    banner.wait_for()
-    assert banner.inner_text() == "Not sent yet: will send when the connection returns."
+    # The banner says "Sending…" first, then, when the send fails, that the entry is kept.
+    expect(page.locator("#offline-banner")).to_have_text(
+        "Not sent yet: will send when the connection returns."
+    )
     page.wait_for_timeout(1500)  # a retry or two fail while offline
     assert not RoundResult.objects.exists()
     page.context.set_offline(False)
