@@ -1,20 +1,10 @@
 from django.contrib import admin
 
 from scoring.models import IdempotencyRecord, RoundResult, RoundResultVersion, Score
+from tournaments.admin import ViewOnly
 
-
-class ViewOnly:
-    """Results and scores change only through entry and correction, which validate them, keep
-    the audit trail and rebuild the standings: an edit here would do none of that."""
-
-    def has_add_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
+# Results and scores change only through entry and correction (scoring.services), which validate
+# them, keep the audit trail and rebuild the standings.
 
 
 class ScoreInline(ViewOnly, admin.TabularInline):

@@ -51,3 +51,25 @@ def test_results_and_scores_are_view_only_in_the_admin(client):
     delete = reverse("admin:scoring_roundresult_delete", args=[score.result_id])
     assert client.post(delete, {"post": "yes"}).status_code == 403
     assert client.get(reverse("admin:scoring_score_add")).status_code == 403
+
+
+def test_seats_tables_and_the_status_of_stages_and_players_are_not_edited_in_the_admin(client):
+    # Seating, withdrawals and closing a stage go through the services, which check them against
+    # the event and rebuild the standings; names and settings stay editable.
+    superuser = factories.UserFactory(is_staff=True, is_superuser=True)
+    client.force_login(superuser)
+    seat = factories.SeatFactory()
+    player, stage = seat.player, seat.stage
+    for name, pk in (("tables_seat", seat.pk), ("tables_table", seat.table_id)):
+        assert (
+            client.post(reverse(f"admin:{name}_delete", args=[pk]), {"post": "yes"}).status_code
+            == 403
+        )
+    assert client.get(reverse("admin:tables_seat_add")).status_code == 403
+    page = client.get(reverse("admin:tournaments_player_change", args=[player.pk]))
+    assert b'name="name"' in page.content and b'name="status"' not in page.content
+    page = client.get(reverse("admin:tournaments_stage_change", args=[stage.pk]))
+    assert b'name="rounds"' in page.content and b'name="status"' not in page.content
+    seat.refresh_from_db()
+    player.refresh_from_db()
+    assert player.status == "registered"

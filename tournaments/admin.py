@@ -3,6 +3,20 @@ from django.contrib import admin
 from tournaments.models import Player, Staff, Stage, Tournament, WorkerHeartbeat
 
 
+class ViewOnly:
+    """For what changes only through the services, which check the change against the event's
+    state, keep its history and tell the standings: an edit in the admin would do none of it."""
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+
 class StaffInline(admin.TabularInline):
     model = Staff
     extra = 0
@@ -12,6 +26,7 @@ class StaffInline(admin.TabularInline):
 class StageInline(admin.TabularInline):
     model = Stage
     extra = 0
+    readonly_fields = ["status"]  # seated and closed by the services, which check and rebuild
 
 
 @admin.register(Tournament)
@@ -34,12 +49,15 @@ class PlayerAdmin(admin.ModelAdmin):
     list_display = ["number", "name", "tournament", "household", "club", "status"]
     list_filter = ["tournament", "status"]
     search_fields = ["name", "household", "club"]
+    # Checked in, withdrawn and reinstated from the console, which closes and reopens seats.
+    readonly_fields = ["status"]
 
 
 @admin.register(Stage)
 class StageAdmin(admin.ModelAdmin):
     list_display = ["name", "tournament", "order", "kind", "status", "rounds", "starting_double"]
     list_filter = ["tournament", "kind", "status"]
+    readonly_fields = ["status"]  # seated and closed by the services, which check and rebuild
 
 
 @admin.register(WorkerHeartbeat)
