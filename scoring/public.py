@@ -2,6 +2,7 @@
 page, the projector. Each refreshes itself with HTMX polling; an unchanged page costs a 304."""
 
 import functools
+import hashlib
 import logging
 import re
 from typing import Any
@@ -44,6 +45,11 @@ def _etag(*parts: object) -> str:
     return '"' + "-".join(str(part) for part in (*parts, get_language())) + '"'
 
 
+def _names_tag(*names: str) -> str:
+    """Names in an ETag as a short hash: they may hold quotes, and letters a header cannot."""
+    return hashlib.blake2b("\x00".join(names).encode(), digest_size=6).hexdigest()
+
+
 def _in_page_language(payload: dict[str, Any] | None) -> dict[str, Any] | None:
     """The standings payload with its notes in the page's language (the snapshot keeps English)."""
     if payload is None:
@@ -79,13 +85,22 @@ def _version_statement() -> tuple[str, tuple[Any, ...]]:
     """The SQL of the current stage's version, compiled by Django once per process: compiling
     the page's query took more of a request than running it (docs/PERFORMANCE.md)."""
     current = selectors.played_stages(Stage.objects.filter(tournament__slug=_ANY_SLUG))
-    fields = ("tournament_id", "pk", "status", "standings__built_seq", "standings__computed_at")
+    fields = (
+        "tournament_id",
+        "pk",
+        "status",
+        "standings__built_seq",
+        "standings__computed_at",
+        "tournament__name",
+        "name",
+    )
     return current.values_list(*fields)[:1].query.sql_with_params()
 
 
 def _current_version(slug: str) -> tuple[Any, ...] | None:
-    """(tournament id, stage id, stage status, built_seq, computed_at) of the tournament's
-    current stage, as plain values: all the page's ETag and kept copy need."""
+    """(tournament id, stage id, stage status, built_seq, computed_at, tournament name, stage
+    name) of the tournament's current stage, as plain values: all the page's ETag and kept copy
+    need. The names too: renamed (in the admin), the page must not stay as it was."""
     sql, params = _version_statement()
     with connection.cursor() as cursor:
         cursor.execute(sql, [slug if param == _ANY_SLUG else param for param in params])
@@ -97,8 +112,9 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
     partial = bool(getattr(request, "htmx", False))
     current = _current_version(slug)
     if current is not None and current[4] is not None:  # built at least once
-        tournament_id, stage_id, status, built_seq, _ = current
-        etag = _etag("standings", stage_id, built_seq, status, int(partial))
+        tournament_id, stage_id, status, built_seq, _, tournament_name, stage_name = current
+        version = (stage_id, built_seq, status, _names_tag(tournament_name, stage_name))
+        etag = _etag("standings", *version, int(partial))
         if (unchanged := _fresh_or_304(request, etag)) is not None:
             return unchanged
         if (kept := _kept_page(request, f"standings-page:{tournament_id}:{etag}")) is not None:
@@ -107,7 +123,11 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
     tournament, stage, meta = _standings_state(slug)
     # The stage's status too: closing a stage changes the page ("This stage is over.") but not
     # the snapshot.
-    version = (stage.pk, meta.built_seq, stage.status) if stage and meta else (0, 0, "")
+    version = (
+        (stage.pk, meta.built_seq, stage.status, _names_tag(tournament.name, stage.name))
+        if stage and meta
+        else (0, 0, "", "", "")
+    )
     etag = _etag("standings", *version, int(partial))
     if (unchanged := _fresh_or_304(request, etag)) is not None:
         return unchanged

@@ -10,7 +10,7 @@ from django.test.utils import CaptureQueriesContext
 
 from tests import factories
 from tests.scoring.helpers import play, play_stage, seat_tables
-from tournaments.models import Player, Stage
+from tournaments.models import Player, Stage, Tournament
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -163,6 +163,20 @@ def test_closing_the_stage_shows_on_the_page_at_once(client, tournament, stage):
     Stage.objects.filter(pk=stage.pk).update(status="closed")
     again = client.get(f"/t/{tournament.slug}/", HTTP_IF_NONE_MATCH=first["ETag"])
     assert again.status_code == 200 and "This stage is over." in again.content.decode()
+
+
+def test_renaming_the_tournament_or_the_stage_shows_on_the_page_at_once(client, tournament, stage):
+    play_stage(stage)
+    first = client.get(f"/t/{tournament.slug}/")
+    # Renamed in the admin: the snapshot is the same, the page is not (nor a phone's copy of it).
+    Tournament.objects.filter(pk=tournament.pk).update(name='The "Lakeside" Rally, Peña')
+    renamed = client.get(f"/t/{tournament.slug}/", HTTP_IF_NONE_MATCH=first["ETag"])
+    assert renamed.status_code == 200
+    assert "The &quot;Lakeside&quot; Rally, Peña" in renamed.content.decode()
+    Stage.objects.filter(pk=stage.pk).update(name="Heats")
+    again = client.get(f"/t/{tournament.slug}/", HTTP_IF_NONE_MATCH=renamed["ETag"])
+    assert again.status_code == 200 and "Heats" in again.content.decode()
+    assert client.get(f"/t/{tournament.slug}/", HTTP_IF_NONE_MATCH=again["ETag"]).status_code == 304
 
 
 def test_table_sheet_shows_confirmed_rounds_only(client, tournament, stage):
