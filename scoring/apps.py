@@ -8,8 +8,16 @@ class ScoringConfig(AppConfig):
     def ready(self) -> None:
         from scoring import standings
         from tables.signals import seating_changed
+        from tournaments.models import Stage
+        from tournaments.signals import player_changed
 
         def seats_changed(sender, *, stage, **kwargs) -> None:
             standings.request_rebuild(stage)
 
+        def player_renamed(sender, *, player, **kwargs) -> None:
+            # The pages show the snapshot's version: a new one shows the name as corrected.
+            for stage in Stage.objects.filter(seats__player=player):
+                standings.request_rebuild(stage)
+
         seating_changed.connect(seats_changed, dispatch_uid="scoring-standings-seating")
+        player_changed.connect(player_renamed, dispatch_uid="scoring-standings-player")

@@ -22,6 +22,11 @@ urlpatterns = [
         name="manage-withdraw",
     ),
     path(
+        "t/<slug:slug>/manage/players/<id:player_id>/edit/",
+        views.edit_player,
+        name="manage-edit-player",
+    ),
+    path(
         "t/<slug:slug>/manage/players/<id:player_id>/reinstate/",
         views.player_action,
         {"action": "reinstate"},

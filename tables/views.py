@@ -1,5 +1,7 @@
 """The organiser's seating pages: seat a stage, see its tables, late players, withdrawals."""
 
+import copy
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -75,6 +77,28 @@ def add_player(request: HttpRequest, slug: str) -> HttpResponse:
             messages.success(request, added % {"number": player.number, "name": player.name})
             return redirect(f"/t/{slug}/manage/#players")
     return _console(request, tournament, status=400, player_form=form)
+
+
+@login_required
+def edit_player(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
+    """GET shows a player's entry to correct; POST saves it, or shows what is wrong with it."""
+    tournament = organised_tournament(request, slug)
+    player = get_object_or_404(Player, tournament=tournament, pk=player_id)
+    # The form writes what was typed into its instance as it validates: a copy, so that the
+    # page still names the player as saved.
+    form = PlayerForm(request.POST or None, instance=copy.copy(player))
+    if request.method == "POST" and form.is_valid():
+        try:
+            player = tournament_services.update_player(player=player, **form.cleaned_data)
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            saved = _("Saved #%(number)s %(name)s.")
+            messages.success(request, saved % {"number": player.number, "name": player.name})
+            return redirect(f"/t/{slug}/manage/#players")
+    context = {"tournament": tournament, "player": player, "form": form}
+    status = 400 if request.method == "POST" else 200
+    return render(request, "tables/edit_player.html", context, status=status)
 
 
 @login_required

@@ -5,20 +5,19 @@ from tournaments.models import Player, Staff, Tournament
 
 
 class PlayerForm(forms.ModelForm):
+    # Said next to the field, not as the database constraint's name.
+    number = forms.IntegerField(
+        label=_("Number"),
+        min_value=1,
+        help_text=_("Badge number, unique in the tournament."),
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+    )
+
     class Meta:
         model = Player
         fields = ["number", "name", "household", "club"]
-        widgets = {"number": forms.NumberInput(attrs={"inputmode": "numeric", "min": 1})}
-        labels = {
-            "number": _("Number"),
-            "name": _("Name"),
-            "household": _("Household"),
-            "club": _("Club"),
-        }
-        help_texts = {
-            "number": _("Badge number, unique in the tournament."),
-            "household": _("Players of one household are seated apart."),
-        }
+        labels = {"name": _("Name"), "household": _("Household"), "club": _("Club")}
+        help_texts = {"household": _("Players of one household are seated apart.")}
 
 
 class ImportPlayersForm(forms.Form):

@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy
 from tournaments.csvfiles import ImportRejected, read_csv
 from tournaments.models import Player, Staff, Stage, Tournament
 from tournaments.presets import PRESETS, get_preset
+from tournaments.signals import player_changed
 
 STAGE_FIELDS = (
     "name",
@@ -129,6 +130,31 @@ def create_player(
             )
     except IntegrityError:  # a concurrent request took the number first
         raise _player_number_taken(tournament, number) from None
+
+
+@transaction.atomic
+def update_player(
+    *, player: Player, number: int, name: str, household: str = "", club: str = ""
+) -> Player:
+    """Correct a player's number, name, household or club (a typo on the entry list); the pages
+    that show them follow. Their status changes through check-in and withdrawal only."""
+    player = Player.objects.select_for_update().get(pk=player.pk)
+    fields = {"number": number, "name": name.strip(), "household": household.strip(),
+              "club": club.strip()}  # fmt: skip
+    if all(getattr(player, field) == value for field, value in fields.items()):
+        return player  # nothing changed: nothing to tell
+    taken = Player.objects.filter(tournament_id=player.tournament_id, number=number)
+    if taken.exclude(pk=player.pk).exists():
+        raise _player_number_taken(player.tournament, number)
+    for field, value in fields.items():
+        setattr(player, field, value)
+    try:
+        with transaction.atomic():
+            player.save(update_fields=list(fields))
+    except IntegrityError:  # a concurrent request took the number first
+        raise _player_number_taken(player.tournament, number) from None
+    player_changed.send(sender=Player, player=player)
+    return player
 
 
 # ---- players CSV import -------------------------------------------------------------------------

@@ -56,6 +56,7 @@ class Event:
     tied_table: Table  # every round confirmed, its first two seats tied for the win
     corrected_round: int
     withdrawable: Player
+    withdrawn: Player
     data: frozenset[str]  # what the organisers typed: names, clubs, stages, usernames
 
 
@@ -119,6 +120,7 @@ def build_event() -> Event:
         tied_table=tied,
         corrected_round=1,
         withdrawable=tables[4].seats.order_by("position").first().player,
+        withdrawn=withdrawn,
         data=frozenset(data),
     )
 
@@ -227,6 +229,18 @@ def visits_for(event: Event, who: str) -> list[Visit]:
             f"{manage}/players/{event.withdrawable.pk}/withdraw/",
             f"Withdraw #{event.withdrawable.number}",
             f"¿Retirar a #{event.withdrawable.number}",
+        ),
+        Visit(
+            "reinstate",
+            f"{manage}/players/{event.withdrawn.pk}/reinstate/",
+            f"Reinstate #{event.withdrawn.number}",
+            f"¿Readmitir a #{event.withdrawn.number}",
+        ),
+        Visit(
+            "edit-player",
+            f"{manage}/players/{event.withdrawable.pk}/edit/",
+            f"Edit #{event.withdrawable.number}",
+            f"Editar #{event.withdrawable.number}",
         ),
         Visit(
             "history",

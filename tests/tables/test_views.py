@@ -2,10 +2,12 @@
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
 
 from scoring.models import RoundResult
 from tables.models import Seat
 from tests import factories
+from tests.scoring.helpers import play, seat_tables
 from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
@@ -117,6 +119,70 @@ def test_a_withdrawn_player_is_reinstated_from_the_console(organiser_client, tou
     assert "#7 Ann Smith is back in." in done
     player.refresh_from_db()
     assert player.status == "checked_in"
+
+
+def test_a_typo_in_a_players_entry_is_corrected_from_the_console_and_shows_on_the_standings(
+    organiser_client, tournament, django_capture_on_commit_callbacks
+):
+    stage = factories.StageFactory(tournament=tournament, order=1, rounds=2, status="seated")
+    ((ann, bob),) = seat_tables(stage, [["Ann Smiht", "Bob Ortiz"]])
+    play(stage, [ann, bob], 1, [0, 12])
+    public = Client()
+    before = public.get(f"/t/{tournament.slug}/")
+    assert "Ann Smiht" in before.content.decode()
+    console = organiser_client.get(f"/t/{tournament.slug}/manage/").content.decode()
+    url = f"/t/{tournament.slug}/manage/players/{ann.pk}/edit/"
+    assert url in console
+    form = organiser_client.get(url).content.decode()
+    assert 'value="Ann Smiht"' in form
+    with django_capture_on_commit_callbacks(execute=True):  # the commit sends the rebuild
+        saved = organiser_client.post(
+            url,
+            {"number": ann.number, "name": " Ann Smith ", "household": "", "club": "Lakeside"},
+            follow=True,
+        )
+    assert f"Saved #{ann.number} Ann Smith." in saved.content.decode()
+    ann.refresh_from_db()
+    assert (ann.name, ann.club, ann.status) == ("Ann Smith", "Lakeside", "registered")
+    # The public page does not stay as it was, not even for a phone holding its ETag.
+    after = public.get(f"/t/{tournament.slug}/", HTTP_IF_NONE_MATCH=before["ETag"])
+    assert after.status_code == 200
+    assert "Ann Smith" in after.content.decode() and "Smiht" not in after.content.decode()
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"number": "2"}, "Number 2 is already taken in"),
+        ({"name": ""}, "This field is required."),
+        ({"number": "0"}, "Ensure this value is greater than or equal to 1."),
+        ({"name": "x" * 121}, "Ensure this value has at most 120 characters"),
+    ],
+)
+def test_a_bad_correction_is_refused_next_to_the_field_and_changes_nothing(
+    organiser_client, tournament, change, message
+):
+    ann = factories.PlayerFactory(tournament=tournament, number=1, name="Ann Smith")
+    factories.PlayerFactory(tournament=tournament, number=2, name="Bob Ortiz")
+    url = f"/t/{tournament.slug}/manage/players/{ann.pk}/edit/"
+    body = {"number": "1", "name": "Ann Smith", "household": "", "club": "", **change}
+    refused = organiser_client.post(url, body)
+    assert refused.status_code == 400
+    page = refused.content.decode()
+    assert message in page and "Edit #1 Ann Smith" in page  # still named as saved
+    ann.refresh_from_db()
+    assert (ann.number, ann.name) == (1, "Ann Smith")
+
+
+def test_only_the_tournaments_organisers_edit_its_players(client, tournament, official):
+    ann = factories.PlayerFactory(tournament=tournament, number=1, name="Ann Smith")
+    url = f"/t/{tournament.slug}/manage/players/{ann.pk}/edit/"
+    body = {"number": "1", "name": "Someone Else"}
+    assert client.post(url, body).status_code == 302  # to the sign-in page
+    client.force_login(official)
+    assert client.post(url, body).status_code == 403
+    ann.refresh_from_db()
+    assert ann.name == "Ann Smith"
 
 
 def test_withdraw_asks_for_confirmation_first(organiser_client, tournament):
