@@ -4,6 +4,7 @@ import pytest
 from django.contrib import admin
 from django.urls import reverse
 
+from scoring.models import StageStandings
 from tests import factories
 
 pytestmark = pytest.mark.django_db
@@ -73,3 +74,21 @@ def test_seats_tables_and_the_status_of_stages_and_players_are_not_edited_in_the
     seat.refresh_from_db()
     player.refresh_from_db()
     assert player.status == "registered"
+
+
+def test_a_player_renamed_in_the_admin_asks_for_new_standings(
+    client, django_capture_on_commit_callbacks
+):
+    superuser = factories.UserFactory(is_staff=True, is_superuser=True)
+    client.force_login(superuser)
+    seat = factories.SeatFactory()
+    player = seat.player
+    change = reverse("admin:tournaments_player_change", args=[player.pk])
+    body = {"tournament": player.tournament_id, "number": player.number, "name": "Renamed",
+            "household": "", "club": ""}  # fmt: skip
+    with django_capture_on_commit_callbacks() as sent:
+        assert client.post(change, body).status_code == 302
+    player.refresh_from_db()
+    assert player.name == "Renamed"
+    stale = StageStandings.objects.get(stage=seat.stage)
+    assert stale.change_seq > stale.built_seq and sent  # marked stale, a rebuild sent on commit

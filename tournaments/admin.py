@@ -1,6 +1,7 @@
 from django.contrib import admin
 
 from tournaments.models import Player, Staff, Stage, Tournament, WorkerHeartbeat
+from tournaments.signals import player_changed
 
 
 class ViewOnly:
@@ -51,6 +52,11 @@ class PlayerAdmin(admin.ModelAdmin):
     search_fields = ["name", "household", "club"]
     # Checked in, withdrawn and reinstated from the console, which closes and reopens seats.
     readonly_fields = ["status"]
+
+    def save_model(self, request, obj, form, change) -> None:
+        super().save_model(request, obj, form, change)
+        if change and form.changed_data:  # the pages that show the player follow
+            player_changed.send(sender=Player, player=obj)
 
 
 @admin.register(Stage)
