@@ -14,10 +14,10 @@ class ScoringConfig(AppConfig):
         def seats_changed(sender, *, stage, **kwargs) -> None:
             standings.request_rebuild(stage)
 
-        def player_renamed(sender, *, player, **kwargs) -> None:
-            # The pages show the snapshot's version: a new one shows the name as corrected.
+        def player_edited(sender, *, player, **kwargs) -> None:
+            # The pages show the snapshot's version: a new one shows the player as corrected.
             for stage in Stage.objects.filter(seats__player=player):
                 standings.request_rebuild(stage)
 
         seating_changed.connect(seats_changed, dispatch_uid="scoring-standings-seating")
-        player_changed.connect(player_renamed, dispatch_uid="scoring-standings-player")
+        player_changed.connect(player_edited, dispatch_uid="scoring-standings-player")

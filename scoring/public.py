@@ -126,7 +126,7 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
     version = (
         (stage.pk, meta.built_seq, stage.status, _names_tag(tournament.name, stage.name))
         if stage and meta
-        else (0, 0, "", "", "")
+        else (0, 0, "", "")
     )
     etag = _etag("standings", *version, int(partial))
     if (unchanged := _fresh_or_304(request, etag)) is not None:
