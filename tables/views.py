@@ -1,6 +1,8 @@
 """The organiser's seating pages: seat a stage, see its tables, late players, withdrawals."""
 
 import copy
+import functools
+from collections.abc import Callable
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -62,20 +64,29 @@ def console(request: HttpRequest, slug: str) -> HttpResponse:
     return _console(request, organised_tournament(request, slug))
 
 
+def _save_player(
+    request: HttpRequest, slug: str, form: PlayerForm, save: Callable[..., Player], done: str
+) -> HttpResponse | None:
+    """Save the form's player with `save`: said done, back to the players; or, refused, the
+    reasons put on the form and None."""
+    try:
+        player = save(**form.cleaned_data)
+    except ValidationError as error:
+        form.add_error(None, error)
+        return None
+    messages.success(request, done % {"number": player.number, "name": player.name})
+    return redirect(f"/t/{slug}/manage/#players")
+
+
 @login_required
 @require_POST
 def add_player(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = organised_tournament(request, slug)
     form = PlayerForm(request.POST)
     if form.is_valid():
-        try:
-            player = tournament_services.create_player(tournament=tournament, **form.cleaned_data)
-        except ValidationError as error:
-            form.add_error(None, error)
-        else:
-            added = _("Added #%(number)s %(name)s.")
-            messages.success(request, added % {"number": player.number, "name": player.name})
-            return redirect(f"/t/{slug}/manage/#players")
+        create = functools.partial(tournament_services.create_player, tournament=tournament)
+        if saved := _save_player(request, slug, form, create, _("Added #%(number)s %(name)s.")):
+            return saved
     return _console(request, tournament, status=400, player_form=form)
 
 
@@ -88,14 +99,9 @@ def edit_player(request: HttpRequest, slug: str, player_id: int) -> HttpResponse
     # page still names the player as saved.
     form = PlayerForm(request.POST or None, instance=copy.copy(player))
     if request.method == "POST" and form.is_valid():
-        try:
-            player = tournament_services.update_player(player=player, **form.cleaned_data)
-        except ValidationError as error:
-            form.add_error(None, error)
-        else:
-            saved = _("Saved #%(number)s %(name)s.")
-            messages.success(request, saved % {"number": player.number, "name": player.name})
-            return redirect(f"/t/{slug}/manage/#players")
+        update = functools.partial(tournament_services.update_player, player=player)
+        if saved := _save_player(request, slug, form, update, _("Saved #%(number)s %(name)s.")):
+            return saved
     context = {"tournament": tournament, "player": player, "form": form}
     status = 400 if request.method == "POST" else 200
     return render(request, "tables/edit_player.html", context, status=status)
