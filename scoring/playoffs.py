@@ -57,6 +57,10 @@ def close_stage(*, stage: Stage, by: AbstractBaseUser) -> Stage:
     Closing twice is harmless. Refused (CloseRefused, 409) while a result is missing or not
     confirmed, or while a tie the rules cannot break decides who advances.
     """
+    try:  # a worker may be rebuilding the standings: wait for it (before locking the stage)
+        standings.wait_for_rebuild(stage.pk)
+    except standings.RebuildBusy:
+        raise _rebuilding(stage) from None
     stage = Stage.objects.select_for_update().select_related("tournament").get(pk=stage.pk)
     if stage.status == Stage.Status.CLOSED:
         transaction.on_commit(lambda: send_advance(stage.pk))
@@ -88,11 +92,8 @@ def close_stage(*, stage: Stage, by: AbstractBaseUser) -> Stage:
         raise CloseRefused(message % values, missing)
     try:
         meta = standings.rebuild_standings(stage=stage)
-    except standings.RebuildBusy:
-        raise StateConflict(
-            _("The standings of %(stage)s are being updated right now: try again in a moment.")
-            % {"stage": stage.name}
-        ) from None
+    except standings.RebuildBusy:  # not after wait_for_rebuild, but said all the same
+        raise _rebuilding(stage) from None
     if meta.flags:
         ties = " ".join(standings.tie_message(flag) for flag in meta.flags)
         raise CloseRefused(
@@ -103,6 +104,13 @@ def close_stage(*, stage: Stage, by: AbstractBaseUser) -> Stage:
     stage.save(update_fields=["status"])
     transaction.on_commit(lambda: send_advance(stage.pk))
     return stage
+
+
+def _rebuilding(stage: Stage) -> StateConflict:
+    return StateConflict(
+        _("The standings of %(stage)s are being updated right now: try again in a moment.")
+        % {"stage": stage.name}
+    )
 
 
 def send_advance(stage_id: int) -> None:

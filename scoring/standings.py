@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 import psycopg
 from django.conf import settings
 from django.core.cache import cache
-from django.db import connection, transaction
+from django.db import OperationalError, connection, transaction
 from django.db.models import Count, F, QuerySet, Sum
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
@@ -75,6 +75,34 @@ def send_rebuild(stage_id: int) -> None:
         logger.warning("standings: could not send the rebuild of stage %s", stage_id, exc_info=True)
 
 
+REBUILD_LOCK = 7_312_001  # the advisory lock's first key; the stage's id is the second
+REBUILD_WAIT_SECONDS = 5.0
+
+
+def wait_for_rebuild(stage_id: int) -> None:
+    """Take the stage's rebuild lock for the rest of this transaction, waiting up to
+    REBUILD_WAIT_SECONDS for a rebuild in progress to finish; RebuildBusy after that.
+
+    For what must rebuild the standings itself and cannot be told "try again" for a rebuild
+    that lasts tens of milliseconds (closing a stage). Call it before taking any row lock: the
+    rebuild it waits for must not be waiting for this transaction."""
+    if connection.vendor != "postgresql":
+        return  # SQLite runs one writing transaction at a time anyway
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT current_setting('lock_timeout'), set_config('lock_timeout', %s, true)",
+            [f"{int(REBUILD_WAIT_SECONDS * 1000)}ms"],
+        )
+        previous = cursor.fetchone()[0]
+        try:
+            with transaction.atomic():  # a savepoint: timed out, the transaction goes on
+                cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [REBUILD_LOCK, stage_id])
+        except OperationalError as error:  # lock_timeout
+            raise RebuildBusy(stage_id) from error
+        finally:
+            cursor.execute("SELECT set_config('lock_timeout', %s, true)", [previous])
+
+
 def _try_lock(stage_id: int, *, asynchronous_commit: bool) -> bool:
     """One rebuild of a stage at a time (PostgreSQL advisory lock, released at commit).
 
@@ -90,7 +118,7 @@ def _try_lock(stage_id: int, *, asynchronous_commit: bool) -> bool:
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT pg_try_advisory_xact_lock(%s, %s), set_config('synchronous_commit', %s, true)",
-            [7_312_001, stage_id, "off" if asynchronous_commit else "on"],
+            [REBUILD_LOCK, stage_id, "off" if asynchronous_commit else "on"],
         )
         return bool(cursor.fetchone()[0])
 

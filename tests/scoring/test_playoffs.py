@@ -1,8 +1,14 @@
 """Closing stages, the playoff levels the job seats, and the placings."""
 
-import pytest
+import threading
+import time
+from contextlib import contextmanager
 
-from scoring import playoffs
+import psycopg
+import pytest
+from django.db import connection
+
+from scoring import playoffs, standings
 from scoring.models import Placing
 from tables.models import Seat, Table
 from tests import factories
@@ -101,6 +107,60 @@ def test_close_a_pending_stage_is_409(as_organiser, tournament):
     stage = factories.StageFactory(tournament=tournament)
     response = close(as_organiser, stage)
     assert response.status_code == 409 and "not seated" in response.json()["detail"]
+
+
+@contextmanager
+def rebuild_in_progress(stage, seconds: float):
+    """Another connection holds the stage's rebuild lock for `seconds`, as a worker's rebuild
+    does while it runs."""
+    db = connection.settings_dict
+    worker = psycopg.connect(
+        host=db["HOST"] or None,
+        port=db["PORT"] or None,
+        user=db["USER"] or None,
+        password=db["PASSWORD"] or None,
+        dbname=db["NAME"],
+    )
+    worker.execute("SELECT pg_advisory_xact_lock(%s, %s)", [standings.REBUILD_LOCK, stage.pk])
+    done = threading.Timer(seconds, worker.commit)
+    done.start()
+    try:
+        yield
+    finally:
+        done.join()
+        worker.close()
+
+
+def test_closing_waits_for_a_rebuild_in_progress_instead_of_refusing(
+    as_organiser, tournament, require_postgres
+):
+    stage = qualifying_with_tables(tournament, [3, 3])
+    play_stage(stage)
+    with rebuild_in_progress(stage, seconds=0.5):
+        started = time.monotonic()
+        response = close(as_organiser, stage)
+        waited = time.monotonic() - started
+    assert response.status_code == 202, response.json()
+    assert waited >= 0.4  # it did wait for the rebuild
+    stage.refresh_from_db()
+    assert stage.status == "closed"
+
+
+def test_closing_during_a_rebuild_that_does_not_end_asks_to_try_again_and_changes_nothing(
+    as_organiser, tournament, require_postgres, monkeypatch
+):
+    monkeypatch.setattr(standings, "REBUILD_WAIT_SECONDS", 0.3)
+    stage = qualifying_with_tables(tournament, [3, 3])
+    play_stage(stage)
+    with rebuild_in_progress(stage, seconds=1.5):
+        response = close(as_organiser, stage)
+    assert response.status_code == 409
+    assert response.json()["detail"] == (
+        f"The standings of {stage.name} are being updated right now: try again in a moment."
+    )
+    stage.refresh_from_db()
+    assert stage.status == "seated"
+    assert close(as_organiser, stage).status_code == 202  # once it has ended
 
 
 def test_closing_seats_the_next_playoff_stage_with_table_winners_snake_seeded(
