@@ -3,6 +3,7 @@
 import contextlib
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -77,8 +78,15 @@ class LiveWorker:
         if self.beat:
             command += ["-B", "-s", str(self.log.with_suffix(".beat-schedule"))]
         with log.open("ab") as out:
+            # A process group of its own: with -B the worker forks its beat, which outlives a
+            # worker killed with SIGKILL unless the whole group is stopped.
             process = subprocess.Popen(
-                command, cwd=settings.BASE_DIR, env=self.env(), stdout=out, stderr=subprocess.STDOUT
+                command,
+                cwd=settings.BASE_DIR,
+                env=self.env(),
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
             )
         deadline = time.monotonic() + 30
         while b" ready." not in log.read_bytes():
@@ -96,14 +104,17 @@ class LiveWorker:
 
     def stop(self) -> None:
         for process in self.processes:
-            if process.poll() is None:
-                process.terminate()
+            with contextlib.suppress(ProcessLookupError):  # the group is gone already
+                os.killpg(process.pid, signal.SIGTERM)
         for process in self.processes:
             try:
                 process.wait(timeout=15)
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
+            # Whatever is left of the group, such as the beat of a worker killed by a test.
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)
 
 
 class RedisServer:
