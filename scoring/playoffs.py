@@ -60,7 +60,10 @@ def close_stage(*, stage: Stage, by: AbstractBaseUser) -> Stage:
     try:  # a worker may be rebuilding the standings: wait for it (before locking the stage)
         standings.wait_for_rebuild(stage.pk)
     except standings.RebuildBusy:
-        raise _rebuilding(stage) from None
+        raise StateConflict(
+            _("The standings of %(stage)s are being updated right now: try again in a moment.")
+            % {"stage": stage.name}
+        ) from None
     stage = Stage.objects.select_for_update().select_related("tournament").get(pk=stage.pk)
     if stage.status == Stage.Status.CLOSED:
         transaction.on_commit(lambda: send_advance(stage.pk))
@@ -90,10 +93,7 @@ def close_stage(*, stage: Stage, by: AbstractBaseUser) -> Stage:
         )
         values = {"stage": stage.name, "missing": listed, "more": len(missing) - 12}
         raise CloseRefused(message % values, missing)
-    try:
-        meta = standings.rebuild_standings(stage=stage)
-    except standings.RebuildBusy:  # not after wait_for_rebuild, but said all the same
-        raise _rebuilding(stage) from None
+    meta = standings.rebuild_standings(stage=stage)  # the rebuild lock is this transaction's
     if meta.flags:
         ties = " ".join(standings.tie_message(flag) for flag in meta.flags)
         raise CloseRefused(
@@ -104,13 +104,6 @@ def close_stage(*, stage: Stage, by: AbstractBaseUser) -> Stage:
     stage.save(update_fields=["status"])
     transaction.on_commit(lambda: send_advance(stage.pk))
     return stage
-
-
-def _rebuilding(stage: Stage) -> StateConflict:
-    return StateConflict(
-        _("The standings of %(stage)s are being updated right now: try again in a moment.")
-        % {"stage": stage.name}
-    )
 
 
 def send_advance(stage_id: int) -> None:
