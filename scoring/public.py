@@ -45,9 +45,16 @@ def _etag(*parts: object) -> str:
     return '"' + "-".join(str(part) for part in (*parts, get_language())) + '"'
 
 
-def _names_tag(*names: str) -> str:
-    """Names in an ETag as a short hash: they may hold quotes, and letters a header cannot."""
-    return hashlib.blake2b("\x00".join(names).encode(), digest_size=6).hexdigest()
+def _standings_etag(
+    stage_id: int, built_seq: int, status: str, tournament_name: str, stage_name: str, partial: bool
+) -> str:
+    """The standings page's version: the snapshot, the stage's status (closing a stage changes
+    the page, "This stage is over.", but not the snapshot) and the names (renamed in the admin,
+    the page must not stay as it was; hashed, as they may hold quotes and letters a header
+    cannot)."""
+    names = "\x00".join((tournament_name, stage_name)).encode()
+    names_tag = hashlib.blake2b(names, digest_size=6).hexdigest()
+    return _etag("standings", stage_id, built_seq, status, names_tag, int(partial))
 
 
 def _in_page_language(payload: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -113,22 +120,20 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
     current = _current_version(slug)
     if current is not None and current[4] is not None:  # built at least once
         tournament_id, stage_id, status, built_seq, _, tournament_name, stage_name = current
-        version = (stage_id, built_seq, status, _names_tag(tournament_name, stage_name))
-        etag = _etag("standings", *version, int(partial))
+        etag = _standings_etag(stage_id, built_seq, status, tournament_name, stage_name, partial)
         if (unchanged := _fresh_or_304(request, etag)) is not None:
             return unchanged
         if (kept := _kept_page(request, f"standings-page:{tournament_id}:{etag}")) is not None:
             return _live(kept, etag)
     # Rendered (or never built) here: the models themselves, and the version again with them.
     tournament, stage, meta = _standings_state(slug)
-    # The stage's status too: closing a stage changes the page ("This stage is over.") but not
-    # the snapshot.
-    version = (
-        (stage.pk, meta.built_seq, stage.status, _names_tag(tournament.name, stage.name))
+    etag = (
+        _standings_etag(
+            stage.pk, meta.built_seq, stage.status, tournament.name, stage.name, partial
+        )
         if stage and meta
-        else (0, 0, "", "")
+        else _standings_etag(0, 0, "", "", "", partial)
     )
-    etag = _etag("standings", *version, int(partial))
     if (unchanged := _fresh_or_304(request, etag)) is not None:
         return unchanged
 
