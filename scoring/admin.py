@@ -28,12 +28,9 @@ class ScoreAdmin(ViewOnly, admin.ModelAdmin):
 
 
 @admin.register(RoundResultVersion)
-class RoundResultVersionAdmin(admin.ModelAdmin):
+class RoundResultVersionAdmin(ViewOnly, admin.ModelAdmin):  # the audit trail: never edited
     list_display = ["result", "version", "action", "by", "at", "reason"]
     raw_id_fields = ["result", "by"]
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False  # the audit trail is never edited
 
 
 @admin.register(IdempotencyRecord)

@@ -4,7 +4,7 @@ import pytest
 from django.contrib import admin
 from django.urls import reverse
 
-from scoring.models import StageStandings
+from scoring.models import RoundResultVersion, StageStandings
 from tests import factories
 
 pytestmark = pytest.mark.django_db
@@ -51,6 +51,14 @@ def test_results_and_scores_are_view_only_in_the_admin(client):
     assert score.pips == 12
     delete = reverse("admin:scoring_roundresult_delete", args=[score.result_id])
     assert client.post(delete, {"post": "yes"}).status_code == 403
+    # Nor is their history, the audit trail, deleted or written there.
+    version = RoundResultVersion.objects.create(
+        result=score.result, version=1, action="submitted", status="submitted", blocked=False,
+        scores=[], by=superuser,
+    )  # fmt: skip
+    history = reverse("admin:scoring_roundresultversion_delete", args=[version.pk])
+    assert client.post(history, {"post": "yes"}).status_code == 403
+    assert client.get(reverse("admin:scoring_roundresultversion_add")).status_code == 403
     assert client.get(reverse("admin:scoring_score_add")).status_code == 403
 
 
