@@ -214,7 +214,9 @@ def _records(
             RoundResult.objects.filter(stage=stage, status=RoundResult.Status.CONFIRMED)
             .order_by()
             .values("table_id")
-            .annotate(rounds=Count("round_no", distinct=True))
+            # One result per table and round (a unique constraint): COUNT(*) is the rounds, and
+            # hashes where COUNT(DISTINCT) sorts (2 ms of 4 at 2,000 x 13).
+            .annotate(rounds=Count("pk"))
             .values_list("table_id", "rounds")
         )
     )
@@ -402,12 +404,41 @@ def _write_rows(stage: Stage, lines: dict[int, tuple[int, Line]]) -> int:
         if stored.get(player_id) != digest
     ]
     gone = [player_id for player_id in stored if player_id not in lines]
-    stale = gone + [line[0] for _, line in changed if line[0] in stored]
-    if stale:
-        StandingRow.objects.filter(stage=stage, player_id__in=stale).delete()
-    if changed:
-        _insert_rows(stage, changed)
-    return len(changed) + len(gone)
+    written = len(changed) + len(gone)
+    # PostgreSQL updates a changed line in place, in one statement: an inserted line has its
+    # foreign keys checked at the commit, an updated one not (after one correction at 2,000 x 13,
+    # deleting and inserting 330 lines took 13 ms and 4 more at the commit). SQLite, the
+    # embedded default, replaces it.
+    rewritten = [(digest, line) for digest, line in changed if line[0] in stored]
+    new = [(digest, line) for digest, line in changed if line[0] not in stored]
+    if rewritten and connection.vendor != "postgresql":
+        gone, new, rewritten = gone + [line[0] for _, line in rewritten], rewritten + new, []
+    if gone:
+        StandingRow.objects.filter(stage=stage, player_id__in=gone).delete()
+    if rewritten:
+        _update_rows(stage, rewritten)
+    if new:
+        _insert_rows(stage, new)
+    return written
+
+
+def _update_rows(stage: Stage, lines: list[tuple[int, Line]]) -> None:
+    """One UPDATE for every changed line, the values sent as one JSON document (json.dumps is
+    C; psycopg's array dumpers are Python) and read back as the table's own row type."""
+    quote = connection.ops.quote_name
+    table = quote(StandingRow._meta.db_table)
+    names = ("digest", *ROW_FIELDS)
+    sets = ", ".join(f"{quote(name)} = v.{quote(name)}" for name in names)
+    sql = (
+        f"UPDATE {table} AS r SET {sets} FROM json_populate_recordset(NULL::{table}, %s) AS v "
+        "WHERE r.stage_id = %s AND r.player_id = v.player_id"
+    )
+    document = [
+        {"player_id": player_id, "digest": digest, **_stored_fields(values)}
+        for digest, (player_id, *values) in lines
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [json.dumps(document), stage.pk])
 
 
 # From this many lines, PostgreSQL gets them by COPY (bulk_create of a few dozen lines already
@@ -420,16 +451,21 @@ def _stored_scores(scores: dict[int, int]) -> dict[str, int]:
     return {str(round_no): scores[round_no] for round_no in sorted(scores)}
 
 
+def _stored_fields(values: list[Any]) -> dict[str, Any]:
+    """A line's values after its player, as StandingRow's fields."""
+    fields = dict(zip(ROW_FIELDS, values, strict=True))
+    fields["scores"] = _stored_scores(fields["scores"])
+    return fields
+
+
 def _insert_rows(stage: Stage, lines: list[tuple[int, Line]]) -> None:
     if connection.vendor == "postgresql" and len(lines) >= COPY_FROM_ROWS:
         _copy_rows(stage, lines)
         return
-    rows = []
-    for digest, (player_id, *values) in lines:
-        fields = dict(zip(ROW_FIELDS, values, strict=True))
-        fields["scores"] = _stored_scores(fields["scores"])
-        rows.append(StandingRow(stage=stage, player_id=player_id, digest=digest, **fields))
-    StandingRow.objects.bulk_create(rows)
+    StandingRow.objects.bulk_create(
+        StandingRow(stage=stage, player_id=player_id, digest=digest, **_stored_fields(values))
+        for digest, (player_id, *values) in lines
+    )
 
 
 SCORES_AT = 1 + ROW_FIELDS.index("scores")
