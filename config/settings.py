@@ -45,6 +45,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "csp",
     "axes",
+    "simple_history",
     "tournaments",
     "tables",
     "scoring",
@@ -63,6 +64,8 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "csp.middleware.CSPMiddleware",
     "axes.middleware.AxesMiddleware",
+    # Who made a change that a history records, when the code making it does not say (the admin).
+    "simple_history.middleware.HistoryRequestMiddleware",
 ]
 
 AUTHENTICATION_BACKENDS = [
@@ -70,6 +73,11 @@ AUTHENTICATION_BACKENDS = [
     "django.contrib.auth.backends.ModelBackend",
 ]
 # Venue tablets share one IP address: lock a username at an address, never a whole address.
+# A player's history is a record, not an undo: reverting in the admin would change a status
+# without opening or closing the seats that go with it (tournaments.admin.PlayerAdmin also
+# refuses the save, which this setting only hides).
+SIMPLE_HISTORY_REVERT_DISABLED = True
+
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
 AXES_COOLOFF_TIME = timedelta(minutes=15)

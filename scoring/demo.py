@@ -4,12 +4,13 @@ import random
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from simple_history.utils import bulk_create_with_history
 
 from scoring import playoffs, standings
 from scoring import services as scoring_services
 from tables import services as table_services
 from tournaments import services as tournament_services
-from tournaments.models import Player, Staff, Tournament
+from tournaments.models import Player, PlayerChange, Staff, Tournament
 
 DEMO_SLUG = "lakeside-samboree"
 DEMO_PASSWORD = "roundhouse-demo"
@@ -100,16 +101,19 @@ def load_demo() -> tuple[Tournament, bool]:
         return existing, False
     with transaction.atomic():
         tournament = _new_tournament("Lakeside Samboree 2026", DEMO_SLUG, organiser, official)
-        Player.objects.bulk_create(
-            Player(
-                tournament=tournament,
-                number=number,
-                name=name,
-                household=household,
-                club=club,
-                status=Player.Status.CHECKED_IN,
-            )
-            for number, (name, household, club) in enumerate(DEMO_PLAYERS, start=1)
+        _enter_players(
+            organiser,
+            [
+                Player(
+                    tournament=tournament,
+                    number=number,
+                    name=name,
+                    household=household,
+                    club=club,
+                    status=Player.Status.CHECKED_IN,
+                )
+                for number, (name, household, club) in enumerate(DEMO_PLAYERS, start=1)
+            ],
         )
         qualifying = tournament.stages.get(order=1)
         table_services.seat_stage(stage=qualifying, by=organiser, seed=2026)
@@ -126,6 +130,13 @@ def load_demo() -> tuple[Tournament, bool]:
     return tournament, True
 
 
+def _enter_players(organiser, players: list[Player]) -> None:
+    """The players, each with the first entry of its history, as the console's Add writes."""
+    bulk_create_with_history(
+        players, Player, default_user=organiser, default_change_reason=PlayerChange.ADDED
+    )
+
+
 def _new_tournament(name: str, slug: str, organiser, official) -> Tournament:
     tournament = tournament_services.create_tournament(
         name=name, slug=slug, domino_set=12, preset="samboree", by=organiser, with_stages=True
@@ -139,9 +150,12 @@ def _new_tournament(name: str, slug: str, organiser, official) -> Tournament:
 def _load_finished(organiser, official) -> None:
     """A club night played to the end: three tables, their winners' final, the placings."""
     tournament = _new_tournament("Riverside Club Night", FINISHED_SLUG, organiser, official)
-    Player.objects.bulk_create(
-        Player(tournament=tournament, number=n, name=name, status=Player.Status.CHECKED_IN)
-        for n, name in enumerate(FINISHED_PLAYERS, start=1)
+    _enter_players(
+        organiser,
+        [
+            Player(tournament=tournament, number=n, name=name, status=Player.Status.CHECKED_IN)
+            for n, name in enumerate(FINISHED_PLAYERS, start=1)
+        ],
     )
     rng = random.Random(12)
     qualifying, final = tournament.stages.order_by("order")

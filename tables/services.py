@@ -13,9 +13,9 @@ from django.utils.translation import ngettext
 from tables import seating
 from tables.models import Seat, Table
 from tables.signals import seating_changed
-from tournaments.models import Player, Stage
+from tournaments.models import Player, PlayerChange, Stage
 from tournaments.presets import get_preset
-from tournaments.services import StateConflict
+from tournaments.services import StateConflict, record_change
 
 
 @dataclass
@@ -242,6 +242,7 @@ def add_late_player(*, stage: Stage, player: Player, by: AbstractBaseUser) -> Se
     position = (table.seats.aggregate(top=Max("position"))["top"] or 0) + 1
     if player.status == Player.Status.REGISTERED:
         player.status = Player.Status.CHECKED_IN
+        record_change(player, by=by, reason=PlayerChange.SEATED_LATE)
         player.save(update_fields=["status"])
     return Seat.objects.create(
         stage=stage,
@@ -262,6 +263,7 @@ def withdraw_player(*, player: Player, by: AbstractBaseUser) -> Player:
     if player.status == Player.Status.WITHDRAWN:
         return player
     player.status = Player.Status.WITHDRAWN
+    record_change(player, by=by, reason=PlayerChange.WITHDRAWN)
     player.save(update_fields=["status"])
     open_seats = Seat.objects.filter(
         player=player, stage__status=Stage.Status.SEATED, to_round__isnull=True
@@ -307,6 +309,7 @@ def reinstate_player(*, player: Player, by: AbstractBaseUser) -> Player:
         seat.save(update_fields=["to_round"])
         seating_changed.send(sender=Stage, stage=seat.stage)
     player.status = Player.Status.CHECKED_IN
+    record_change(player, by=by, reason=PlayerChange.REINSTATED)
     player.save(update_fields=["status"])
     return player
 
@@ -321,5 +324,6 @@ def check_in_player(*, player: Player, by: AbstractBaseUser) -> Player:
         )
     if player.status != Player.Status.CHECKED_IN:
         player.status = Player.Status.CHECKED_IN
+        record_change(player, by=by, reason=PlayerChange.CHECKED_IN)
         player.save(update_fields=["status"])
     return player

@@ -21,6 +21,7 @@ from tournaments.csvfiles import ImportRejected
 from tournaments.forms import DayOfPlayForm, ImportPlayersForm, PlayerForm
 from tournaments.models import Player, Stage, Tournament
 from tournaments.permissions import is_organiser
+from tournaments.selectors import player_history
 from tournaments.services import StateConflict
 
 
@@ -84,7 +85,9 @@ def add_player(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = organised_tournament(request, slug)
     form = PlayerForm(request.POST)
     if form.is_valid():
-        create = functools.partial(tournament_services.create_player, tournament=tournament)
+        create = functools.partial(
+            tournament_services.create_player, tournament=tournament, by=request.user
+        )
         if saved := _save_player(request, slug, form, create, _("Added #%(number)s %(name)s.")):
             return saved
     return _console(request, tournament, status=400, player_form=form)
@@ -99,10 +102,17 @@ def edit_player(request: HttpRequest, slug: str, player_id: int) -> HttpResponse
     # page still names the player as saved.
     form = PlayerForm(request.POST or None, instance=copy.copy(player))
     if request.method == "POST" and form.is_valid():
-        update = functools.partial(tournament_services.update_player, player=player)
+        update = functools.partial(
+            tournament_services.update_player, player=player, by=request.user
+        )
         if saved := _save_player(request, slug, form, update, _("Saved #%(number)s %(name)s.")):
             return saved
-    context = {"tournament": tournament, "player": player, "form": form}
+    context = {
+        "tournament": tournament,
+        "player": player,
+        "form": form,
+        "history": player_history(player),
+    }
     status = 400 if request.method == "POST" else 200
     return render(request, "tables/edit_player.html", context, status=status)
 
@@ -116,7 +126,7 @@ def import_players(request: HttpRequest, slug: str) -> HttpResponse:
         return _console(request, tournament, status=400, import_form=form)
     try:
         players = tournament_services.import_players(
-            tournament=tournament, content=form.cleaned_data["file"].read()
+            tournament=tournament, content=form.cleaned_data["file"].read(), by=request.user
         )
     except ImportRejected as rejected:
         return _console(request, tournament, status=400, import_form=form,

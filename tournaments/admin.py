@@ -1,4 +1,6 @@
 from django.contrib import admin
+from django.core.exceptions import PermissionDenied
+from simple_history.admin import SimpleHistoryAdmin
 
 from tournaments.models import Player, Staff, Stage, Tournament, WorkerHeartbeat
 from tournaments.signals import player_changed
@@ -46,7 +48,7 @@ class StaffAdmin(admin.ModelAdmin):
 
 
 @admin.register(Player)
-class PlayerAdmin(admin.ModelAdmin):
+class PlayerAdmin(SimpleHistoryAdmin):  # History: every change, by whom and why
     list_display = ["number", "name", "tournament", "household", "club", "status"]
     list_filter = ["tournament", "status"]
     search_fields = ["name", "household", "club"]
@@ -57,6 +59,13 @@ class PlayerAdmin(admin.ModelAdmin):
         super().save_model(request, obj, form, change)
         if change and form.changed_data:  # the pages that show the player follow
             player_changed.send(sender=Player, player=obj)
+
+    def history_form_view(self, request, object_id, version_id, extra_context=None):
+        # An old version is shown, never saved back: SIMPLE_HISTORY_REVERT_DISABLED only hides
+        # the button, and the save would restore a status without its seats.
+        if request.method == "POST":
+            raise PermissionDenied
+        return super().history_form_view(request, object_id, version_id, extra_context)
 
 
 @admin.register(Stage)

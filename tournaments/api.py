@@ -205,7 +205,9 @@ class PlayerListApi(APIView):
         require_organiser(request.user, tournament)
         serializer = PlayerSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        player = services.create_player(tournament=tournament, **serializer.validated_data)
+        player = services.create_player(
+            tournament=tournament, by=request.user, **serializer.validated_data
+        )
         return Response(PlayerSerializer(player).data, status=status.HTTP_201_CREATED)
 
 
@@ -251,7 +253,7 @@ class ImportPlayersApi(CsvUploadApi):
         return super().post(request, slug)
 
     def create(self, *, tournament: Tournament, content: bytes, request: Request) -> int:
-        return len(services.import_players(tournament=tournament, content=content))
+        return len(services.import_players(tournament=tournament, content=content, by=request.user))
 
 
 class StageListApi(APIView):

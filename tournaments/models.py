@@ -4,6 +4,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
+from simple_history.models import HistoricalRecords
 
 from tournaments.presets import DOMINO_SETS, PRESETS
 
@@ -88,6 +89,18 @@ class Staff(models.Model):
         return f"{self.user} ({self.role} of {self.tournament})"
 
 
+class PlayerChange(models.TextChoices):
+    """Why a player's entry changed: the reason stored with each entry of its history."""
+
+    ADDED = "added", _("Added")
+    IMPORTED = "imported", _("Imported from a CSV file")
+    CORRECTED = "corrected", _("Entry corrected")
+    CHECKED_IN = "checked_in", _("Checked in")
+    SEATED_LATE = "seated_late", _("Checked in and seated late")
+    WITHDRAWN = "withdrawn", _("Withdrawn")
+    REINSTATED = "reinstated", _("Reinstated")
+
+
 class Player(models.Model):
     class Status(models.TextChoices):
         REGISTERED = "registered", _("Registered")
@@ -103,6 +116,9 @@ class Player(models.Model):
     club = models.CharField(max_length=120, blank=True)
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.REGISTERED)
     created_at = models.DateTimeField(auto_now_add=True)
+    # Every change to an entry, by whom and why (the services give a PlayerChange as the reason):
+    # the console shows it under the player's entry, the admin under History.
+    history = HistoricalRecords(excluded_fields=["created_at"])
 
     class Meta:
         ordering = ["tournament", "number"]

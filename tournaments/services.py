@@ -9,9 +9,10 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+from simple_history.utils import bulk_create_with_history
 
 from tournaments.csvfiles import ImportRejected, read_csv
-from tournaments.models import Player, Staff, Stage, Tournament
+from tournaments.models import Player, PlayerChange, Staff, Stage, Tournament
 from tournaments.presets import PRESETS, get_preset
 from tournaments.signals import player_changed
 
@@ -106,6 +107,15 @@ def _player_number_taken(tournament: Tournament, number: int) -> ValidationError
     )
 
 
+def record_change(player: Player, *, by: AbstractBaseUser | None, reason: PlayerChange) -> Player:
+    """Say who changes the player and why, for the entry of its history that its next save
+    writes. Without a user (a script), the request's user is taken if there is one."""
+    if by is not None:  # set, even to None, it would hide the request's user
+        player._history_user = by
+    player._change_reason = reason
+    return player
+
+
 @transaction.atomic
 def create_player(
     *,
@@ -115,26 +125,36 @@ def create_player(
     household: str = "",
     club: str = "",
     status: str = Player.Status.REGISTERED,
+    by: AbstractBaseUser | None = None,
 ) -> Player:
     if Player.objects.filter(tournament=tournament, number=number).exists():
         raise _player_number_taken(tournament, number)
+    player = Player(
+        tournament=tournament,
+        number=number,
+        name=name.strip(),
+        household=household.strip(),
+        club=club.strip(),
+        status=status,
+    )
+    record_change(player, by=by, reason=PlayerChange.ADDED)
     try:
         with transaction.atomic():
-            return Player.objects.create(
-                tournament=tournament,
-                number=number,
-                name=name.strip(),
-                household=household.strip(),
-                club=club.strip(),
-                status=status,
-            )
+            player.save(force_insert=True)
+            return player
     except IntegrityError:  # a concurrent request took the number first
         raise _player_number_taken(tournament, number) from None
 
 
 @transaction.atomic
 def update_player(
-    *, player: Player, number: int, name: str, household: str = "", club: str = ""
+    *,
+    player: Player,
+    number: int,
+    name: str,
+    household: str = "",
+    club: str = "",
+    by: AbstractBaseUser | None = None,
 ) -> Player:
     """Correct a player's number, name, household or club (a typo on the entry list); the pages
     that show them follow. Their status changes through check-in and withdrawal only."""
@@ -148,6 +168,7 @@ def update_player(
         raise _player_number_taken(player.tournament, number)
     for field, value in fields.items():
         setattr(player, field, value)
+    record_change(player, by=by, reason=PlayerChange.CORRECTED)
     try:
         with transaction.atomic():
             player.save(update_fields=list(fields))
@@ -229,13 +250,18 @@ def parse_players_csv(*, tournament: Tournament, content: bytes) -> list[dict[st
 
 
 @transaction.atomic
-def import_players(*, tournament: Tournament, content: bytes) -> list[Player]:
+def import_players(
+    *, tournament: Tournament, content: bytes, by: AbstractBaseUser | None = None
+) -> list[Player]:
     """Create every player of a CSV file, or none: ImportRejected lists every bad row."""
     rows = parse_players_csv(tournament=tournament, content=content)
     try:
         with transaction.atomic():
-            return Player.objects.bulk_create(
-                [Player(tournament=tournament, **row) for row in rows]
+            return bulk_create_with_history(
+                [Player(tournament=tournament, **row) for row in rows],
+                Player,
+                default_user=by,
+                default_change_reason=PlayerChange.IMPORTED,
             )
     except IntegrityError:  # a player added meanwhile took one of the numbers
         raise ImportRejected(

@@ -1,0 +1,67 @@
+"""Reads of players and their history."""
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.utils.translation import gettext as _
+
+from tournaments.models import Player, PlayerChange
+
+HISTORY_FIELDS = ("number", "name", "household", "club", "status")
+
+
+@dataclass(frozen=True)
+class Change:
+    field: str
+    old: str
+    new: str
+
+
+@dataclass(frozen=True)
+class HistoryEntry:
+    at: datetime
+    by: str
+    what: str
+    changes: list[Change]
+
+
+def _shown(field: str, value: object) -> str:
+    if field == "status":
+        return str(Player.Status(value).label)
+    return str(value)
+
+
+def _what(record: object) -> str:
+    reason = record.history_change_reason
+    if reason in PlayerChange.values:
+        return str(PlayerChange(reason).label)
+    if record.history_type == "+":
+        return _("Added")
+    return _("Changed") if record.history_type == "~" else _("Deleted")
+
+
+def player_history(player: Player) -> list[HistoryEntry]:
+    """Every change to the player's entry, newest first: when, by whom, why, and each field's
+    value before and after (one query)."""
+    records = list(player.history.select_related("history_user").order_by("history_date", "pk"))
+    labels = {name: Player._meta.get_field(name).verbose_name for name in HISTORY_FIELDS}
+    entries = []
+    for previous, record in zip([None, *records], records, strict=False):
+        changes = []
+        if previous is not None:
+            delta = record.diff_against(previous, included_fields=HISTORY_FIELDS)
+            changes = [
+                Change(
+                    str(labels[change.field]),
+                    _shown(change.field, change.old),
+                    _shown(change.field, change.new),
+                )
+                for change in sorted(delta.changes, key=lambda c: HISTORY_FIELDS.index(c.field))
+            ]  # in the form's order (the library's is not fixed)
+        user = record.history_user
+        entries.append(
+            HistoryEntry(
+                record.history_date, user.get_username() if user else "", _what(record), changes
+            )
+        )
+    return entries[::-1]
