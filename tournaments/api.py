@@ -18,7 +18,13 @@ from config.api import Conflict
 from tournaments import services
 from tournaments.csvfiles import ImportRejected
 from tournaments.models import Player, Staff, Stage, Tournament
-from tournaments.permissions import is_organiser, is_staff_of, require_organiser, require_staff
+from tournaments.permissions import (
+    is_organiser,
+    is_staff_of,
+    lockout_message,
+    require_organiser,
+    require_staff,
+)
 
 
 class TournamentSerializer(serializers.ModelSerializer):
@@ -318,11 +324,9 @@ class ObtainTokenApi(ObtainAuthToken):
         serializer = self.get_serializer(data=request.data)
         if not serializer.is_valid():
             if getattr(request, "axes_locked_out", False):  # set by django-axes
-                locked = _(
-                    "Too many failed sign-ins for this username from this address. "
-                    "Try again in 15 minutes."
+                return Response(
+                    {"detail": lockout_message()}, status=status.HTTP_429_TOO_MANY_REQUESTS
                 )
-                return Response({"detail": locked}, status=status.HTTP_429_TOO_MANY_REQUESTS)
             return Response(serializer.errors, status=status.HTTP_400_BAD_REQUEST)
         token, _created = Token.objects.get_or_create(user=serializer.validated_data["user"])
         return Response({"token": token.key})

@@ -1,7 +1,9 @@
 """Who may do what in a tournament: the tournament is the boundary of every permission."""
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from rest_framework.exceptions import NotAuthenticated, PermissionDenied
 
 from tournaments.models import Staff, Tournament
@@ -49,3 +51,16 @@ def require_staff(user: AbstractBaseUser | AnonymousUser, tournament: Tournament
             _("Only an official or organiser of %(tournament)s may do this.")
             % {"tournament": tournament.name}
         )
+
+
+def lockout_message() -> str:
+    """What a locked-out sign-in is told (django-axes), on the page and by the API."""
+    minutes = round(settings.AXES_COOLOFF_TIME.total_seconds() / 60)
+    message = ngettext(
+        "Too many failed sign-ins for this username from this address. "
+        "Try again in %(minutes)s minute.",
+        "Too many failed sign-ins for this username from this address. "
+        "Try again in %(minutes)s minutes.",
+        minutes,
+    )
+    return message % {"minutes": minutes}

@@ -10,7 +10,14 @@ from django.utils.translation import gettext as _
 from tournaments import services
 from tournaments.forms import NewTournamentForm, StaffForm
 from tournaments.models import Tournament
-from tournaments.permissions import is_organiser
+from tournaments.permissions import is_organiser, lockout_message
+
+
+def locked_out(request: HttpRequest, *args: object) -> HttpResponse:
+    """django-axes' lockout response (AXES_LOCKOUT_CALLABLE): a page in the site's look and the
+    reader's language, where axes' own is a line of English text."""
+    context = {"message": lockout_message()}
+    return render(request, "registration/locked_out.html", context, status=429)
 
 
 def home(request: HttpRequest) -> HttpResponse:
