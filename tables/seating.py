@@ -7,6 +7,9 @@ import random
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
+
+from django.utils.translation import gettext, ngettext
 
 # Swap proposals tried per player who still sits with a previous tablemate, per pass. Most tables
 # hold none of a player's few previous tablemates, so a handful of random partners almost always
@@ -38,11 +41,54 @@ class NoBalancedSplit(ValueError):
 
 
 @dataclass(frozen=True)
+class SeatingWarning:
+    """A constraint the seating could not meet: its kind and the values that say why. str() is
+    its text in the active language; stored as as_dict(), a page shows it in its reader's."""
+
+    kind: str
+    values: dict[str, Any]
+
+    def __str__(self) -> str:
+        return warning_text(self.as_dict())
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, **self.values}
+
+
+def warning_text(warning: Mapping[str, Any] | str) -> str:
+    """A stored warning (SeatingWarning.as_dict()) in the active language; a report stored
+    before warnings had kinds holds the text itself."""
+    if isinstance(warning, str):
+        return warning
+    if warning["kind"] == "household_too_large":
+        text = gettext(
+            "Household %(household)s has %(players)s players but there are only %(tables)s "
+            "tables, so some of them must share a table."
+        )
+        return text % {**warning, "household": repr(warning["household"])}
+    if warning["kind"] == "repeat_pairs":
+        text = ngettext(
+            "%(count)s pair of previous tablemates shares a table again: the swap search (not "
+            "exhaustive) could not separate them without seating a household together.",
+            "%(count)s pairs of previous tablemates share a table again: the swap search (not "
+            "exhaustive) could not separate them without seating a household together.",
+            warning["count"],
+        )
+        return text % warning
+    text = ngettext(  # "unranked_last"
+        "%(count)s player without a qualifying rank seeded last, by id: %(ids)s.",
+        "%(count)s players without a qualifying rank seeded last, by id: %(ids)s.",
+        len(warning["ids"]),
+    )
+    return text % {"count": len(warning["ids"]), "ids": ", ".join(map(str, warning["ids"]))}
+
+
+@dataclass(frozen=True)
 class Seating:
     tables: list[list[int]]  # player ids per table, in seat order (position 1..n)
     household_conflicts: list[tuple[int, str]]  # (table index, household) sharing a table
     repeat_pairs: int  # pairs seated together who were tablemates before
-    warnings: list[str] = field(default_factory=list)  # every constraint not met, and why
+    warnings: list[SeatingWarning] = field(default_factory=list)  # every constraint not met
     seed: int | None = None
 
 
@@ -238,19 +284,15 @@ def seat_random(
     conflicts = _household_conflicts(ids, {e.id: e.household for e in people})
 
     warnings = [
-        f"Household {name!r} has {len(members[h])} players but there are only {tables} tables, "
-        "so some of them must share a table."
+        SeatingWarning(
+            "household_too_large",
+            {"household": name, "players": len(members[h]), "tables": tables},
+        )
         for h, name in enumerate(household_names)
         if len(members[h]) > tables
     ]
     if repeats:
-        pairs = f"{repeats} pairs of previous tablemates share"
-        if repeats == 1:
-            pairs = "1 pair of previous tablemates shares"
-        warnings.append(
-            f"{pairs} a table again: the swap search (not exhaustive) could not separate them "
-            "without seating a household together."
-        )
+        warnings.append(SeatingWarning("repeat_pairs", {"count": repeats}))
     return Seating(ids, conflicts, repeats, warnings, seed)
 
 
@@ -378,10 +420,7 @@ def seat_seeded(entrants: Sequence[Entrant], *, size_min: int, size_max: int) ->
     unranked = [e.id for e in ranked if e.rank is None]
     warnings = []
     if unranked:
-        warnings.append(
-            f"{_players(len(unranked))} without a qualifying rank seeded last, by id: "
-            f"{', '.join(map(str, unranked))}."
-        )
+        warnings.append(SeatingWarning("unranked_last", {"ids": unranked}))
     conflicts = _household_conflicts(seated, {e.id: e.household for e in entrants})
     return Seating(seated, conflicts, 0, warnings, None)
 

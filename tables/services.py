@@ -3,10 +3,12 @@
 import secrets
 from dataclasses import dataclass, field
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Max
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -177,7 +179,10 @@ def seat_stage(
         "left_out": [p.number for p in left_out],
         "repeat_pairs": result.repeat_pairs,
         "household_conflicts": households,
-        "warnings": list(result.warnings),
+        # For API clients, in the site's language, as the standings' notes; the pages show
+        # warning_details in the reader's (seating.warning_text).
+        "warnings": _in_site_language(result.warnings),
+        "warning_details": [warning.as_dict() for warning in result.warnings],
         "discarded_results": discarded,
     }
     stage.save(update_fields=["status", "seed", "seating_report"])
@@ -189,9 +194,14 @@ def seat_stage(
         left_out=left_out,
         repeat_pairs=result.repeat_pairs,
         household_conflicts=households,
-        warnings=list(result.warnings),
+        warnings=[str(warning) for warning in result.warnings],
         discarded_results=discarded,
     )
+
+
+def _in_site_language(warnings: list[seating.SeatingWarning]) -> list[str]:
+    with translation.override(settings.LANGUAGE_CODE):
+        return [str(warning) for warning in warnings]
 
 
 def _reported_rounds(table: Table) -> int:

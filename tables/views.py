@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
-from tables import selectors, services
+from tables import seating, selectors, services
 from tables.forms import LatePlayerForm, SeatStageForm
 from tournaments import services as tournament_services
 from tournaments.csvfiles import ImportRejected
@@ -140,6 +140,7 @@ def import_players(request: HttpRequest, slug: str) -> HttpResponse:
 def stage_tables(request: HttpRequest, slug: str, order: int) -> HttpResponse:
     tournament = organised_tournament(request, slug)
     stage = get_object_or_404(Stage, tournament=tournament, order=order)
+    report = stage.seating_report or {}
     context = {
         "tournament": tournament,
         "stage": stage,
@@ -147,6 +148,10 @@ def stage_tables(request: HttpRequest, slug: str, order: int) -> HttpResponse:
         "seat_form": SeatStageForm(),
         "late_form": LatePlayerForm(stage=stage),
         "results": stage.round_results.count(),
+        "seating_warnings": [  # in the reader's language (a report before 2026-11 has text)
+            seating.warning_text(warning)
+            for warning in report.get("warning_details", report.get("warnings", []))
+        ],
     }
     return render(request, "tables/stage.html", context)
 

@@ -252,6 +252,31 @@ def test_seating_messages_speak_spanish_and_english_is_unchanged(client, organis
 
 
 @pytest.mark.django_db
+def test_seating_warnings_are_shown_in_the_readers_language(client, organiser, tournament):
+    # Three of one household, two tables: they cannot all sit apart. The organiser who seats
+    # reads Spanish; the stage page shows the warning in each reader's language, and the
+    # report kept for the API is in the site's.
+    stage = factories.StageFactory(tournament=tournament, order=1, table_size_min=4,
+                                   table_size_max=4)  # fmt: skip
+    for number in range(1, 9):
+        household = "Okafor" if number <= 3 else ""
+        factories.PlayerFactory(tournament=tournament, number=number, household=household)
+    client.force_login(organiser)
+    url = f"/t/{tournament.slug}/manage/stages/1/"
+    seated = client.post(f"{url}seat/", {"seed": "7"}, follow=True, **SPANISH).content.decode()
+    spanish = "La familia &#x27;Okafor&#x27; tiene 3 jugadores pero solo hay 2 mesas"
+    assert spanish in seated
+    english = "Household &#x27;Okafor&#x27; has 3 players but there are only 2 tables"
+    assert english in page(client, url, HTTP_ACCEPT_LANGUAGE="en")
+    assert spanish in page(client, url, **SPANISH)
+    stage.refresh_from_db()
+    assert stage.seating_report["warnings"] == [
+        "Household 'Okafor' has 3 players but there are only 2 tables, "
+        "so some of them must share a table."
+    ]
+
+
+@pytest.mark.django_db
 def test_scores_import_lines_speak_spanish(organiser, tournament, table, players):
     header = "stage,table,round,engine,number,name,pips,went_out,status\n"
     text = header + "Qualifying,1,1,11,1,Zed,0,maybe,\n"
