@@ -125,7 +125,7 @@ def test_a_worker_killed_mid_rebuild_leaves_the_old_snapshot_and_the_rebuild_is_
             cursor.execute(
                 "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
                 "AND query LIKE %s",
-                ['DELETE FROM "scoring_standingrow"%'],
+                ['UPDATE "scoring_standingrow"%'],  # the changed lines, updated in place
             )
             return cursor.fetchone()[0] > 0
 
