@@ -113,27 +113,28 @@ def test_a_worker_killed_mid_rebuild_leaves_the_old_snapshot_and_the_rebuild_is_
     assert wait_for(lambda: standings_of(anon, stage)["results_counted"] == 1, timeout=10)
     before = list(StandingRow.objects.filter(stage=stage).values_list("player_id", "total"))
 
-    # Hold the snapshot's rows, so that the next rebuild stops halfway, at its write.
-    blocker = psycopg.connect(worker_database_url().replace("postgres://", "postgresql://"))
-    blocker.execute("BEGIN")
-    blocker.execute("SELECT id FROM scoring_standingrow WHERE stage_id = %s FOR UPDATE", [stage.pk])
-    submit(stage, tables[1], players, 1, official)
-    tablet.post(f"/api/v1/tables/{tables[1].pk}/rounds/1/confirm/")
+    # Hold the snapshot's rows, so that the next rebuild stops halfway, at its write. The block
+    # closes the connection whatever happens: left open, it would hang the database's teardown.
+    url = worker_database_url().replace("postgres://", "postgresql://")
+    with psycopg.connect(url) as blocker:
+        blocker.execute("SELECT id FROM scoring_standingrow WHERE stage_id = %s FOR UPDATE",
+                        [stage.pk])  # fmt: skip
+        submit(stage, tables[1], players, 1, official)
+        tablet.post(f"/api/v1/tables/{tables[1].pk}/rounds/1/confirm/")
 
-    def rebuild_waiting() -> bool:
-        with connection.cursor() as cursor:
-            cursor.execute(
-                "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
-                "AND query LIKE %s",
-                ['UPDATE "scoring_standingrow"%'],  # the changed lines, updated in place
-            )
-            return cursor.fetchone()[0] > 0
+        def rebuild_waiting() -> bool:
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+                    "AND query LIKE %s",
+                    ['UPDATE "scoring_standingrow"%'],  # the changed lines, updated in place
+                )
+                return cursor.fetchone()[0] > 0
 
-    assert wait_for(rebuild_waiting, timeout=15), worker.logs()
-    worker.processes[0].kill()  # SIGKILL in the middle of the rebuild
-    worker.processes[0].wait()
-    blocker.rollback()
-    blocker.close()
+        assert wait_for(rebuild_waiting, timeout=15), worker.logs()
+        worker.processes[0].kill()  # SIGKILL in the middle of the rebuild
+        worker.processes[0].wait()
+        blocker.rollback()
     time.sleep(0.5)
     after = list(StandingRow.objects.filter(stage=stage).values_list("player_id", "total"))
     assert after == before  # the killed rebuild changed nothing
