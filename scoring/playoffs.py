@@ -102,8 +102,32 @@ def close_stage(*, stage: Stage, by: AbstractBaseUser) -> Stage:
         )
     stage.status = Stage.Status.CLOSED
     stage.save(update_fields=["status"])
+    _try_what_follows(stage)
     transaction.on_commit(lambda: send_advance(stage.pk))
     return stage
+
+
+class _Trial(Exception):
+    """Ends a trial run, so that its savepoint is rolled back."""
+
+
+def _try_what_follows(stage: Stage) -> None:
+    """Seat the next level (or place everyone) on trial, with the worker's own code, and undo
+    it: a close that the worker could not follow up is refused now, saying why, instead of
+    failing in the worker where nobody sees it. The callbacks the trial registers for its
+    commit go with its savepoint."""
+    try:
+        with transaction.atomic():
+            advance_from_stage(stage=stage)
+            raise _Trial
+    except _Trial:
+        return
+    except StateConflict as conflict:
+        message = _(
+            "%(stage)s cannot close yet: its advancers cannot be seated at the next level. "
+            "%(reason)s Change the next level's table sizes, then close again."
+        )
+        raise StateConflict(message % {"stage": stage.name, "reason": conflict}) from None
 
 
 def send_advance(stage_id: int) -> None:

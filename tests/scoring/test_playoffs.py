@@ -187,6 +187,33 @@ def test_closing_seats_the_next_playoff_stage_with_table_winners_snake_seeded(
             assert seat.from_table == table_of(stage, seat.player)
 
 
+def test_a_close_whose_next_level_cannot_be_seated_is_refused_with_the_reason(
+    as_organiser, tournament
+):
+    # Nine winners cannot sit at tables of 5 to 8 whose sizes differ by at most one. Closing
+    # is refused now, saying why, rather than left to fail in the worker where nobody sees it.
+    stage = qualifying_with_tables(tournament, [3] * 9)
+    nxt = playoff(tournament, size_min=5, size_max=8)
+    play_stage(stage)
+    refused = close(as_organiser, stage)
+    assert refused.status_code == 409
+    detail = refused.json()["detail"]
+    assert "cannot close yet: its advancers cannot be seated at the next level" in detail
+    assert "9 players cannot be split into tables of 5 to 8 players" in detail
+    stage.refresh_from_db()
+    nxt.refresh_from_db()
+    assert (stage.status, nxt.status) == ("seated", "pending")  # nothing changed
+    assert not Seat.objects.filter(stage=nxt).exists()
+    assert Stage.objects.filter(tournament=tournament).count() == 2
+    # With the next level's tables made smaller, the same close goes through.
+    fixed = as_organiser.patch(f"/api/v1/stages/{nxt.pk}/", {"table_size_min": 4}, format="json")
+    assert fixed.status_code == 200, fixed.json()
+    assert close(as_organiser, stage).status_code == 202
+    nxt.refresh_from_db()
+    assert nxt.status == "seated"
+    assert sorted(t.seats.count() for t in nxt.tables.all()) == [4, 5]
+
+
 def test_the_close_job_run_twice_seats_once(as_organiser, tournament):
     stage = qualifying_with_tables(tournament, [3] * 4)
     nxt = playoff(tournament)
