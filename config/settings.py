@@ -72,12 +72,12 @@ AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",  # login throttling first
     "django.contrib.auth.backends.ModelBackend",
 ]
-# Venue tablets share one IP address: lock a username at an address, never a whole address.
 # A player's history is a record, not an undo: reverting in the admin would change a status
 # without opening or closing the seats that go with it (tournaments.admin.PlayerAdmin also
 # refuses the save, which this setting only hides).
 SIMPLE_HISTORY_REVERT_DISABLED = True
 
+# Venue tablets share one IP address: lock a username at an address, never a whole address.
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
 AXES_COOLOFF_TIME = timedelta(minutes=15)

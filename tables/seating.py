@@ -75,12 +75,14 @@ def warning_text(warning: Mapping[str, Any] | str) -> str:
             warning["count"],
         )
         return text % warning
-    text = ngettext(  # "unranked_last"
-        "%(count)s player without a qualifying rank seeded last, by id: %(ids)s.",
-        "%(count)s players without a qualifying rank seeded last, by id: %(ids)s.",
-        len(warning["ids"]),
-    )
-    return text % {"count": len(warning["ids"]), "ids": ", ".join(map(str, warning["ids"]))}
+    if warning["kind"] == "unranked_last":
+        text = ngettext(
+            "%(count)s player without a qualifying rank seeded last, by id: %(ids)s.",
+            "%(count)s players without a qualifying rank seeded last, by id: %(ids)s.",
+            len(warning["ids"]),
+        )
+        return text % {"count": len(warning["ids"]), "ids": ", ".join(map(str, warning["ids"]))}
+    raise ValueError(f"Unknown seating warning: {warning['kind']!r}")
 
 
 @dataclass(frozen=True)

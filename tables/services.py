@@ -229,6 +229,8 @@ def add_late_player(*, stage: Stage, player: Player, by: AbstractBaseUser) -> Se
             )
         )
         raise StateConflict(message % {"stage": stage.name})
+    # Read under lock, as withdrawing writes it: a withdrawal meanwhile is not undone.
+    player = Player.objects.select_for_update().get(pk=player.pk)
     if player.status == Player.Status.WITHDRAWN:
         message = _("%(name)s has withdrawn and cannot be seated.") % {"name": player.name}
         raise ValidationError({"player": [message]})

@@ -92,6 +92,7 @@ class Staff(models.Model):
 class PlayerChange(models.TextChoices):
     """Why a player's entry changed: the reason stored with each entry of its history."""
 
+    BASELINE = "baseline", _("Entry when its history began")
     ADDED = "added", _("Added")
     IMPORTED = "imported", _("Imported from a CSV file")
     CORRECTED = "corrected", _("Entry corrected")

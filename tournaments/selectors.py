@@ -10,6 +10,17 @@ from tournaments.models import Player, PlayerChange
 HISTORY_FIELDS = ("number", "name", "household", "club", "status")
 
 
+def _labels() -> dict[str, str]:
+    """The fields' names as the console's forms and lists show them, in the active language."""
+    return {
+        "number": _("Number"),
+        "name": _("Name"),
+        "household": _("Household"),
+        "club": _("Club"),
+        "status": _("Status"),
+    }
+
+
 @dataclass(frozen=True)
 class Change:
     field: str
@@ -44,7 +55,7 @@ def player_history(player: Player) -> list[HistoryEntry]:
     """Every change to the player's entry, newest first: when, by whom, why, and each field's
     value before and after (one query)."""
     records = list(player.history.select_related("history_user").order_by("history_date", "pk"))
-    labels = {name: Player._meta.get_field(name).verbose_name for name in HISTORY_FIELDS}
+    labels = _labels()
     entries = []
     for previous, record in zip([None, *records], records, strict=False):
         changes = []
@@ -52,7 +63,7 @@ def player_history(player: Player) -> list[HistoryEntry]:
             delta = record.diff_against(previous, included_fields=HISTORY_FIELDS)
             changes = [
                 Change(
-                    str(labels[change.field]),
+                    labels[change.field],
                     _shown(change.field, change.old),
                     _shown(change.field, change.new),
                 )

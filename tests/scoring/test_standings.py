@@ -414,11 +414,17 @@ def test_a_rebuild_rewrites_only_the_lines_that_changed_and_equals_a_fresh_build
     assert moved[ROW_FIELDS.index("scores")] == {"1": 30, "2": 50}
     assert moved[ROW_FIELDS.index("total")] == after[tables[1][2].pk][ROW_FIELDS.index("total")]
 
-    # Someone unseated disappears from the snapshot; what is stored equals a build from nothing.
+    # In one rebuild, a line goes (someone unseated), one comes (a late entry at table C), and
+    # one changes (a corrected score); what is stored equals a build from nothing.
     Seat.objects.filter(player=tables[1][2]).delete()
+    late_player = factories.PlayerFactory(tournament=stage.tournament, number=99, name="Late")
+    table_c = Seat.objects.get(player=tables[2][0]).table
+    factories.SeatFactory(table=table_c, player=late_player, position=3, from_round=2)
+    Score.objects.filter(result=late, player=tables[2][1]).update(pips=14)
     standings.request_rebuild(stage)
     kept = snapshot(stage)
-    assert tables[1][2].pk not in kept and len(kept) == 8
+    assert tables[1][2].pk not in kept and late_player.pk in kept and len(kept) == 9
+    assert kept[tables[2][1].pk][ROW_FIELDS.index("total")] == 14
     StandingRow.objects.filter(stage=stage).delete()
     standings.request_rebuild(stage)
     assert snapshot(stage) == kept

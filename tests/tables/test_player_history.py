@@ -137,3 +137,30 @@ def test_a_player_entered_before_the_history_says_so(organiser_client, tournamen
     ann.history.all().delete()  # as for a player entered before this release
     page = organiser_client.get(f"/t/{tournament.slug}/manage/players/{ann.pk}/edit/")
     assert "No changes recorded" in page.content.decode()
+
+
+def test_a_service_called_outside_any_request_records_the_user_it_is_given(tournament, organiser):
+    # A script or a worker has no request for the middleware to read: `by` says who.
+    from tables import services as table_services
+    from tournaments import services as tournament_services
+
+    ann = factories.PlayerFactory(tournament=tournament, number=6, name="Ann Smith")
+    tournament_services.update_player(player=ann, number=6, name="Ann Smyth", by=organiser)
+    table_services.withdraw_player(player=ann, by=organiser)
+    assert [(e.history_change_reason, e.history_user) for e in ann.history.all()[:2]] == [
+        ("withdrawn", organiser),
+        ("corrected", organiser),
+    ]
+
+
+def test_the_history_speaks_the_readers_language(organiser_client, tournament):
+    manage = f"/t/{tournament.slug}/manage/players"
+    organiser_client.post(f"{manage}/add/", {"number": "7", "name": "Ann Smiht"})
+    ann = Player.objects.get(tournament=tournament, number=7)
+    organiser_client.post(f"{manage}/{ann.pk}/edit/", {"number": "7", "name": "Ann Smith"})
+    organiser_client.post(f"{manage}/{ann.pk}/withdraw/")
+    spanish = organiser_client.get(
+        f"{manage}/{ann.pk}/edit/", HTTP_ACCEPT_LANGUAGE="es"
+    ).content.decode()
+    assert "Estado: Sin llegar → Retirado" in spanish
+    assert "Nombre: Ann Smiht → Ann Smith" in spanish and "Inscripción corregida" in spanish
