@@ -447,7 +447,7 @@ PARTS = (
     ("rules", "rank_players", "rank_players"),
     ("standings", "_advancers", "_advancers"),
     ("standings", "_lines", "the snapshot's lines and their digests"),
-    ("standings", "_write_rows", "write: read stored digests, delete and insert the changed"),
+    ("standings", "_write_rows", "write: read stored digests, write the changed lines"),
     ("standings", "_insert_rows", "write: of which the insert (COPY or INSERT)"),
 )
 
