@@ -177,9 +177,14 @@ def _fetch(queryset: QuerySet) -> list[tuple]:
 
 
 def _seats(stage: Stage) -> dict[int, SeatFacts]:
-    # order_by() drops Seat.Meta.ordering, whose joins and sort nobody here needs.
+    # order_by() drops Seat.Meta.ordering, whose joins and sort nobody here needs. The stage's
+    # tables and the tournament's players are named too, as the services keep them: PostgreSQL
+    # then reads them by index instead of hashing every table and player in the database
+    # (2.3 ms instead of 6.3 for 2,000 seats among 12,500 players).
     rows = _fetch(
-        Seat.objects.filter(stage=stage)
+        Seat.objects.filter(
+            stage=stage, table__stage=stage, player__tournament_id=stage.tournament_id
+        )
         .order_by()
         .values_list(
             "player_id", "table_id", "table__number", "from_round", "player__status", "player__name"
