@@ -125,7 +125,8 @@ def _try_what_follows(stage: Stage) -> None:
     except StateConflict as conflict:
         message = _(
             "%(stage)s cannot close yet: its advancers cannot be seated at the next level. "
-            "%(reason)s Change the next level's table sizes, then close again."
+            "%(reason)s Change the next level's table sizes on its page in the console, then close "
+            "again."
         )
         raise StateConflict(message % {"stage": stage.name, "reason": conflict}) from None
 

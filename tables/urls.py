@@ -14,6 +14,11 @@ urlpatterns = [
         views.day_of_play,
         name="manage-day-of-play",
     ),
+    path(
+        "t/<slug:slug>/manage/stages/<id:order>/table-sizes/",
+        views.table_sizes,
+        name="manage-table-sizes",
+    ),
     path("t/<slug:slug>/manage/stages/<id:order>/late/", views.add_late_player, name="manage-late"),
     path(
         "t/<slug:slug>/manage/players/<id:player_id>/withdraw/",

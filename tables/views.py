@@ -4,6 +4,7 @@ import copy
 import functools
 from collections.abc import Callable
 
+from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -18,7 +19,7 @@ from tables import seating, selectors, services
 from tables.forms import LatePlayerForm, SeatStageForm
 from tournaments import services as tournament_services
 from tournaments.csvfiles import ImportRejected
-from tournaments.forms import DayOfPlayForm, ImportPlayersForm, PlayerForm
+from tournaments.forms import DayOfPlayForm, ImportPlayersForm, PlayerForm, TableSizesForm
 from tournaments.models import Player, Stage, Tournament
 from tournaments.permissions import is_organiser
 from tournaments.selectors import player_history
@@ -267,12 +268,56 @@ def player_action(request: HttpRequest, slug: str, player_id: int, action: str) 
 @require_POST
 def day_of_play(request: HttpRequest, slug: str, order: int) -> HttpResponse:
     """Set a playoff's starting double and rounds, announced on the day."""
+
+    def done(stage: Stage) -> str:
+        changed = ngettext(
+            "%(stage)s: %(rounds)s rounds, engines %(engines)s.",
+            "%(stage)s: %(rounds)s rounds, engines %(engines)s.",
+            stage.rounds,
+        )
+        engines = ", ".join(map(str, stage.engines))
+        return changed % {"stage": stage.name, "rounds": stage.rounds, "engines": engines}
+
+    return _change_stage(request, slug, order, DayOfPlayForm, done)
+
+
+@login_required
+@require_POST
+def table_sizes(request: HttpRequest, slug: str, order: int) -> HttpResponse:
+    """Set the table sizes of a stage not seated yet (a playoff level among them)."""
+
+    def done(stage: Stage) -> str:
+        changed = _("%(stage)s: tables of %(low)s to %(high)s players.")
+        return changed % {
+            "stage": stage.name,
+            "low": stage.table_size_min,
+            "high": stage.table_size_max,
+        }
+
+    return _change_stage(request, slug, order, TableSizesForm, done)
+
+
+def _change_stage(
+    request: HttpRequest,
+    slug: str,
+    order: int,
+    form_class: type[forms.Form],
+    done: Callable[[Stage], str],
+) -> HttpResponse:
+    """Save a form of the stage's settings through the service: said done, or why not."""
     tournament = organised_tournament(request, slug)
     stage = get_object_or_404(Stage, tournament=tournament, order=order)
-    form = DayOfPlayForm(request.POST)
+    form = form_class(request.POST)
     if not form.is_valid():
         messages.error(request, " ".join(m for ms in form.errors.values() for m in ms))
         return redirect("manage-stage", slug=slug, order=order)
+    try:
+        stage = tournament_services.update_stage(stage=stage, changes=form.cleaned_data)
+    except (StateConflict, ValidationError) as error:
+        messages.error(request, _error_text(error))
+    else:
+        messages.success(request, done(stage))
+    return redirect("manage-stage", slug=slug, order=order)
     try:
         stage = tournament_services.update_stage(stage=stage, changes=form.cleaned_data)
     except (StateConflict, ValidationError) as error:

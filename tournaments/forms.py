@@ -50,3 +50,11 @@ class DayOfPlayForm(forms.Form):
 
     starting_double = forms.IntegerField(min_value=0, max_value=18, label=_("Starting double"))
     rounds = forms.IntegerField(min_value=1, max_value=19, label=_("Rounds"))
+
+
+class TableSizesForm(forms.Form):
+    """The smallest and largest tables of a stage not seated yet (the preset's deal decides
+    what is allowed: tournaments.services.validate_stage)."""
+
+    table_size_min = forms.IntegerField(min_value=1, max_value=19, label=_("Smallest table"))
+    table_size_max = forms.IntegerField(min_value=1, max_value=19, label=_("Largest table"))

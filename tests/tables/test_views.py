@@ -271,3 +271,43 @@ def test_day_of_play_settings_from_the_stage_page(organiser_client, tournament, 
     assert "at most 3 rounds" in bad.content.decode()
     stage.refresh_from_db()
     assert (stage.starting_double, stage.rounds) == (9, 3)
+
+
+def test_table_sizes_of_a_stage_not_seated_yet_from_its_page(
+    organiser_client, tournament, stage, client, official
+):
+    url = f"/t/{tournament.slug}/manage/stages/1/"
+    page = organiser_client.get(url).content.decode()
+    assert "Table sizes" in page and 'name="table_size_min"' in page
+    done = organiser_client.post(
+        f"{url}table-sizes/", {"table_size_min": "5", "table_size_max": "6"}, follow=True
+    )
+    assert "Qualifying: tables of 5 to 6 players." in done.content.decode()
+    stage.refresh_from_db()
+    assert (stage.table_size_min, stage.table_size_max) == (5, 6)
+    # Bad sizes are refused with the reason, and change nothing.
+    for body, reason in [
+        (
+            {"table_size_min": "6", "table_size_max": "5"},
+            "The largest table size cannot be smaller than the smallest.",
+        ),
+        ({"table_size_min": "", "table_size_max": "5"}, "This field is required."),
+        ({"table_size_min": "2", "table_size_max": "40"}, "less than or equal to 19"),
+    ]:
+        refused = organiser_client.post(f"{url}table-sizes/", body, follow=True)
+        assert reason in refused.content.decode(), body
+    stage.refresh_from_db()
+    assert (stage.table_size_min, stage.table_size_max) == (5, 6)
+    # Once seated, the sizes are fixed and the page no longer offers them.
+    add_players(tournament, 10)
+    organiser_client.post(f"{url}seat/", {"seed": "1"})
+    stage.refresh_from_db()
+    assert stage.status == "seated"
+    assert 'name="table_size_min"' not in organiser_client.get(url).content.decode()
+    refused = organiser_client.post(
+        f"{url}table-sizes/", {"table_size_min": "4", "table_size_max": "6"}, follow=True
+    )
+    assert "is seated: only its name" in refused.content.decode()
+    # Officials do not set them.
+    client.force_login(official)
+    assert client.post(f"{url}table-sizes/", {"table_size_min": "4"}).status_code == 403
