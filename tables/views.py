@@ -318,18 +318,3 @@ def _change_stage(
     else:
         messages.success(request, done(stage))
     return redirect("manage-stage", slug=slug, order=order)
-    try:
-        stage = tournament_services.update_stage(stage=stage, changes=form.cleaned_data)
-    except (StateConflict, ValidationError) as error:
-        messages.error(request, _error_text(error))
-    else:
-        engines = ", ".join(map(str, stage.engines))
-        changed = ngettext(
-            "%(stage)s: %(rounds)s rounds, engines %(engines)s.",
-            "%(stage)s: %(rounds)s rounds, engines %(engines)s.",
-            stage.rounds,
-        )
-        messages.success(
-            request, changed % {"stage": stage.name, "rounds": stage.rounds, "engines": engines}
-        )
-    return redirect("manage-stage", slug=slug, order=order)
