@@ -9,6 +9,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Count
+from django.forms.models import model_to_dict
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
@@ -147,6 +148,8 @@ def stage_tables(request: HttpRequest, slug: str, order: int) -> HttpResponse:
         "stage": stage,
         "tables": selectors.tables_with_seats(stage),
         "seat_form": SeatStageForm(),
+        "day_form": DayOfPlayForm(initial=model_to_dict(stage, DayOfPlayForm.base_fields)),
+        "sizes_form": TableSizesForm(initial=model_to_dict(stage, TableSizesForm.base_fields)),
         "late_form": LatePlayerForm(stage=stage),
         "results": stage.round_results.count(),
         "seating_warnings": [  # in the reader's language (a report before 2026-11 has text)
