@@ -7,17 +7,15 @@ from tournaments.models import Player, Staff, Tournament
 class PlayerForm(forms.ModelForm):
     # Said next to the field, not as the database constraint's name.
     number = forms.IntegerField(
-        label=_("Number"),
+        label=Player._meta.get_field("number").verbose_name,
         min_value=1,
-        help_text=_("Badge number, unique in the tournament."),
+        help_text=Player._meta.get_field("number").help_text,
         widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
     )
 
-    class Meta:
+    class Meta:  # the other labels and help are the model's
         model = Player
         fields = ["number", "name", "household", "club"]
-        labels = {"name": _("Name"), "household": _("Household"), "club": _("Club")}
-        help_texts = {"household": _("Players of one household are seated apart.")}
 
 
 class ImportPlayersForm(forms.Form):

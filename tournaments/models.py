@@ -109,13 +109,20 @@ class Player(models.Model):
         WITHDRAWN = "withdrawn", _("Withdrawn")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="players")
-    number = models.PositiveIntegerField(help_text=_("Badge number, unique in the tournament."))
-    name = models.CharField(max_length=120)
-    household = models.CharField(
-        max_length=120, blank=True, help_text=_("Players of one household are seated apart.")
+    number = models.PositiveIntegerField(
+        _("Number"), help_text=_("Badge number, unique in the tournament.")
     )
-    club = models.CharField(max_length=120, blank=True)
-    status = models.CharField(max_length=20, choices=Status.choices, default=Status.REGISTERED)
+    name = models.CharField(_("Name"), max_length=120)
+    household = models.CharField(
+        _("Household"),
+        max_length=120,
+        blank=True,
+        help_text=_("Players of one household are seated apart."),
+    )
+    club = models.CharField(_("Club"), max_length=120, blank=True)
+    status = models.CharField(
+        _("Status"), max_length=20, choices=Status.choices, default=Status.REGISTERED
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     # Every change to an entry, by whom and why (the services give a PlayerChange as the reason):
     # the console shows it under the player's entry, the admin under History.

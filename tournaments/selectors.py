@@ -10,17 +10,6 @@ from tournaments.models import Player, PlayerChange
 HISTORY_FIELDS = ("number", "name", "household", "club", "status")
 
 
-def _labels() -> dict[str, str]:
-    """The fields' names as the console's forms and lists show them, in the active language."""
-    return {
-        "number": _("Number"),
-        "name": _("Name"),
-        "household": _("Household"),
-        "club": _("Club"),
-        "status": _("Status"),
-    }
-
-
 @dataclass(frozen=True)
 class Change:
     field: str
@@ -55,7 +44,7 @@ def player_history(player: Player) -> list[HistoryEntry]:
     """Every change to the player's entry, newest first: when, by whom, why, and each field's
     value before and after (one query)."""
     records = list(player.history.select_related("history_user").order_by("history_date", "pk"))
-    labels = _labels()
+    labels = {name: Player._meta.get_field(name).verbose_name for name in HISTORY_FIELDS}
     entries = []
     for previous, record in zip([None, *records], records, strict=False):
         changes = []
@@ -63,7 +52,7 @@ def player_history(player: Player) -> list[HistoryEntry]:
             delta = record.diff_against(previous, included_fields=HISTORY_FIELDS)
             changes = [
                 Change(
-                    labels[change.field],
+                    str(labels[change.field]),
                     _shown(change.field, change.old),
                     _shown(change.field, change.new),
                 )
