@@ -85,6 +85,15 @@ def warning_text(warning: Mapping[str, Any] | str) -> str:
     raise ValueError(f"Unknown seating warning: {warning['kind']!r}")
 
 
+def household_conflict_text(conflict: Mapping[str, Any] | str) -> str:
+    """A stored household conflict ({"table": number, "household": name}) in the active
+    language; a report stored before conflicts had values holds the text itself."""
+    if isinstance(conflict, str):
+        return conflict
+    text = gettext("Table %(table)s: two or more of household %(household)s")
+    return text % {"table": conflict["table"], "household": repr(conflict["household"])}
+
+
 @dataclass(frozen=True)
 class Seating:
     tables: list[list[int]]  # player ids per table, in seat order (position 1..n)

@@ -1,7 +1,9 @@
 """Seating a stage, late entries and withdrawals: every change of tables and seats."""
 
 import secrets
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
@@ -18,6 +20,8 @@ from tables.signals import seating_changed
 from tournaments.models import Player, PlayerChange, Stage
 from tournaments.presets import get_preset
 from tournaments.services import StateConflict, record_change
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -168,20 +172,19 @@ def seat_stage(
         for table, player_ids in zip(tables, result.tables, strict=True)
         for position, player_id in enumerate(player_ids, start=1)
     )
-    households = [
-        _("Table %(table)s: two or more of household %(household)s")
-        % {"table": index + 1, "household": repr(name)}
-        for index, name in result.household_conflicts
+    conflicts = [
+        {"table": index + 1, "household": name} for index, name in result.household_conflicts
     ]
     stage.status, stage.seed = Stage.Status.SEATED, result.seed
     stage.seating_report = {
         "players_seated": len(entrants),
         "left_out": [p.number for p in left_out],
         "repeat_pairs": result.repeat_pairs,
-        "household_conflicts": households,
         # For API clients, in the site's language, as the standings' notes; the pages show
-        # warning_details in the reader's (seating.warning_text).
-        "warnings": _in_site_language(result.warnings),
+        # the details in the reader's (seating.household_conflict_text and warning_text).
+        "household_conflicts": _in_site_language(seating.household_conflict_text, conflicts),
+        "household_conflict_details": conflicts,
+        "warnings": _in_site_language(str, result.warnings),
         "warning_details": [warning.as_dict() for warning in result.warnings],
         "discarded_results": discarded,
     }
@@ -193,15 +196,15 @@ def seat_stage(
         players_seated=len(entrants),
         left_out=left_out,
         repeat_pairs=result.repeat_pairs,
-        household_conflicts=households,
+        household_conflicts=[seating.household_conflict_text(c) for c in conflicts],
         warnings=[str(warning) for warning in result.warnings],
         discarded_results=discarded,
     )
 
 
-def _in_site_language(warnings: list[seating.SeatingWarning]) -> list[str]:
+def _in_site_language(text: Callable[[T], str], items: Iterable[T]) -> list[str]:
     with translation.override(settings.LANGUAGE_CODE):
-        return [str(warning) for warning in warnings]
+        return [text(item) for item in items]
 
 
 def _reported_rounds(table: Table) -> int:

@@ -152,7 +152,14 @@ def stage_tables(request: HttpRequest, slug: str, order: int) -> HttpResponse:
         "sizes_form": TableSizesForm(initial=model_to_dict(stage, TableSizesForm.base_fields)),
         "late_form": LatePlayerForm(stage=stage),
         "results": stage.round_results.count(),
-        "seating_warnings": [  # in the reader's language (a report before 2026-11 has text)
+        # In the reader's language (a report stored before 2026-11 has the text only).
+        "household_conflicts": [
+            seating.household_conflict_text(conflict)
+            for conflict in report.get(
+                "household_conflict_details", report.get("household_conflicts", [])
+            )
+        ],
+        "seating_warnings": [
             seating.warning_text(warning)
             for warning in report.get("warning_details", report.get("warnings", []))
         ],

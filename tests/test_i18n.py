@@ -269,10 +269,20 @@ def test_seating_warnings_are_shown_in_the_readers_language(client, organiser, t
     english = "Household &#x27;Okafor&#x27; has 3 players but there are only 2 tables"
     assert english in page(client, url, HTTP_ACCEPT_LANGUAGE="en")
     assert spanish in page(client, url, **SPANISH)
+    # So is the table where two of them sit together.
     stage.refresh_from_db()
+    table = stage.seating_report["household_conflict_details"][0]["table"]
+    shared = f"Mesa {table}: dos o más de la familia &#x27;Okafor&#x27;"
+    assert shared in seated and shared in page(client, url, **SPANISH)
+    assert f"Table {table}: two or more of household &#x27;Okafor&#x27;" in page(
+        client, url, HTTP_ACCEPT_LANGUAGE="en"
+    )
     assert stage.seating_report["warnings"] == [
         "Household 'Okafor' has 3 players but there are only 2 tables, "
         "so some of them must share a table."
+    ]
+    assert stage.seating_report["household_conflicts"] == [
+        f"Table {table}: two or more of household 'Okafor'"
     ]
 
 
