@@ -125,10 +125,19 @@ def _try_what_follows(stage: Stage) -> None:
     except StateConflict as conflict:
         message = _(
             "%(stage)s cannot close yet: its advancers cannot be seated at the next level. "
-            "%(reason)s Change the next level's table sizes on its page in the console, then close "
-            "again."
-        )
-        raise StateConflict(message % {"stage": stage.name, "reason": conflict}) from None
+            "%(reason)s"
+        ) % {"stage": stage.name, "reason": conflict}
+        following = _pending_playoff_stage(stage)
+        if following is not None:
+            fix = _(
+                "Change the table sizes of %(next)s on its page in the console, then close again."
+            ) % {"next": following.name}
+        else:  # the level would be made like the last one: the organiser makes it instead
+            fix = _(
+                "Add the next level under Stages in the console (Add a stage), with table sizes "
+                "that fit, then close again."
+            )
+        raise StateConflict(f"{message} {fix}") from None
 
 
 def send_advance(stage_id: int) -> None:
@@ -140,14 +149,25 @@ def send_advance(stage_id: int) -> None:
         logger.warning("playoffs: could not send the advance of stage %s", stage_id, exc_info=True)
 
 
+def _pending_playoff_stage(stage: Stage) -> Stage | None:
+    """The playoff stage not seated yet that comes next after the stage, if there is one."""
+    return (
+        Stage.objects.filter(
+            tournament_id=stage.tournament_id,
+            order__gt=stage.order,
+            kind=Stage.Kind.PLAYOFF,
+            status=Stage.Status.PENDING,
+        )
+        .order_by("order")
+        .first()
+    )
+
+
 def _next_playoff_stage(stage: Stage, advancers: int) -> Stage:
     """The next pending playoff stage in order, or a new level like the last playoff stage."""
     tournament = stage.tournament
-    pending = tournament.stages.filter(
-        order__gt=stage.order, kind=Stage.Kind.PLAYOFF, status=Stage.Status.PENDING
-    ).order_by("order")
-    if pending.exists():
-        return pending.first()
+    if (pending := _pending_playoff_stage(stage)) is not None:
+        return pending
     template = tournament.stages.filter(kind=Stage.Kind.PLAYOFF).order_by("-order").first() or stage
     final = advancers <= template.table_size_max
     levels = tournament.stages.filter(kind=Stage.Kind.PLAYOFF).count()

@@ -7,6 +7,7 @@ urlpatterns = [
     path("t/<slug:slug>/manage/", views.console, name="manage"),
     path("t/<slug:slug>/manage/players/add/", views.add_player, name="manage-add-player"),
     path("t/<slug:slug>/manage/players/import/", views.import_players, name="manage-import"),
+    path("t/<slug:slug>/manage/stages/add/", views.add_stage, name="manage-add-stage"),
     path("t/<slug:slug>/manage/stages/<id:order>/", views.stage_tables, name="manage-stage"),
     path("t/<slug:slug>/manage/stages/<id:order>/seat/", views.seat_stage, name="manage-seat"),
     path(

@@ -20,7 +20,13 @@ from tables import seating, selectors, services
 from tables.forms import LatePlayerForm, SeatStageForm
 from tournaments import services as tournament_services
 from tournaments.csvfiles import ImportRejected
-from tournaments.forms import DayOfPlayForm, ImportPlayersForm, PlayerForm, TableSizesForm
+from tournaments.forms import (
+    DayOfPlayForm,
+    ImportPlayersForm,
+    NewStageForm,
+    PlayerForm,
+    TableSizesForm,
+)
 from tournaments.models import Player, Stage, Tournament
 from tournaments.permissions import is_organiser
 from tournaments.selectors import player_history
@@ -54,6 +60,7 @@ def _console(
         "players": players,
         "player_form": forms.get("player_form") or PlayerForm(),
         "import_form": forms.get("import_form") or ImportPlayersForm(),
+        "stage_form": forms.get("stage_form") or NewStageForm.following(tournament),
         "import_errors": forms.get("import_errors", []),
         "counts": {
             status: sum(1 for p in players if p.status == status) for status in Player.Status.values
@@ -65,6 +72,25 @@ def _console(
 @login_required
 def console(request: HttpRequest, slug: str) -> HttpResponse:
     return _console(request, organised_tournament(request, slug))
+
+
+@login_required
+@require_POST
+def add_stage(request: HttpRequest, slug: str) -> HttpResponse:
+    """Add a stage after the last one (a further playoff level, say), with the checks of the
+    API's: said done on its page, or shown again on the console with what is wrong."""
+    tournament = organised_tournament(request, slug)
+    form = NewStageForm(request.POST)
+    if form.is_valid():
+        try:
+            stage = tournament_services.create_stage(tournament=tournament, **form.cleaned_data)
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            done = _("Added %(stage)s as stage %(order)s.")
+            messages.success(request, done % {"stage": stage.name, "order": stage.order})
+            return redirect("manage-stage", slug=slug, order=stage.order)
+    return _console(request, tournament, status=400, stage_form=form)
 
 
 def _save_player(

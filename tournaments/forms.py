@@ -1,7 +1,8 @@
 from django import forms
+from django.forms.models import model_to_dict
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.models import Player, Staff, Tournament
+from tournaments.models import Player, Staff, Stage, Tournament
 
 
 class PlayerForm(forms.ModelForm):
@@ -56,3 +57,61 @@ class TableSizesForm(forms.Form):
 
     table_size_min = forms.IntegerField(min_value=1, max_value=19, label=_("Smallest table"))
     table_size_max = forms.IntegerField(min_value=1, max_value=19, label=_("Largest table"))
+
+
+def _help(field: str) -> str:
+    return Stage._meta.get_field(field).help_text
+
+
+class NewStageForm(DayOfPlayForm, TableSizesForm):
+    """A stage added in the console, last in order: its settings as create_stage takes them,
+    which checks them against the tournament's set and preset."""
+
+    name = forms.CharField(max_length=120, label=_("Name"))
+    kind = forms.ChoiceField(choices=Stage.Kind.choices, label=_("Kind"))
+    advance_per_table = forms.IntegerField(
+        min_value=1, max_value=19, label=_("Players who advance from each table")
+    )
+    wildcards = forms.IntegerField(
+        min_value=0, max_value=10_000, label=_("Wildcards"), help_text=_help("wildcards")
+    )
+    late_entry_rule = forms.ChoiceField(
+        choices=Stage.LateEntryRule.choices, label=_("A late entry's missed rounds")
+    )
+    requires_second_person = forms.BooleanField(
+        required=False, label=_("Second confirmation"), help_text=_help("requires_second_person")
+    )
+    carry_forward = forms.BooleanField(
+        required=False, label=_("Carry totals forward"), help_text=_help("carry_forward")
+    )
+
+    field_order = [
+        "name",
+        "kind",
+        "starting_double",
+        "rounds",
+        "table_size_min",
+        "table_size_max",
+        "advance_per_table",
+        "wildcards",
+        "late_entry_rule",
+        "requires_second_person",
+        "carry_forward",
+    ]
+
+    @classmethod
+    def following(cls, tournament: Tournament) -> "NewStageForm":
+        """An empty form whose settings are the last playoff level's (else the last stage's):
+        what a further level, named by the organiser, most often is."""
+        stages = tournament.stages.order_by("-order")
+        like = stages.filter(kind=Stage.Kind.PLAYOFF).first() or stages.first()
+        if like is not None:
+            initial = model_to_dict(like, fields=list(cls.base_fields))
+        else:
+            initial = {
+                "starting_double": tournament.domino_set,
+                "rounds": tournament.domino_set + 1,
+                "advance_per_table": 1,
+                "wildcards": 0,
+            }
+        return cls(initial={**initial, "name": "", "kind": Stage.Kind.PLAYOFF})

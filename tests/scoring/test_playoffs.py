@@ -200,6 +200,7 @@ def test_a_close_whose_next_level_cannot_be_seated_is_refused_with_the_reason(
     detail = refused.json()["detail"]
     assert "cannot close yet: its advancers cannot be seated at the next level" in detail
     assert "9 players cannot be split into tables of 5 to 8 players" in detail
+    assert "Change the table sizes of Playoff 2 on its page in the console" in detail
     stage.refresh_from_db()
     nxt.refresh_from_db()
     assert (stage.status, nxt.status) == ("seated", "pending")  # nothing changed
@@ -211,6 +212,33 @@ def test_a_close_whose_next_level_cannot_be_seated_is_refused_with_the_reason(
     assert close(as_organiser, stage).status_code == 202
     nxt.refresh_from_db()
     assert nxt.status == "seated"
+    assert sorted(t.seats.count() for t in nxt.tables.all()) == [4, 5]
+
+
+def test_a_refused_close_whose_next_level_would_be_made_says_to_add_it_in_the_console(
+    client, organiser, tournament
+):
+    # A playoff level of three tables of 6 sends three from each table on: 9 players cannot sit
+    # at tables of exactly 6, the size a level made on the fly would copy. The organiser adds
+    # the next level in the console with sizes that fit, and the same close goes through.
+    stage = qualifying_with_tables(tournament, [6] * 3, kind="playoff", advance_per_table=3)
+    play_stage(stage)
+    client.force_login(organiser)
+    console = f"/t/{tournament.slug}/manage/"
+    refused = client.post(f"{console}stages/1/close/", follow=True).content.decode()
+    assert "9 players cannot be split into tables of 6 to 6 players" in refused
+    assert "Add the next level under Stages in the console (Add a stage)" in refused
+    stage.refresh_from_db()
+    assert stage.status == "seated" and list(tournament.stages.all()) == [stage]
+    body = {
+        "name": "Final four and five", "kind": "playoff", "starting_double": "12",
+        "rounds": "2", "table_size_min": "4", "table_size_max": "5",
+        "advance_per_table": "1", "wildcards": "0", "late_entry_rule": "table_high",
+    }  # fmt: skip
+    assert client.post(f"{console}stages/add/", body).status_code == 302
+    client.post(f"{console}stages/1/close/")
+    nxt = Stage.objects.get(tournament=tournament, order=2)
+    assert nxt.status == "seated" and nxt.source_stage == stage
     assert sorted(t.seats.count() for t in nxt.tables.all()) == [4, 5]
 
 

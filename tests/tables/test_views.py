@@ -8,7 +8,7 @@ from scoring.models import RoundResult
 from tables.models import Seat
 from tests import factories
 from tests.scoring.helpers import play, seat_tables
-from tournaments.models import Tournament
+from tournaments.models import Stage, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -311,3 +311,69 @@ def test_table_sizes_of_a_stage_not_seated_yet_from_its_page(
     # Officials do not set them.
     client.force_login(official)
     assert client.post(f"{url}table-sizes/", {"table_size_min": "4"}).status_code == 403
+
+
+def test_a_stage_is_added_from_the_console_like_the_last_playoff_level(
+    organiser_client, tournament, stage, client, official
+):
+    factories.StageFactory(
+        tournament=tournament, order=2, name="Semi", kind="playoff", rounds=3,
+        starting_double=9, table_size_min=4, table_size_max=6,
+    )  # fmt: skip
+    console = organiser_client.get(f"/t/{tournament.slug}/manage/").content.decode()
+    # The form starts from the last playoff level's settings, with no name.
+    assert 'name="starting_double" value="9"' in console
+    assert 'name="table_size_max" value="6"' in console
+    assert 'name="name" maxlength="120" required id="id_name"' in console
+    body = {
+        "name": "Final", "kind": "playoff", "starting_double": "9", "rounds": "2",
+        "table_size_min": "2", "table_size_max": "8", "advance_per_table": "1",
+        "wildcards": "0", "late_entry_rule": "zero",
+    }  # fmt: skip
+    done = organiser_client.post(f"/t/{tournament.slug}/manage/stages/add/", body, follow=True)
+    assert "Added Final as stage 3." in done.content.decode()
+    assert done.redirect_chain[-1][0] == f"/t/{tournament.slug}/manage/stages/3/"
+    final = Stage.objects.get(tournament=tournament, order=3)
+    assert (final.name, final.kind, final.status) == ("Final", "playoff", "pending")
+    assert (final.starting_double, final.rounds, final.table_size_min) == (9, 2, 2)
+    assert (final.table_size_max, final.late_entry_rule) == (8, "zero")
+    assert not final.requires_second_person and not final.carry_forward
+
+
+@pytest.mark.parametrize(
+    ("changes", "field", "reason"),
+    [
+        ({"name": ""}, "name", "This field is required."),
+        ({"starting_double": "13"}, "starting_double", "A double-12 set has no double-13"),
+        ({"rounds": "12"}, "rounds", "at most 10 rounds can be played"),
+        ({"table_size_min": "6", "table_size_max": "5"}, "table_size_max", "cannot be smaller"),
+        ({"table_size_max": "12"}, "table_size_max", "deals for at most 10 players"),
+        ({"advance_per_table": "0"}, "advance_per_table", "greater than or equal to 1"),
+        ({"kind": "knockout"}, "kind", "Select a valid choice."),
+        ({"wildcards": "-1"}, "wildcards", "greater than or equal to 0"),
+    ],
+)
+def test_a_bad_new_stage_is_refused_next_to_its_field_and_adds_nothing(
+    organiser_client, tournament, stage, changes, field, reason
+):
+    body = {
+        "name": "Final", "kind": "playoff", "starting_double": "9", "rounds": "2",
+        "table_size_min": "2", "table_size_max": "8", "advance_per_table": "1",
+        "wildcards": "0", "late_entry_rule": "table_high", **changes,
+    }  # fmt: skip
+    refused = organiser_client.post(f"/t/{tournament.slug}/manage/stages/add/", body)
+    assert refused.status_code == 400
+    page = refused.content.decode()
+    error = page.index(f'id="id_{field}-error"')
+    assert reason in page[error : page.index("</p>", error)]
+    assert '<details id="add-stage" open>' in page  # what was typed is kept, shown open
+    if body["name"]:
+        assert 'value="Final"' in page
+    assert list(tournament.stages.values_list("order", flat=True)) == [1]
+
+
+def test_only_organisers_add_stages(client, tournament, official):
+    client.force_login(official)
+    response = client.post(f"/t/{tournament.slug}/manage/stages/add/", {"name": "Final"})
+    assert response.status_code == 403
+    assert not tournament.stages.exists()
