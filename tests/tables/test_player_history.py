@@ -164,3 +164,20 @@ def test_the_history_speaks_the_readers_language(organiser_client, tournament):
     ).content.decode()
     assert "Estado: Sin llegar → Retirado" in spanish
     assert "Nombre: Ann Smiht → Ann Smith" in spanish and "Inscripción corregida" in spanish
+
+
+def test_deleting_a_tournament_deletes_its_players_history_and_no_other(tournament, organiser):
+    from tournaments.services import record_change
+
+    other = factories.TournamentFactory()
+    kept = factories.PlayerFactory(tournament=other, number=1)
+    record_change(kept, by=organiser, reason="added")
+    for number in (1, 2, 3):
+        player = factories.PlayerFactory(tournament=tournament, number=number)
+        record_change(player, by=organiser, reason="added")
+    tournament_id = tournament.pk  # delete() forgets it
+    assert Player.history.filter(tournament_id=tournament_id).count() == 3
+    tournament.delete()
+    # Gone with it, and no "Deleted" entries written for its players instead.
+    assert not Player.history.filter(tournament_id=tournament_id).exists()
+    assert list(Player.history.values_list("name", "history_type")) == [(kept.name, "+")]
