@@ -9,9 +9,12 @@ by their rank there.
 import logging
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Count
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
@@ -243,6 +246,26 @@ def decide_placings(*, final: Stage) -> list[Placing]:
             )
             placed.add(row.player_id)
     return Placing.objects.bulk_create(placings)
+
+
+def follow_up_close(*, stage: Stage) -> Stage | None:
+    """What a worker does after a close: advance_from_stage. What stops it (the next level's
+    tables changed since the close, say) is kept on the stage for the console, in the site's
+    language, and the sweeper tries again every 30 s, so a fix made meanwhile goes through."""
+    with translation.override(settings.LANGUAGE_CODE):
+        try:
+            seated = advance_from_stage(stage=stage)
+        except ValidationError as problem:
+            text = " ".join(problem.messages)
+        except StateConflict as problem:
+            text = str(problem)
+        else:
+            text = ""
+    Stage.objects.filter(pk=stage.pk).exclude(advance_problem=text).update(advance_problem=text)
+    if text:
+        logger.error("playoffs: what follows stage %s is not done: %s", stage.pk, text)
+        return None
+    return seated
 
 
 def stages_awaiting_advance() -> list[int]:

@@ -46,4 +46,4 @@ def advance_from_stage(*, stage_id: int) -> None:
     """Seat the next playoff level from a closed stage, or decide the placings; idempotent."""
     stage = Stage.objects.filter(pk=stage_id).first()
     if stage is not None:
-        playoffs.advance_from_stage(stage=stage)
+        playoffs.follow_up_close(stage=stage)

@@ -97,6 +97,7 @@ class StageSerializer(serializers.ModelSerializer):
             "carry_forward",
             "seed",
             "seating_report",
+            "advance_problem",
             "engines",
         ]
         read_only_fields = [
@@ -108,6 +109,7 @@ class StageSerializer(serializers.ModelSerializer):
             "seed",
             "engines",
             "seating_report",
+            "advance_problem",
         ]
 
     tournament = serializers.SlugRelatedField(slug_field="slug", read_only=True)

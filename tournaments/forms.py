@@ -70,10 +70,10 @@ class NewStageForm(DayOfPlayForm, TableSizesForm):
     name = forms.CharField(max_length=120, label=_("Name"))
     kind = forms.ChoiceField(choices=Stage.Kind.choices, label=_("Kind"))
     advance_per_table = forms.IntegerField(
-        min_value=1, max_value=19, label=_("Players who advance from each table")
+        min_value=1, max_value=11, label=_("Players who advance from each table")
     )
     wildcards = forms.IntegerField(
-        min_value=0, max_value=10_000, label=_("Wildcards"), help_text=_help("wildcards")
+        min_value=0, max_value=1000, label=_("Wildcards"), help_text=_help("wildcards")
     )
     late_entry_rule = forms.ChoiceField(
         choices=Stage.LateEntryRule.choices, label=_("A late entry's missed rounds")

@@ -209,6 +209,14 @@ class Stage(models.Model):
         blank=True,
         help_text=_("Repeat tablemates and constraints the seating missed."),
     )
+    advance_problem = models.TextField(
+        blank=True,
+        default="",
+        help_text=_(
+            "Closed: why its advancers could not be seated at the next level (or the placings "
+            "decided) when last tried, in the site's language; empty once they are."
+        ),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

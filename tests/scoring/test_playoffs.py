@@ -8,7 +8,7 @@ import psycopg
 import pytest
 from django.db import connection
 
-from scoring import playoffs, standings
+from scoring import playoffs, standings, tasks
 from scoring.models import Placing
 from tables.models import Seat, Table
 from tests import factories
@@ -240,6 +240,40 @@ def test_a_refused_close_whose_next_level_would_be_made_says_to_add_it_in_the_co
     nxt = Stage.objects.get(tournament=tournament, order=2)
     assert nxt.status == "seated" and nxt.source_stage == stage
     assert sorted(t.seats.count() for t in nxt.tables.all()) == [4, 5]
+
+
+def test_what_stops_the_next_level_after_the_close_is_shown_in_the_console_until_put_right(
+    client, organiser, as_organiser, tournament
+):
+    # The close found that the nine winners fit the next level's tables of 4 to 5; before the
+    # worker seated them (a broker outage, say), the next level was changed to tables of 5 to
+    # 8, where nine players cannot sit. The worker's attempt is refused, and the console says
+    # why, instead of a line in a worker's log.
+    stage = qualifying_with_tables(tournament, [3] * 9)
+    nxt = playoff(tournament, size_min=4, size_max=5)
+    play_stage(stage)
+    Stage.objects.filter(pk=stage.pk).update(status="closed")  # closed; the worker not yet run
+    stage_api = f"/api/v1/stages/{nxt.pk}/"
+    changed = as_organiser.patch(stage_api, {"table_size_min": 5, "table_size_max": 8})
+    assert changed.status_code == 200, changed.json()
+    tasks.advance_from_stage(stage_id=stage.pk)  # what the worker runs
+    nxt.refresh_from_db()
+    stage.refresh_from_db()
+    assert nxt.status == "pending" and not Seat.objects.filter(stage=nxt).exists()
+    assert "9 players cannot be split into tables of 5 to 8 players" in stage.advance_problem
+    client.force_login(organiser)
+    console = client.get(f"/t/{tournament.slug}/manage/").content.decode()
+    assert f"What follows {stage.name} could not be done: 9 players cannot be split" in console
+    shown = as_organiser.get(f"/api/v1/stages/{stage.pk}/").json()
+    assert shown["advance_problem"] == stage.advance_problem
+    # Put right, the sweeper's next pass seats the level, and the console says nothing more.
+    as_organiser.patch(stage_api, {"table_size_min": 4, "table_size_max": 5})
+    tasks.sweep_stale_standings()
+    nxt.refresh_from_db()
+    stage.refresh_from_db()
+    assert nxt.status == "seated" and nxt.source_stage == stage
+    assert stage.advance_problem == ""
+    assert "could not be done" not in client.get(f"/t/{tournament.slug}/manage/").content.decode()
 
 
 def test_the_close_job_run_twice_seats_once(as_organiser, tournament):
