@@ -1,16 +1,17 @@
 """Table cards and score sheets: one PDF page per table of a stage, drawn with ReportLab."""
 
 import io
+import itertools
 from collections.abc import Callable
 
+import segno
 from django.utils.translation import gettext as _
-from reportlab.graphics.barcode.qr import QrCodeWidget
-from reportlab.graphics.shapes import Drawing
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import letter
 from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
 from reportlab.lib.units import inch
 from reportlab.platypus import (
+    Flowable,
     PageBreak,
     Paragraph,
     SimpleDocTemplate,
@@ -27,14 +28,31 @@ from tournaments.presets import get_preset
 QR_SIZE = 1.4 * inch
 
 
-def _qr(url: str) -> Drawing:
-    widget = QrCodeWidget(url)
-    left, bottom, right, top = widget.getBounds()
-    drawing = Drawing(QR_SIZE, QR_SIZE, transform=[
-        QR_SIZE / (right - left), 0, 0, QR_SIZE / (top - bottom), 0, 0
-    ])  # fmt: skip
-    drawing.add(widget)
-    return drawing
+class QrCode(Flowable):
+    """A QR code, drawn as one filled path of each row's dark runs inside a quiet zone of four
+    modules. segno encodes; reportlab's own widget encoded each code twice and drew every
+    module as a node of its own: 14 of the 17 s that a PDF of 250 tables took."""
+
+    QUIET_ZONE = 4
+
+    def __init__(self, text: str, size: float) -> None:
+        super().__init__()
+        self.rows = segno.make(text, error="m", micro=False).matrix
+        self.width = self.height = size
+
+    def draw(self) -> None:
+        modules = len(self.rows) + 2 * self.QUIET_ZONE
+        unit = self.width / modules
+        path = self.canv.beginPath()
+        for y, row in enumerate(self.rows):
+            bottom = (modules - self.QUIET_ZONE - y - 1) * unit
+            x = self.QUIET_ZONE
+            for dark, run in itertools.groupby(row):
+                length = sum(1 for _ in run)
+                if dark:
+                    path.rect(x * unit, bottom, length * unit, unit)
+                x += length
+        self.canv.drawPath(path, stroke=0, fill=1)
 
 
 def _styles() -> dict[str, ParagraphStyle]:
@@ -67,7 +85,7 @@ def _table_page(stage: Stage, table: Table, entry_url: str, styles: dict) -> lis
             styles["body"],
         ),
     ]
-    qr_cell = [_qr(entry_url), Paragraph(_("Scan to enter scores"), styles["small"])]
+    qr_cell = [QrCode(entry_url, QR_SIZE), Paragraph(_("Scan to enter scores"), styles["small"])]
     top = GridTable([[heading, qr_cell]], colWidths=[5.4 * inch, 1.6 * inch])
     top.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "TOP")]))
 

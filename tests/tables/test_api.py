@@ -3,11 +3,13 @@
 import io
 from collections import Counter
 
+import pypdfium2 as pdfium
 import pytest
+import zxingcpp
 from pypdf import PdfReader
 
 from scoring.models import RoundResult
-from tables.models import Seat
+from tables.models import Seat, Table
 from tests import factories
 from tournaments.models import Player, Stage
 
@@ -379,6 +381,13 @@ def test_table_cards_pdf_has_a_page_per_table_with_players_deal_and_grid(
     everything = "\n".join(pages)
     for name in ["José Ramírez", "Françoise Dubois", "Bill O'Connor"]:
         assert name in everything
+    # Each page's QR code, printed and scanned, opens score entry for that page's table.
+    tables = {t.number: t.pk for t in Table.objects.filter(stage=stage)}
+    document = pdfium.PdfDocument(response.content)
+    for number, page in enumerate(document, start=1):
+        image = page.render(scale=2).to_pil()  # 144 dpi, about what a phone sees
+        found = [code.text for code in zxingcpp.read_barcodes(image)]
+        assert found == [f"http://testserver/t/{tournament.slug}/enter/{tables[number]}/"]
 
 
 def test_table_cards_need_a_seated_stage_and_staff(anon, as_organiser, as_other_organiser, stage):
