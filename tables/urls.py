@@ -22,6 +22,11 @@ urlpatterns = [
     ),
     path("t/<slug:slug>/manage/stages/<id:order>/late/", views.add_late_player, name="manage-late"),
     path(
+        "t/<slug:slug>/manage/stages/<id:order>/remove/",
+        views.remove_stage,
+        name="manage-remove-stage",
+    ),
+    path(
         "t/<slug:slug>/manage/players/<id:player_id>/withdraw/",
         views.player_action,
         {"action": "withdraw"},

@@ -93,6 +93,24 @@ def add_stage(request: HttpRequest, slug: str) -> HttpResponse:
     return _console(request, tournament, status=400, stage_form=form)
 
 
+@login_required
+@require_POST
+def remove_stage(request: HttpRequest, slug: str, order: int) -> HttpResponse:
+    """Remove the last stage while it is not seated, once the box saying so is ticked."""
+    tournament = organised_tournament(request, slug)
+    stage = get_object_or_404(Stage, tournament=tournament, order=order)
+    if request.POST.get("confirm") != "on":
+        messages.error(request, _("Tick the box to remove %(stage)s.") % {"stage": stage.name})
+        return redirect("manage-stage", slug=slug, order=order)
+    try:
+        tournament_services.remove_stage(stage=stage)
+    except StateConflict as conflict:
+        messages.error(request, str(conflict))
+        return redirect("manage-stage", slug=slug, order=order)
+    messages.success(request, _("Removed %(stage)s.") % {"stage": stage.name})
+    return redirect("manage", slug=slug)
+
+
 def _save_player(
     request: HttpRequest, slug: str, form: PlayerForm, save: Callable[..., Player], done: str
 ) -> HttpResponse | None:
@@ -178,6 +196,7 @@ def stage_tables(request: HttpRequest, slug: str, order: int) -> HttpResponse:
         "sizes_form": TableSizesForm(initial=model_to_dict(stage, TableSizesForm.base_fields)),
         "late_form": LatePlayerForm(stage=stage),
         "results": stage.round_results.count(),
+        "is_last": not tournament.stages.filter(order__gt=stage.order).exists(),
         # In the reader's language (a report stored before 2026-11 has the text only).
         "household_conflicts": [
             seating.household_conflict_text(conflict)

@@ -346,6 +346,26 @@ def create_stage(*, tournament: Tournament, **values: Any) -> Stage:
     )
 
 
+@transaction.atomic
+def remove_stage(*, stage: Stage) -> None:
+    """Remove the tournament's last stage while it is not seated (one added by mistake, or a
+    level to be replaced): it has no tables, results or standings, and nothing follows it."""
+    Tournament.objects.select_for_update().filter(pk=stage.tournament_id).first()
+    stage = Stage.objects.get(pk=stage.pk)
+    if stage.status != Stage.Status.PENDING:
+        raise StateConflict(
+            _("%(stage)s has been seated: only a stage not seated yet can be removed.")
+            % {"stage": stage.name}
+        )
+    later = Stage.objects.filter(tournament_id=stage.tournament_id, order__gt=stage.order)
+    if later.exists():
+        raise StateConflict(
+            _("Only the last stage can be removed: remove %(stages)s first.")
+            % {"stages": ", ".join(later.order_by("-order").values_list("name", flat=True))}
+        )
+    stage.delete()
+
+
 # What can still change once the tables are seated, until the first result: a playoff's starting
 # double and number of rounds are announced on the day (seed 002).
 DAY_OF_PLAY_FIELDS = ("name", "rounds", "starting_double", "requires_second_person")

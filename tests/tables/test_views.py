@@ -314,7 +314,7 @@ def test_table_sizes_of_a_stage_not_seated_yet_from_its_page(
 
 
 def test_a_stage_is_added_from_the_console_like_the_last_playoff_level(
-    organiser_client, tournament, stage, client, official
+    organiser_client, tournament, stage
 ):
     factories.StageFactory(
         tournament=tournament, order=2, name="Semi", kind="playoff", rounds=3,
@@ -377,3 +377,32 @@ def test_only_organisers_add_stages(client, tournament, official):
     response = client.post(f"/t/{tournament.slug}/manage/stages/add/", {"name": "Final"})
     assert response.status_code == 403
     assert not tournament.stages.exists()
+
+
+def test_the_last_stage_is_removed_from_its_page_until_it_is_seated(
+    organiser_client, tournament, stage, official
+):
+    final = factories.StageFactory(tournament=tournament, order=2, name="Final", kind="playoff")
+    manage = f"/t/{tournament.slug}/manage/stages"
+    assert "Remove this stage" not in organiser_client.get(f"{manage}/1/").content.decode()
+    assert "Remove this stage" in organiser_client.get(f"{manage}/2/").content.decode()
+    # Each refusal says why and removes nothing.
+    unticked = organiser_client.post(f"{manage}/2/remove/", follow=True).content.decode()
+    assert "Tick the box to remove Final." in unticked
+    not_last = organiser_client.post(f"{manage}/1/remove/", {"confirm": "on"}, follow=True)
+    assert "Only the last stage can be removed: remove Final first." in not_last.content.decode()
+    official_client = Client()
+    official_client.force_login(official)
+    assert official_client.post(f"{manage}/2/remove/", {"confirm": "on"}).status_code == 403
+    assert list(tournament.stages.values_list("name", flat=True)) == ["Qualifying", "Final"]
+    done = organiser_client.post(f"{manage}/2/remove/", {"confirm": "on"}, follow=True)
+    assert "Removed Final." in done.content.decode()
+    assert done.redirect_chain[-1][0] == f"/t/{tournament.slug}/manage/"
+    assert not Stage.objects.filter(pk=final.pk).exists()
+    # Seated, the last stage stays.
+    add_players(tournament, 8)
+    organiser_client.post(f"{manage}/1/seat/", {"seed": "1"})
+    assert "Remove this stage" not in organiser_client.get(f"{manage}/1/").content.decode()
+    refused = organiser_client.post(f"{manage}/1/remove/", {"confirm": "on"}, follow=True)
+    assert "Qualifying has been seated: only a stage not seated yet" in refused.content.decode()
+    assert tournament.stages.count() == 1
