@@ -3,6 +3,8 @@
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
+from django.db.models.signals import post_delete
+from django.dispatch import receiver
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
@@ -125,10 +127,10 @@ class Player(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
     # Every change to an entry, by whom and why (the services give a PlayerChange as the reason):
-    # the console shows it under the player's entry, the admin under History. A player deleted
-    # (with the tournament, in the admin) takes their history along: nobody's entry outlives
-    # the event's data, and deleting an event of 10,000 players writes no 10,000 "Deleted" rows.
-    history = HistoricalRecords(excluded_fields=["created_at"], cascade_delete_history=True)
+    # the console shows it under the player's entry, the admin under History. A player deleted on
+    # their own (in the admin) keeps it, with who deleted them; a tournament deleted takes its
+    # players' history along (forget_players_history).
+    history = HistoricalRecords(excluded_fields=["created_at"])
 
     class Meta:
         ordering = ["tournament", "number"]
@@ -286,3 +288,10 @@ class WorkerHeartbeat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.hostname} at {self.seen_at:%H:%M:%S}"
+
+
+@receiver(post_delete, sender=Tournament)
+def forget_players_history(sender: type[Tournament], instance: Tournament, **kwargs) -> None:
+    """A deleted tournament leaves none of its players' entries behind in their history (the
+    "Deleted" entries its players' own deletion just wrote included)."""
+    Player.history.filter(tournament_id=instance.pk).delete()

@@ -10,6 +10,7 @@ from django.utils.html import strip_tags
 from tests import factories
 from tests.scoring.helpers import play, seat_tables
 from tournaments.models import Player
+from tournaments.services import record_change
 
 pytestmark = pytest.mark.django_db
 
@@ -167,8 +168,6 @@ def test_the_history_speaks_the_readers_language(organiser_client, tournament):
 
 
 def test_deleting_a_tournament_deletes_its_players_history_and_no_other(tournament, organiser):
-    from tournaments.services import record_change
-
     other = factories.TournamentFactory()
     kept = factories.PlayerFactory(tournament=other, number=1)
     record_change(kept, by=organiser, reason="added")
@@ -178,6 +177,15 @@ def test_deleting_a_tournament_deletes_its_players_history_and_no_other(tourname
     tournament_id = tournament.pk  # delete() forgets it
     assert Player.history.filter(tournament_id=tournament_id).count() == 3
     tournament.delete()
-    # Gone with it, and no "Deleted" entries written for its players instead.
+    # Gone with it, "Deleted" entries included: nobody's entry outlives the event.
     assert not Player.history.filter(tournament_id=tournament_id).exists()
     assert list(Player.history.values_list("name", "history_type")) == [(kept.name, "+")]
+
+
+def test_a_player_deleted_alone_keeps_their_history_with_the_deletion(admin_client, tournament):
+    player = factories.PlayerFactory(tournament=tournament, number=4, name="Ann Smith")
+    url = reverse("admin:tournaments_player_delete", args=[player.pk])
+    assert admin_client.post(url, {"post": "yes"}).status_code == 302
+    history = Player.history.filter(id=player.pk).order_by("history_date")
+    assert [(h.name, h.history_type) for h in history] == [("Ann Smith", "+"), ("Ann Smith", "-")]
+    assert history.last().history_user.username == "admin"
