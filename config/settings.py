@@ -38,6 +38,7 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "django.forms",  # its widget templates, for FORM_RENDERER
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
@@ -50,6 +51,8 @@ INSTALLED_APPS = [
     "tables",
     "scoring",
 ]
+
+FORM_RENDERER = "config.forms.FormRenderer"
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
@@ -256,11 +259,13 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {
     "interval_max": 0.2,
 }
 CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
+# How often beat resends what a broker outage lost (rebuilds, next levels) or what was refused.
+STANDINGS_SWEEP_SECONDS = float(os.environ.get("STANDINGS_SWEEP_SECONDS", "30"))
 CELERY_BEAT_SCHEDULE = {
     "worker-heartbeat": {"task": "tournaments.tasks.record_heartbeat", "schedule": 30.0},
     "sweep-stale-standings": {
         "task": "scoring.tasks.sweep_stale_standings",
-        "schedule": float(os.environ.get("STANDINGS_SWEEP_SECONDS", "30")),
+        "schedule": STANDINGS_SWEEP_SECONDS,
     },
 }
 

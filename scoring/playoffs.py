@@ -23,7 +23,7 @@ from scoring.models import Placing, RoundResult, StandingRow
 from tables import seating
 from tables import services as table_services
 from tournaments.models import Stage
-from tournaments.services import StateConflict, create_stage
+from tournaments.services import StateConflict, create_stage, further_level
 
 logger = logging.getLogger(__name__)
 
@@ -130,17 +130,21 @@ def _try_what_follows(stage: Stage) -> None:
             "%(stage)s cannot close yet: its advancers cannot be seated at the next level. "
             "%(reason)s"
         ) % {"stage": stage.name, "reason": conflict}
-        following = _pending_playoff_stage(stage)
-        if following is not None:
-            fix = _(
-                "Change the table sizes of %(next)s on its page in the console, then close again."
-            ) % {"next": following.name}
-        else:  # the level would be made like the last one: the organiser makes it instead
-            fix = _(
-                "Add the next level under Stages in the console (Add a stage), with table sizes "
-                "that fit, then close again."
-            )
-        raise StateConflict(f"{message} {fix}") from None
+        again = _("Then close again.")
+        raise StateConflict(f"{message} {_what_to_change(stage)} {again}") from None
+
+
+def _what_to_change(stage: Stage) -> str:
+    """What the organiser changes when the stage's advancers do not fit the next level."""
+    following = _pending_playoff_stage(stage)
+    if following is not None:
+        return _("Change the table sizes of %(next)s on its page in the console.") % {
+            "next": following.name
+        }
+    # The level would be made like the last one: the organiser makes it instead.
+    return _(
+        "Add the next level under Stages in the console (Add a stage), with table sizes that fit."
+    )
 
 
 def send_advance(stage_id: int) -> None:
@@ -180,13 +184,7 @@ def _next_playoff_stage(stage: Stage, advancers: int) -> Stage:
         name=pgettext("stage name", "Final")
         if final
         else pgettext("stage name", "Playoff level %(level)s") % {"level": levels + 1},
-        kind=Stage.Kind.PLAYOFF,
-        rounds=template.rounds,
-        starting_double=template.starting_double,
-        table_size_min=template.table_size_min,
-        table_size_max=template.table_size_max,
-        advance_per_table=template.advance_per_table if template.kind == Stage.Kind.PLAYOFF else 1,
-        requires_second_person=template.requires_second_person,
+        **further_level(template),
     )
 
 
@@ -258,10 +256,13 @@ def follow_up_close(*, stage: Stage) -> Stage | None:
         except ValidationError as problem:
             text = " ".join(problem.messages)
         except StateConflict as problem:
-            text = str(problem)
+            text = f"{problem} {_what_to_change(stage)}"
         else:
             text = ""
-    Stage.objects.filter(pk=stage.pk).exclude(advance_problem=text).update(advance_problem=text)
+    stage_row = Stage.objects.filter(pk=stage.pk).exclude(advance_problem=text)
+    if text:  # unless a run of the task sent twice seated the level meanwhile
+        stage_row = stage_row.filter(next_level__isnull=True)
+    stage_row.update(advance_problem=text)
     if text:
         logger.error("playoffs: what follows stage %s is not done: %s", stage.pk, text)
         return None

@@ -5,6 +5,7 @@ import functools
 from collections.abc import Callable
 
 from django import forms
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -61,6 +62,8 @@ def _console(
         "player_form": forms.get("player_form") or PlayerForm(),
         "import_form": forms.get("import_form") or ImportPlayersForm(),
         "stage_form": forms.get("stage_form") or NewStageForm.following(tournament),
+        "finished": tournament_services.finished(tournament),
+        "sweep_seconds": round(settings.STANDINGS_SWEEP_SECONDS),
         "import_errors": forms.get("import_errors", []),
         "counts": {
             status: sum(1 for p in players if p.status == status) for status in Player.Status.values
@@ -86,6 +89,9 @@ def add_stage(request: HttpRequest, slug: str) -> HttpResponse:
             stage = tournament_services.create_stage(tournament=tournament, **form.cleaned_data)
         except ValidationError as error:
             form.add_error(None, error)
+        except StateConflict as conflict:  # the tournament is over: the form is gone
+            messages.error(request, str(conflict))
+            return redirect("manage", slug=slug)
         else:
             done = _("Added %(stage)s as stage %(order)s.")
             messages.success(request, done % {"stage": stage.name, "order": stage.order})

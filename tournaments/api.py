@@ -280,7 +280,10 @@ class StageListApi(APIView):
         require_organiser(request.user, tournament)
         serializer = StageSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        stage = services.create_stage(tournament=tournament, **serializer.validated_data)
+        try:
+            stage = services.create_stage(tournament=tournament, **serializer.validated_data)
+        except services.StateConflict as conflict:
+            raise Conflict(str(conflict)) from None
         body = StageSerializer(stage, context={"staff": True}).data
         return Response(body, status=status.HTTP_201_CREATED)
 

@@ -1,8 +1,9 @@
 from django import forms
-from django.forms.models import model_to_dict
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import Player, Staff, Stage, Tournament
+from tournaments.presets import get_preset
+from tournaments.services import further_level
 
 
 class PlayerForm(forms.ModelForm):
@@ -101,17 +102,22 @@ class NewStageForm(DayOfPlayForm, TableSizesForm):
 
     @classmethod
     def following(cls, tournament: Tournament) -> "NewStageForm":
-        """An empty form whose settings are the last playoff level's (else the last stage's):
-        what a further level, named by the organiser, most often is."""
+        """An empty form with what the stage to add most often is: a further playoff level, as
+        the worker would make it (services.further_level), or, first of all, a qualifying stage
+        dealt as the preset deals."""
         stages = tournament.stages.order_by("-order")
         like = stages.filter(kind=Stage.Kind.PLAYOFF).first() or stages.first()
         if like is not None:
-            initial = model_to_dict(like, fields=list(cls.base_fields))
-        else:
-            initial = {
-                "starting_double": tournament.domino_set,
-                "rounds": tournament.domino_set + 1,
-                "advance_per_table": 1,
-                "wildcards": 0,
-            }
-        return cls(initial={**initial, "name": "", "kind": Stage.Kind.PLAYOFF})
+            return cls(initial=further_level(like))
+        low, high = get_preset(tournament.preset).table_bounds(tournament.domino_set)
+        first = {
+            "kind": Stage.Kind.QUALIFYING,
+            "starting_double": tournament.domino_set,
+            "rounds": tournament.domino_set + 1,
+            "table_size_min": low,
+            "table_size_max": high,
+            "advance_per_table": 1,
+            "wildcards": 0,
+            "late_entry_rule": Stage.LateEntryRule.TABLE_HIGH,
+        }
+        return cls(initial=first)

@@ -6,7 +6,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import Max
+from django.db.models import Count, Max
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from simple_history.utils import bulk_create_with_history
@@ -333,6 +333,31 @@ def validate_stage(*, tournament: Tournament, values: dict[str, Any]) -> None:
         raise ValidationError(errors)
 
 
+def further_level(like: Stage) -> dict[str, Any]:
+    """The settings of a further playoff level made like the stage `like` (the last playoff
+    level, else the stage it follows): its rounds, starting double, tables and confirmation rule;
+    one advancing per table unless `like` is a playoff level; no wildcards, nothing carried."""
+    return {
+        "kind": Stage.Kind.PLAYOFF,
+        "rounds": like.rounds,
+        "starting_double": like.starting_double,
+        "table_size_min": like.table_size_min,
+        "table_size_max": like.table_size_max,
+        "advance_per_table": like.advance_per_table if like.kind == Stage.Kind.PLAYOFF else 1,
+        "wildcards": 0,
+        "requires_second_person": like.requires_second_person,
+        "late_entry_rule": Stage.LateEntryRule.TABLE_HIGH,
+        "carry_forward": False,
+    }
+
+
+def finished(tournament: Tournament) -> Stage | None:
+    """The closed stage of one table that decided the placings, once there is one: after it,
+    no stage is added (the worker places everyone when a stage of one table closes)."""
+    closed = tournament.stages.filter(status=Stage.Status.CLOSED)
+    return closed.annotate(table_count=Count("tables")).filter(table_count=1).first()
+
+
 @transaction.atomic
 def create_stage(*, tournament: Tournament, **values: Any) -> Stage:
     values = {key: value for key, value in values.items() if key in STAGE_FIELDS}
@@ -340,6 +365,11 @@ def create_stage(*, tournament: Tournament, **values: Any) -> Stage:
     validate_stage(tournament=tournament, values=values)
     # Lock the tournament row so that two stages created together get different orders.
     Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
+    if (final := finished(tournament)) is not None:
+        raise StateConflict(
+            _("%(stage)s has decided the placings: the tournament is over, so no stage follows.")
+            % {"stage": final.name}
+        )
     order = (tournament.stages.aggregate(top=Max("order"))["top"] or 0) + 1
     return Stage.objects.create(
         tournament=tournament, order=order, domino_set=tournament.domino_set, **values
@@ -351,7 +381,7 @@ def remove_stage(*, stage: Stage) -> None:
     """Remove the tournament's last stage while it is not seated (one added by mistake, or a
     level to be replaced): it has no tables, results or standings, and nothing follows it."""
     Tournament.objects.select_for_update().filter(pk=stage.tournament_id).first()
-    stage = Stage.objects.get(pk=stage.pk)
+    stage = Stage.objects.select_for_update().get(pk=stage.pk)
     if stage.status != Stage.Status.PENDING:
         raise StateConflict(
             _("%(stage)s has been seated: only a stage not seated yet can be removed.")
@@ -362,6 +392,25 @@ def remove_stage(*, stage: Stage) -> None:
         raise StateConflict(
             _("Only the last stage can be removed: remove %(stages)s first.")
             % {"stages": ", ".join(later.order_by("-order").values_list("name", flat=True))}
+        )
+    waiting = (
+        Stage.objects.filter(
+            tournament_id=stage.tournament_id,
+            order__lt=stage.order,
+            status=Stage.Status.CLOSED,
+            next_level__isnull=True,
+        )
+        .annotate(table_count=Count("tables"))
+        .filter(table_count__gt=1)
+        .first()
+    )
+    if waiting is not None and stage.kind == Stage.Kind.PLAYOFF:
+        raise StateConflict(
+            _(
+                "%(stage)s is where the advancers of %(closed)s are to be seated: change its "
+                "table sizes instead, and they are seated there."
+            )
+            % {"stage": stage.name, "closed": waiting.name}
         )
     stage.delete()
 

@@ -264,6 +264,13 @@ def test_what_stops_the_next_level_after_the_close_is_shown_in_the_console_until
     client.force_login(organiser)
     console = client.get(f"/t/{tournament.slug}/manage/").content.decode()
     assert f"What follows {stage.name} could not be done: 9 players cannot be split" in console
+    assert "Change the table sizes of Playoff 2 on its page in the console." in console
+    assert "It is tried again every 30 seconds" in console
+    # That level is where the closed stage's players are to go: it cannot be removed instead.
+    refused = client.post(f"/t/{tournament.slug}/manage/stages/2/remove/", {"confirm": "on"},
+                          follow=True).content.decode()  # fmt: skip
+    assert f"Playoff 2 is where the advancers of {stage.name} are to be seated" in refused
+    assert Stage.objects.filter(pk=nxt.pk).exists()
     shown = as_organiser.get(f"/api/v1/stages/{stage.pk}/").json()
     assert shown["advance_problem"] == stage.advance_problem
     # Put right, the sweeper's next pass seats the level, and the console says nothing more.

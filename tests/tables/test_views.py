@@ -364,8 +364,13 @@ def test_a_bad_new_stage_is_refused_next_to_its_field_and_adds_nothing(
     refused = organiser_client.post(f"/t/{tournament.slug}/manage/stages/add/", body)
     assert refused.status_code == 400
     page = refused.content.decode()
-    error = page.index(f'id="id_{field}-error"')
-    assert reason in page[error : page.index("</p>", error)]
+    error = page.index(f'id="id_{field}_error"')
+    assert reason in page[error : page.index("</div>", error)]
+    # The field names its error (and help) for screen readers, and both are on the page.
+    widget = page.split(f'id="id_{field}"', 1)[0].rsplit("<", 1)[1]
+    described = widget.split('aria-describedby="', 1)[1].split('"', 1)[0].split()
+    assert f"id_{field}_error" in described and 'aria-invalid="true"' in widget
+    assert all(f'id="{ref}"' in page for ref in described)
     assert '<details id="add-stage" open>' in page  # what was typed is kept, shown open
     if body["name"]:
         assert 'value="Final"' in page
@@ -406,3 +411,58 @@ def test_the_last_stage_is_removed_from_its_page_until_it_is_seated(
     refused = organiser_client.post(f"{manage}/1/remove/", {"confirm": "on"}, follow=True)
     assert "Qualifying has been seated: only a stage not seated yet" in refused.content.decode()
     assert tournament.stages.count() == 1
+
+
+def test_a_new_level_after_qualifying_carries_nothing_of_the_qualifying_rules(
+    organiser_client, tournament
+):
+    # The first playoff level is made like the qualifying stage's deal only: no wildcards, no
+    # totals carried, one per table, the rule for late entries as by default.
+    factories.StageFactory(
+        tournament=tournament, order=1, carry_forward=True, wildcards=3, advance_per_table=2,
+        late_entry_rule="zero", starting_double=9, rounds=3, table_size_min=4, table_size_max=6,
+    )  # fmt: skip
+    console = organiser_client.get(f"/t/{tournament.slug}/manage/").content.decode()
+    form = console.split('id="add-stage"', 1)[1].split("</form>", 1)[0]
+    assert '<option value="playoff" selected>' in form
+    offered = {"starting_double": 9, "rounds": 3, "table_size_min": 4, "table_size_max": 6,
+               "advance_per_table": 1, "wildcards": 0}  # fmt: skip
+    for name, value in offered.items():
+        assert f'name="{name}" value="{value}"' in form, name
+    assert '<option value="table_high" selected>' in form
+    carry = form.split('name="carry_forward"', 1)[1].split(">", 1)[0]
+    assert "checked" not in carry
+
+
+def test_the_first_stage_of_a_tournament_is_offered_as_a_qualifying_stage_the_preset_deals(
+    organiser_client, tournament
+):
+    console = organiser_client.get(f"/t/{tournament.slug}/manage/").content.decode()
+    form = console.split('id="add-stage"', 1)[1].split("</form>", 1)[0]
+    assert '<option value="qualifying" selected>' in form
+    # The Samboree preset deals for 2 to 10 players with a double-12 set.
+    assert 'name="table_size_min" value="2"' in form
+    assert 'name="table_size_max" value="10"' in form
+    assert 'name="starting_double" value="12"' in form
+
+
+def test_no_stage_is_added_once_the_placings_are_decided(
+    organiser_client, as_organiser, tournament
+):
+    final = factories.StageFactory(tournament=tournament, order=1, name="Final", kind="playoff")
+    seat_tables(final, [["A", "B", "C"]])
+    Stage.objects.filter(pk=final.pk).update(status="closed")
+    console = organiser_client.get(f"/t/{tournament.slug}/manage/").content.decode()
+    assert "Final decided the placings: no stage follows." in console
+    assert 'id="add-stage"' not in console
+    body = {
+        "name": "Encore", "kind": "playoff", "starting_double": "9", "rounds": "2",
+        "table_size_min": "2", "table_size_max": "8", "advance_per_table": "1",
+        "wildcards": "0", "late_entry_rule": "table_high",
+    }  # fmt: skip
+    refused = organiser_client.post(f"/t/{tournament.slug}/manage/stages/add/", body, follow=True)
+    reason = "Final has decided the placings: the tournament is over, so no stage follows."
+    assert reason in refused.content.decode()
+    api = as_organiser.post(f"/api/v1/tournaments/{tournament.slug}/stages/", body)
+    assert api.status_code == 409 and api.json()["detail"] == reason
+    assert list(tournament.stages.values_list("name", flat=True)) == ["Final"]
