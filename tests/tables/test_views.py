@@ -28,6 +28,15 @@ def add_players(tournament, count):
     return [factories.PlayerFactory(tournament=tournament, number=n) for n in range(1, count + 1)]
 
 
+def new_stage(**changes: str) -> dict[str, str]:
+    """What the console's Add a stage form sends: a playoff Final, with `changes`."""
+    return {
+        "name": "Final", "kind": "playoff", "starting_double": "9", "rounds": "2",
+        "table_size_min": "2", "table_size_max": "8", "advance_per_table": "1",
+        "wildcards": "0", "late_entry_rule": "table_high", **changes,
+    }  # fmt: skip
+
+
 def test_console_needs_login_and_an_organiser(client, tournament, official):
     response = client.get(f"/t/{tournament.slug}/manage/")
     assert response.status_code == 302
@@ -325,11 +334,7 @@ def test_a_stage_is_added_from_the_console_like_the_last_playoff_level(
     assert 'name="starting_double" value="9"' in console
     assert 'name="table_size_max" value="6"' in console
     assert 'name="name" maxlength="120" required id="id_name"' in console
-    body = {
-        "name": "Final", "kind": "playoff", "starting_double": "9", "rounds": "2",
-        "table_size_min": "2", "table_size_max": "8", "advance_per_table": "1",
-        "wildcards": "0", "late_entry_rule": "zero",
-    }  # fmt: skip
+    body = new_stage(late_entry_rule="zero")
     done = organiser_client.post(f"/t/{tournament.slug}/manage/stages/add/", body, follow=True)
     assert "Added Final as stage 3." in done.content.decode()
     assert done.redirect_chain[-1][0] == f"/t/{tournament.slug}/manage/stages/3/"
@@ -356,11 +361,7 @@ def test_a_stage_is_added_from_the_console_like_the_last_playoff_level(
 def test_a_bad_new_stage_is_refused_next_to_its_field_and_adds_nothing(
     organiser_client, tournament, stage, changes, field, reason
 ):
-    body = {
-        "name": "Final", "kind": "playoff", "starting_double": "9", "rounds": "2",
-        "table_size_min": "2", "table_size_max": "8", "advance_per_table": "1",
-        "wildcards": "0", "late_entry_rule": "table_high", **changes,
-    }  # fmt: skip
+    body = new_stage(**changes)
     refused = organiser_client.post(f"/t/{tournament.slug}/manage/stages/add/", body)
     assert refused.status_code == 400
     page = refused.content.decode()
@@ -455,11 +456,7 @@ def test_no_stage_is_added_once_the_placings_are_decided(
     console = organiser_client.get(f"/t/{tournament.slug}/manage/").content.decode()
     assert "Final decided the placings: no stage follows." in console
     assert 'id="add-stage"' not in console
-    body = {
-        "name": "Encore", "kind": "playoff", "starting_double": "9", "rounds": "2",
-        "table_size_min": "2", "table_size_max": "8", "advance_per_table": "1",
-        "wildcards": "0", "late_entry_rule": "table_high",
-    }  # fmt: skip
+    body = new_stage(name="Encore")
     refused = organiser_client.post(f"/t/{tournament.slug}/manage/stages/add/", body, follow=True)
     reason = "Final has decided the placings: the tournament is over, so no stage follows."
     assert reason in refused.content.decode()
