@@ -100,6 +100,11 @@ class NewStageForm(DayOfPlayForm, TableSizesForm):
         "carry_forward",
     ]
 
+    def __init__(self, *args, **kwargs) -> None:
+        # On the console beside the player form, whose fields share names: ids of its own.
+        kwargs.setdefault("auto_id", "stage-%s")
+        super().__init__(*args, **kwargs)
+
     @classmethod
     def following(cls, tournament: Tournament) -> "NewStageForm":
         """An empty form with what the stage to add most often is: a further playoff level, as

@@ -296,6 +296,12 @@ def shoot(page, language: str, size: str, name: str) -> None:
         page.screenshot(path=str(Path(SHOTS) / f"{language}-{size}-{name}.png"), full_page=True)
 
 
+SAME_ID_TWICE = """() => {
+  const ids = [...document.querySelectorAll("[id]")].map((element) => element.id);
+  return [...new Set(ids.filter((id, index) => ids.indexOf(id) !== index))];
+}"""
+
+
 @pytest.mark.parametrize("who", ["anyone", "official", "organiser"])
 def test_every_page_at_every_size_in_both_languages(new_page, transactional_db, who):
     event = build_event()
@@ -317,6 +323,9 @@ def test_every_page_at_every_size_in_both_languages(new_page, transactional_db, 
                 visit.then(page)
             if page.evaluate("() => document.documentElement.lang") != language:
                 problems.append(f"{language} {visit.name}: <html lang> is not {language}")
+            twice = page.evaluate(SAME_ID_TWICE)  # a label or aria reference finds one of them
+            if twice:
+                problems.append(f"{language} {visit.name}: ids used twice: {twice}")
             said = visit.spanish if language == "es" else visit.english
             if said not in page.inner_text("main"):
                 problems.append(f"{language} {visit.name}: {said!r} is not on the page")

@@ -333,7 +333,8 @@ def test_a_stage_is_added_from_the_console_like_the_last_playoff_level(
     # The form starts from the last playoff level's settings, with no name.
     assert 'name="starting_double" value="9"' in console
     assert 'name="table_size_max" value="6"' in console
-    assert 'name="name" maxlength="120" required id="id_name"' in console
+    assert 'name="name" maxlength="120" required id="stage-name"' in console
+    assert console.count('id="stage-name"') == 1 and console.count('id="id_name"') == 1
     body = new_stage(late_entry_rule="zero")
     done = organiser_client.post(f"/t/{tournament.slug}/manage/stages/add/", body, follow=True)
     assert "Added Final as stage 3." in done.content.decode()
@@ -365,12 +366,12 @@ def test_a_bad_new_stage_is_refused_next_to_its_field_and_adds_nothing(
     refused = organiser_client.post(f"/t/{tournament.slug}/manage/stages/add/", body)
     assert refused.status_code == 400
     page = refused.content.decode()
-    error = page.index(f'id="id_{field}_error"')
+    error = page.index(f'id="stage-{field}_error"')
     assert reason in page[error : page.index("</div>", error)]
     # The field names its error (and help) for screen readers, and both are on the page.
-    widget = page.split(f'id="id_{field}"', 1)[0].rsplit("<", 1)[1]
+    widget = page.split(f'id="stage-{field}"', 1)[0].rsplit("<", 1)[1]
     described = widget.split('aria-describedby="', 1)[1].split('"', 1)[0].split()
-    assert f"id_{field}_error" in described and 'aria-invalid="true"' in widget
+    assert f"stage-{field}_error" in described and 'aria-invalid="true"' in widget
     assert all(f'id="{ref}"' in page for ref in described)
     assert '<details id="add-stage" open>' in page  # what was typed is kept, shown open
     if body["name"]:
