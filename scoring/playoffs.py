@@ -13,7 +13,6 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Count
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
@@ -136,7 +135,7 @@ def _try_what_follows(stage: Stage) -> None:
 
 def _what_to_change(stage: Stage) -> str:
     """What the organiser changes when the stage's advancers do not fit the next level."""
-    following = _pending_playoff_stage(stage)
+    following = Stage.objects.next_level_of(stage)
     if following is not None:
         return _("Change the table sizes of %(next)s on its page in the console.") % {
             "next": following.name
@@ -156,24 +155,10 @@ def send_advance(stage_id: int) -> None:
         logger.warning("playoffs: could not send the advance of stage %s", stage_id, exc_info=True)
 
 
-def _pending_playoff_stage(stage: Stage) -> Stage | None:
-    """The playoff stage not seated yet that comes next after the stage, if there is one."""
-    return (
-        Stage.objects.filter(
-            tournament_id=stage.tournament_id,
-            order__gt=stage.order,
-            kind=Stage.Kind.PLAYOFF,
-            status=Stage.Status.PENDING,
-        )
-        .order_by("order")
-        .first()
-    )
-
-
 def _next_playoff_stage(stage: Stage, advancers: int) -> Stage:
     """The next pending playoff stage in order, or a new level like the last playoff stage."""
     tournament = stage.tournament
-    if (pending := _pending_playoff_stage(stage)) is not None:
+    if (pending := Stage.objects.next_level_of(stage)) is not None:
         return pending
     template = tournament.stages.filter(kind=Stage.Kind.PLAYOFF).order_by("-order").first() or stage
     final = advancers <= template.table_size_max
@@ -249,7 +234,8 @@ def decide_placings(*, final: Stage) -> list[Placing]:
 def follow_up_close(*, stage: Stage) -> Stage | None:
     """What a worker does after a close: advance_from_stage. What stops it (the next level's
     tables changed since the close, say) is kept on the stage for the console, in the site's
-    language, and the sweeper tries again every 30 s, so a fix made meanwhile goes through."""
+    language, and the sweeper tries again (STANDINGS_SWEEP_SECONDS), so a fix made meanwhile
+    goes through."""
     with translation.override(settings.LANGUAGE_CODE):
         try:
             seated = advance_from_stage(stage=stage)
@@ -259,23 +245,30 @@ def follow_up_close(*, stage: Stage) -> Stage | None:
             text = f"{problem} {_what_to_change(stage)}"
         else:
             text = ""
-    stage_row = Stage.objects.filter(pk=stage.pk).exclude(advance_problem=text)
-    if text:  # unless a run of the task sent twice seated the level meanwhile
-        stage_row = stage_row.filter(next_level__isnull=True)
-    stage_row.update(advance_problem=text)
+    record_advance_problem(stage, text)
     if text:
         logger.error("playoffs: what follows stage %s is not done: %s", stage.pk, text)
         return None
     return seated
 
 
+def record_advance_problem(stage: Stage, text: str) -> None:
+    """Keep on the stage why what follows it is not done ("" once it is). A refusal is not
+    kept once the next level is seated: a run of the task sent twice may have seated it
+    between this run's attempt and this write."""
+    stage_row = Stage.objects.filter(pk=stage.pk).exclude(advance_problem=text)
+    if text:
+        stage_row = stage_row.filter(next_level__isnull=True)
+    stage_row.update(advance_problem=text)
+
+
 def stages_awaiting_advance() -> list[int]:
     """Closed stages whose follow-up never happened (a task lost to a broker outage): a stage of
     several tables with no next level seated, or a final with no placings."""
-    closed = Stage.objects.filter(status=Stage.Status.CLOSED, next_level__isnull=True)
-    placed = set(Placing.objects.values_list("tournament_id", flat=True).distinct())
-    return [
-        stage.pk
-        for stage in closed.annotate(tables_count=Count("tables"))
-        if stage.tables_count > 1 or (stage.tables_count == 1 and stage.tournament_id not in placed)
-    ]
+    waiting = set(Stage.objects.awaiting_next_level().values_list("pk", flat=True))
+    unplaced = (
+        Stage.objects.with_table_count()
+        .filter(status=Stage.Status.CLOSED, next_level__isnull=True, table_count=1)
+        .exclude(tournament__placings__isnull=False)
+    )
+    return sorted(waiting | set(unplaced.values_list("pk", flat=True)))

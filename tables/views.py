@@ -62,8 +62,8 @@ def _console(
         "player_form": forms.get("player_form") or PlayerForm(),
         "import_form": forms.get("import_form") or ImportPlayersForm(),
         "stage_form": forms.get("stage_form") or NewStageForm.following(tournament),
-        "finished": tournament_services.finished(tournament),
-        "sweep_seconds": round(settings.STANDINGS_SWEEP_SECONDS),
+        "final": Stage.objects.final_of(tournament),
+        "sweep_seconds": max(1, round(settings.STANDINGS_SWEEP_SECONDS)),
         "import_errors": forms.get("import_errors", []),
         "counts": {
             status: sum(1 for p in players if p.status == status) for status in Player.Status.values
@@ -84,18 +84,18 @@ def add_stage(request: HttpRequest, slug: str) -> HttpResponse:
     API's: said done on its page, or shown again on the console with what is wrong."""
     tournament = organised_tournament(request, slug)
     form = NewStageForm(request.POST)
-    if form.is_valid():
-        try:
+    try:
+        tournament_services.check_not_finished(tournament)  # first: the form is gone, say why
+        if form.is_valid():
             stage = tournament_services.create_stage(tournament=tournament, **form.cleaned_data)
-        except ValidationError as error:
-            form.add_error(None, error)
-        except StateConflict as conflict:  # the tournament is over: the form is gone
-            messages.error(request, str(conflict))
-            return redirect("manage", slug=slug)
-        else:
             done = _("Added %(stage)s as stage %(order)s.")
             messages.success(request, done % {"stage": stage.name, "order": stage.order})
             return redirect("manage-stage", slug=slug, order=stage.order)
+    except ValidationError as error:
+        form.add_error(None, error)
+    except StateConflict as conflict:
+        messages.error(request, str(conflict))
+        return redirect("manage", slug=slug)
     return _console(request, tournament, status=400, stage_form=form)
 
 

@@ -279,8 +279,9 @@ class StageListApi(APIView):
         tournament = tournament_or_404(slug)
         require_organiser(request.user, tournament)
         serializer = StageSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
         try:
+            services.check_not_finished(tournament)  # the state first: a 409 says it is over
+            serializer.is_valid(raise_exception=True)
             stage = services.create_stage(tournament=tournament, **serializer.validated_data)
         except services.StateConflict as conflict:
             raise Conflict(str(conflict)) from None

@@ -7,3 +7,4 @@ class TournamentsConfig(AppConfig):
 
     def ready(self) -> None:
         from config import checks  # noqa: F401 (registers the deployment checks)
+        from tournaments import signals  # noqa: F401 (connects its receivers)

@@ -2,9 +2,7 @@
 
 from django.conf import settings
 from django.db import models
-from django.db.models import F, Q
-from django.db.models.signals import post_delete
-from django.dispatch import receiver
+from django.db.models import Count, F, Q
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
@@ -129,7 +127,7 @@ class Player(models.Model):
     # Every change to an entry, by whom and why (the services give a PlayerChange as the reason):
     # the console shows it under the player's entry, the admin under History. A player deleted on
     # their own (in the admin) keeps it, with who deleted them; a tournament deleted takes its
-    # players' history along (forget_players_history).
+    # players' history along (signals.forget_players_history).
     history = HistoricalRecords(excluded_fields=["created_at"])
 
     class Meta:
@@ -150,6 +148,48 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return f"#{self.number} {self.name}"
+
+
+class StageQuerySet(models.QuerySet):
+    """The rules of what follows a closed stage, in one place: the worker, the sweeper and the
+    console ask them alike."""
+
+    def with_table_count(self) -> "StageQuerySet":
+        return self.annotate(table_count=Count("tables"))
+
+    def awaiting_next_level(self) -> "StageQuerySet":
+        """Closed stages of several tables whose advancers are not seated at a next level yet."""
+        return self.with_table_count().filter(
+            status=Stage.Status.CLOSED, next_level__isnull=True, table_count__gt=1
+        )
+
+    def next_level_of(self, stage: "Stage") -> "Stage | None":
+        """The playoff stage not seated yet that comes first after `stage`: where its advancers
+        are seated (without one, the worker makes a level like the last)."""
+        return (
+            self.filter(
+                tournament_id=stage.tournament_id,
+                order__gt=stage.order,
+                kind=Stage.Kind.PLAYOFF,
+                status=Stage.Status.PENDING,
+            )
+            .order_by("order")
+            .first()
+        )
+
+    def final_of(self, tournament: "Tournament") -> "Stage | None":
+        """The stage that decided the placings, once there is one: the latest stage past seating
+        is closed at one table (the worker places everyone when a stage of one table closes)."""
+        latest = (
+            self.filter(tournament=tournament)
+            .exclude(status=Stage.Status.PENDING)
+            .with_table_count()
+            .order_by("-order")
+            .first()
+        )
+        if latest is not None and latest.status == Stage.Status.CLOSED and latest.table_count == 1:
+            return latest
+        return None
 
 
 class Stage(models.Model):
@@ -221,6 +261,8 @@ class Stage(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
+    objects = StageQuerySet.as_manager()
+
     class Meta:
         ordering = ["tournament", "order"]
         constraints = [
@@ -288,10 +330,3 @@ class WorkerHeartbeat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.hostname} at {self.seen_at:%H:%M:%S}"
-
-
-@receiver(post_delete, sender=Tournament)
-def forget_players_history(sender: type[Tournament], instance: Tournament, **kwargs) -> None:
-    """A deleted tournament leaves none of its players' entries behind in their history (the
-    "Deleted" entries its players' own deletion just wrote included)."""
-    Player.history.filter(tournament_id=instance.pk).delete()

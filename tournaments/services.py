@@ -6,7 +6,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import Count, Max
+from django.db.models import Max
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from simple_history.utils import bulk_create_with_history
@@ -351,25 +351,23 @@ def further_level(like: Stage) -> dict[str, Any]:
     }
 
 
-def finished(tournament: Tournament) -> Stage | None:
-    """The closed stage of one table that decided the placings, once there is one: after it,
-    no stage is added (the worker places everyone when a stage of one table closes)."""
-    closed = tournament.stages.filter(status=Stage.Status.CLOSED)
-    return closed.annotate(table_count=Count("tables")).filter(table_count=1).first()
-
-
-@transaction.atomic
-def create_stage(*, tournament: Tournament, **values: Any) -> Stage:
-    values = {key: value for key, value in values.items() if key in STAGE_FIELDS}
-    values.setdefault("advance_per_table", 1)
-    validate_stage(tournament=tournament, values=values)
-    # Lock the tournament row so that two stages created together get different orders.
-    Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
-    if (final := finished(tournament)) is not None:
+def check_not_finished(tournament: Tournament) -> None:
+    """StateConflict once a stage has decided the placings: no stage follows it."""
+    if (final := Stage.objects.final_of(tournament)) is not None:
         raise StateConflict(
             _("%(stage)s has decided the placings: the tournament is over, so no stage follows.")
             % {"stage": final.name}
         )
+
+
+@transaction.atomic
+def create_stage(*, tournament: Tournament, **values: Any) -> Stage:
+    # Lock the tournament row so that two stages created together get different orders.
+    Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
+    check_not_finished(tournament)
+    values = {key: value for key, value in values.items() if key in STAGE_FIELDS}
+    values.setdefault("advance_per_table", 1)
+    validate_stage(tournament=tournament, values=values)
     order = (tournament.stages.aggregate(top=Max("order"))["top"] or 0) + 1
     return Stage.objects.create(
         tournament=tournament, order=order, domino_set=tournament.domino_set, **values
@@ -393,18 +391,9 @@ def remove_stage(*, stage: Stage) -> None:
             _("Only the last stage can be removed: remove %(stages)s first.")
             % {"stages": ", ".join(later.order_by("-order").values_list("name", flat=True))}
         )
-    waiting = (
-        Stage.objects.filter(
-            tournament_id=stage.tournament_id,
-            order__lt=stage.order,
-            status=Stage.Status.CLOSED,
-            next_level__isnull=True,
-        )
-        .annotate(table_count=Count("tables"))
-        .filter(table_count__gt=1)
-        .first()
-    )
-    if waiting is not None and stage.kind == Stage.Kind.PLAYOFF:
+    waiting = Stage.objects.awaiting_next_level().filter(tournament_id=stage.tournament_id)
+    waiting = next((w for w in waiting if Stage.objects.next_level_of(w) == stage), None)
+    if waiting is not None:
         raise StateConflict(
             _(
                 "%(stage)s is where the advancers of %(closed)s are to be seated: change its "

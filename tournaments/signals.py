@@ -1,7 +1,17 @@
 """Signals of changes to players, so that standings (in scoring) follow without tournaments
-importing it."""
+importing it; and what a deleted tournament takes along."""
 
-from django.dispatch import Signal
+from django.db.models.signals import post_delete
+from django.dispatch import Signal, receiver
+
+from tournaments.models import Player, Tournament
 
 # Sent with `player` after what the pages show of a player changed: their name, number, club.
 player_changed = Signal()
+
+
+@receiver(post_delete, sender=Tournament)
+def forget_players_history(sender: type[Tournament], instance: Tournament, **kwargs) -> None:
+    """A deleted tournament leaves none of its players' entries behind in their history (the
+    "Deleted" entries its players' own deletion just wrote included)."""
+    Player.history.filter(tournament_id=instance.pk).delete()

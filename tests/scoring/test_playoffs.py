@@ -265,12 +265,17 @@ def test_what_stops_the_next_level_after_the_close_is_shown_in_the_console_until
     console = client.get(f"/t/{tournament.slug}/manage/").content.decode()
     assert f"What follows {stage.name} could not be done: 9 players cannot be split" in console
     assert "Change the table sizes of Playoff 2 on its page in the console." in console
-    assert "It is tried again every 30 seconds" in console
+    assert "It is tried again every 30 s," in console
     # That level is where the closed stage's players are to go: it cannot be removed instead.
     refused = client.post(f"/t/{tournament.slug}/manage/stages/2/remove/", {"confirm": "on"},
                           follow=True).content.decode()  # fmt: skip
     assert f"Playoff 2 is where the advancers of {stage.name} are to be seated" in refused
     assert Stage.objects.filter(pk=nxt.pk).exists()
+    # A further level after it is not where they go: that one can be removed.
+    playoff(tournament, order=3)
+    removed = client.post(f"/t/{tournament.slug}/manage/stages/3/remove/", {"confirm": "on"},
+                          follow=True).content.decode()  # fmt: skip
+    assert "Removed Playoff 3." in removed
     shown = as_organiser.get(f"/api/v1/stages/{stage.pk}/").json()
     assert shown["advance_problem"] == stage.advance_problem
     # Put right, the sweeper's next pass seats the level, and the console says nothing more.
@@ -281,6 +286,44 @@ def test_what_stops_the_next_level_after_the_close_is_shown_in_the_console_until
     assert nxt.status == "seated" and nxt.source_stage == stage
     assert stage.advance_problem == ""
     assert "could not be done" not in client.get(f"/t/{tournament.slug}/manage/").content.decode()
+
+
+def test_a_refusal_is_not_kept_once_a_run_of_the_task_sent_twice_has_seated_the_level(
+    tournament,
+):
+    stage = qualifying_with_tables(tournament, [3] * 4)
+    nxt = playoff(tournament)
+    Stage.objects.filter(pk=stage.pk).update(status="closed")
+    playoffs.record_advance_problem(stage, "Tables of 5 to 8 cannot take 4 players.")
+    stage.refresh_from_db()
+    assert stage.advance_problem == "Tables of 5 to 8 cannot take 4 players."
+    # Another run seats the level; this run's refusal, written after, must not show again.
+    Stage.objects.filter(pk=nxt.pk).update(source_stage=stage, status="seated")
+    playoffs.record_advance_problem(stage, "")
+    playoffs.record_advance_problem(stage, "Tables of 5 to 8 cannot take 4 players.")
+    stage.refresh_from_db()
+    assert stage.advance_problem == ""
+
+
+def test_an_earlier_stage_of_one_table_does_not_end_a_tournament_that_went_on(
+    as_organiser, tournament
+):
+    # A first stage played at one table decided placings when it closed; the organiser then
+    # seated a second stage at three tables. Its close makes the next level as usual.
+    first = qualifying_with_tables(tournament, [3])
+    play_stage(first)
+    assert close(as_organiser, first).status_code == 202
+    second = factories.StageFactory(
+        tournament=tournament, order=2, name="Second", rounds=2, status="seated",
+        table_size_min=3, table_size_max=3,
+    )  # fmt: skip
+    seat_tables(second, [["S1", "S2", "S3"], ["S4", "S5", "S6"], ["S7", "S8", "S9"]],
+                first_number=100)  # fmt: skip
+    play_stage(second)
+    response = close(as_organiser, second)
+    assert response.status_code == 202, response.json()
+    level = Stage.objects.get(source_stage=second)
+    assert level.kind == "playoff" and level.status == "seated"
 
 
 def test_the_close_job_run_twice_seats_once(as_organiser, tournament):
