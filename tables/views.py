@@ -8,7 +8,7 @@ from django import forms
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied, ValidationError
 from django.db.models import Count
 from django.forms.models import model_to_dict
 from django.http import HttpRequest, HttpResponse
@@ -48,6 +48,16 @@ def _error_text(error: Exception) -> str:
     if isinstance(error, ValidationError):
         return " ".join(error.messages)
     return str(error)
+
+
+def _errors_onto(form: forms.Form, error: ValidationError) -> None:
+    """A service's errors beside the form's fields; those of settings it does not show (a
+    check across fields), above them."""
+    found = (
+        error.message_dict if hasattr(error, "error_dict") else {NON_FIELD_ERRORS: error.messages}
+    )
+    for field, texts in found.items():
+        form.add_error(field if field in form.fields else None, texts)
 
 
 def _console(
@@ -92,7 +102,7 @@ def add_stage(request: HttpRequest, slug: str) -> HttpResponse:
             messages.success(request, done % {"stage": stage.name, "order": stage.order})
             return redirect("manage-stage", slug=slug, order=stage.order)
     except ValidationError as error:
-        form.add_error(None, error)
+        _errors_onto(form, error)
     except StateConflict as conflict:
         messages.error(request, str(conflict))
         return redirect("manage", slug=slug)
@@ -192,14 +202,25 @@ def import_players(request: HttpRequest, slug: str) -> HttpResponse:
 def stage_tables(request: HttpRequest, slug: str, order: int) -> HttpResponse:
     tournament = organised_tournament(request, slug)
     stage = get_object_or_404(Stage, tournament=tournament, order=order)
+    return _stage_page(request, tournament, stage)
+
+
+def _settings_form(form_class: type[forms.Form], stage: Stage) -> forms.Form:
+    return form_class(initial=model_to_dict(stage, form_class.base_fields))
+
+
+def _stage_page(
+    request: HttpRequest, tournament: Tournament, stage: Stage, status: int = 200, **forms
+) -> HttpResponse:
+    """The stage's page; a settings form given in `forms` is shown as sent, with its errors."""
     report = stage.seating_report or {}
     context = {
         "tournament": tournament,
         "stage": stage,
         "tables": selectors.tables_with_seats(stage),
         "seat_form": SeatStageForm(),
-        "day_form": DayOfPlayForm(initial=model_to_dict(stage, DayOfPlayForm.base_fields)),
-        "sizes_form": TableSizesForm(initial=model_to_dict(stage, TableSizesForm.base_fields)),
+        "day_form": forms.get("day_form") or _settings_form(DayOfPlayForm, stage),
+        "sizes_form": forms.get("sizes_form") or _settings_form(TableSizesForm, stage),
         "late_form": LatePlayerForm(stage=stage),
         "results": stage.round_results.count(),
         "is_last": not tournament.stages.filter(order__gt=stage.order).exists(),
@@ -215,7 +236,7 @@ def stage_tables(request: HttpRequest, slug: str, order: int) -> HttpResponse:
             for warning in report.get("warning_details", report.get("warnings", []))
         ],
     }
-    return render(request, "tables/stage.html", context)
+    return render(request, "tables/stage.html", context, status=status)
 
 
 @login_required
@@ -339,7 +360,7 @@ def day_of_play(request: HttpRequest, slug: str, order: int) -> HttpResponse:
         engines = ", ".join(map(str, stage.engines))
         return changed % {"stage": stage.name, "rounds": stage.rounds, "engines": engines}
 
-    return _change_stage(request, slug, order, DayOfPlayForm, done)
+    return _change_stage(request, slug, order, DayOfPlayForm, "day_form", done)
 
 
 @login_required
@@ -355,7 +376,7 @@ def table_sizes(request: HttpRequest, slug: str, order: int) -> HttpResponse:
             "high": stage.table_size_max,
         }
 
-    return _change_stage(request, slug, order, TableSizesForm, done)
+    return _change_stage(request, slug, order, TableSizesForm, "sizes_form", done)
 
 
 def _change_stage(
@@ -363,19 +384,22 @@ def _change_stage(
     slug: str,
     order: int,
     form_class: type[forms.Form],
+    name: str,
     done: Callable[[Stage], str],
 ) -> HttpResponse:
-    """Save a form of the stage's settings through the service: said done, or why not."""
+    """Save a form of the stage's settings through the service: said done; refused by the
+    stage's state, said why; otherwise the page again, each error beside its field."""
     tournament = organised_tournament(request, slug)
     stage = get_object_or_404(Stage, tournament=tournament, order=order)
     form = form_class(request.POST)
-    if not form.is_valid():
-        messages.error(request, " ".join(m for ms in form.errors.values() for m in ms))
-        return redirect("manage-stage", slug=slug, order=order)
     try:
-        stage = tournament_services.update_stage(stage=stage, changes=form.cleaned_data)
-    except (StateConflict, ValidationError) as error:
-        messages.error(request, _error_text(error))
-    else:
-        messages.success(request, done(stage))
-    return redirect("manage-stage", slug=slug, order=order)
+        if form.is_valid():
+            stage = tournament_services.update_stage(stage=stage, changes=form.cleaned_data)
+            messages.success(request, done(stage))
+            return redirect("manage-stage", slug=slug, order=order)
+    except ValidationError as error:
+        _errors_onto(form, error)
+    except StateConflict as conflict:
+        messages.error(request, str(conflict))
+        return redirect("manage-stage", slug=slug, order=order)
+    return _stage_page(request, tournament, stage, status=400, **{name: form})

@@ -5,6 +5,9 @@ from tournaments.models import Player, Staff, Stage, Tournament
 from tournaments.presets import get_preset
 from tournaments.services import further_level
 
+# A number field that brings up the numeric keypad on the tablets and phones.
+NUMERIC = forms.NumberInput(attrs={"inputmode": "numeric"})
+
 
 class PlayerForm(forms.ModelForm):
     # Said next to the field, not as the database constraint's name.
@@ -12,7 +15,7 @@ class PlayerForm(forms.ModelForm):
         label=Player._meta.get_field("number").verbose_name,
         min_value=1,
         help_text=Player._meta.get_field("number").help_text,
-        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+        widget=NUMERIC,
     )
 
     class Meta:  # the other labels and help are the model's
@@ -48,16 +51,22 @@ class StaffForm(forms.Form):
 class DayOfPlayForm(forms.Form):
     """A playoff's starting double and rounds, announced on the day."""
 
-    starting_double = forms.IntegerField(min_value=0, max_value=18, label=_("Starting double"))
-    rounds = forms.IntegerField(min_value=1, max_value=19, label=_("Rounds"))
+    starting_double = forms.IntegerField(
+        min_value=0, max_value=18, label=_("Starting double"), widget=NUMERIC
+    )
+    rounds = forms.IntegerField(min_value=1, max_value=19, label=_("Rounds"), widget=NUMERIC)
 
 
 class TableSizesForm(forms.Form):
     """The smallest and largest tables of a stage not seated yet (the preset's deal decides
     what is allowed: tournaments.services.validate_stage)."""
 
-    table_size_min = forms.IntegerField(min_value=1, max_value=19, label=_("Smallest table"))
-    table_size_max = forms.IntegerField(min_value=1, max_value=19, label=_("Largest table"))
+    table_size_min = forms.IntegerField(
+        min_value=1, max_value=19, label=_("Smallest table"), widget=NUMERIC
+    )
+    table_size_max = forms.IntegerField(
+        min_value=1, max_value=19, label=_("Largest table"), widget=NUMERIC
+    )
 
 
 def _help(field: str) -> str:

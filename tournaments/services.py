@@ -8,7 +8,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 from simple_history.utils import bulk_create_with_history
 
 from tournaments.csvfiles import ImportRejected, read_csv
@@ -326,7 +326,11 @@ def validate_stage(*, tournament: Tournament, values: dict[str, Any]) -> None:
         errors["advance_per_table"] = [_("At least one player advances from each table.")]
     elif advance >= size_min and values.get("kind") == Stage.Kind.QUALIFYING:
         errors["advance_per_table"] = [
-            _("With tables of %(size)s, at most %(count)s players per table can advance.")
+            ngettext(
+                "With tables of %(size)s, at most %(count)s player per table can advance.",
+                "With tables of %(size)s, at most %(count)s players per table can advance.",
+                size_min - 1,
+            )
             % {"size": size_min, "count": size_min - 1}
         ]
     if errors:

@@ -468,3 +468,28 @@ def test_no_stage_is_added_once_the_placings_are_decided(
         answer = as_organiser.post(api, sent)
         assert answer.status_code == 409 and answer.json()["detail"] == reason
     assert list(tournament.stages.values_list("name", flat=True)) == ["Final"]
+
+
+def test_a_refused_stage_setting_is_shown_beside_its_field_with_what_was_typed(
+    organiser_client, tournament
+):
+    factories.StageFactory(tournament=tournament, order=1, advance_per_table=2)
+    url = f"/t/{tournament.slug}/manage/stages/1/"
+    refused = organiser_client.post(
+        f"{url}table-sizes/", {"table_size_min": "6", "table_size_max": "5"}
+    )
+    assert refused.status_code == 400
+    page = refused.content.decode()
+    sizes = page.split('id="sizes-h"', 1)[1].split("</form>", 1)[0]
+    error = sizes.split('id="id_table_size_max_error"', 1)[1].split("</div>", 1)[0]
+    assert "The largest table size cannot be smaller than the smallest." in error
+    assert 'name="table_size_min" value="6"' in sizes  # as typed, to be corrected
+    # A check across settings the form does not show is said above its fields.
+    refused = organiser_client.post(
+        f"{url}table-sizes/", {"table_size_min": "2", "table_size_max": "3"}
+    )
+    sizes = refused.content.decode().split('id="sizes-h"', 1)[1].split("</form>", 1)[0]
+    above = sizes.split('name="table_size_min"', 1)[0]
+    assert "With tables of 2, at most 1 player per table can advance." in above
+    stage = tournament.stages.get()
+    assert (stage.table_size_min, stage.table_size_max) == (3, 4)  # unchanged
