@@ -164,6 +164,18 @@ def _posted_round(request: HttpRequest, table: Table, round_no: int) -> dict[str
     }
 
 
+def _typed(table: Table, data: dict[str, Any]) -> str:
+    """The scores a form sent, as the official would read them back."""
+    names = dict(table.seats.values_list("player_id", "player__name"))
+    parts = [str(_("blocked"))] if data.get("blocked") else []
+    for line in data.get("scores", []):
+        text = f"{names.get(line['player'], line['player'])} {line.get('pips') or '-'}"
+        if line.get("went_out"):
+            text += " " + str(_("(went out)"))
+        parts.append(text)
+    return ", ".join(parts)
+
+
 @login_required
 def enter_round(request: HttpRequest, slug: str, table_id: int, round_no: int) -> HttpResponse:
     tournament = staffed_tournament(request, slug)
@@ -190,10 +202,18 @@ def enter_round(request: HttpRequest, slug: str, table_id: int, round_no: int) -
             )
             context = _entry_context(tournament, table, round_no, data=data, errors=errors, key=key)
             return render(request, "scoring/enter_round.html", context, status=400)
-        except (services.PreconditionRequired, services.PreconditionFailed) as error:
-            shown = _("%(error)s The form now shows the current scores.") % {"error": error}
-            messages.error(request, shown)
-            return redirect("enter-round", slug=slug, table_id=table.pk, round_no=round_no)
+        except (services.PreconditionRequired, services.PreconditionFailed):
+            # Saved on another device since this page was loaded: the form shows the scores as
+            # they are now, and what this official typed is said beside them, not lost.
+            context = _entry_context(tournament, table, round_no)
+            context["general_errors"] = [
+                _(
+                    "Someone saved scores for this round on another device after you opened it. "
+                    "The form now shows them; save again to replace them."
+                ),
+                _("You typed: %(scores)s") % {"scores": _typed(table, data)},
+            ]
+            return render(request, "scoring/enter_round.html", context, status=412)
         except (StateConflict, services.IdempotencyKeyReused) as error:
             messages.error(request, str(error))
             return redirect("enter-table", slug=slug, table_id=table.pk)

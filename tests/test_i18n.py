@@ -504,7 +504,17 @@ def test_entry_script_reads_each_banner_the_page_renders_with_the_same_english(
     html = page(client, f"/t/{table.stage.tournament.slug}/enter/{table.pk}/1/")
     script = (Path(settings.BASE_DIR) / "tournaments/static/roundhouse/entry.js").read_text()
     said = dict(re.findall(r'say\("(\w+)", "([^"]+)"\)', script))
-    assert set(said) == {"notSent", "sending", "signedOut", "reload"}
+    assert set(said) == {
+        "notSent",
+        "sending",
+        "signedOut",
+        "reload",
+        "changedElsewhere",
+        "savedNow",
+        "youTyped",
+        "wentOut",
+        "fixFields",
+    }
     for name, english in said.items():
         attribute = "data-" + re.sub(r"[A-Z]", lambda m: "-" + m[0].lower(), name)
         assert f'{attribute}="{english}"' in html

@@ -113,3 +113,146 @@ def test_typed_scores_survive_a_reload(new_page, seated):
     page.fill(f"#pips-{players[1].pk}", "41")
     page.reload()
     assert page.input_value(f"#pips-{players[1].pk}") == "41"
+
+
+def test_went_out_tapped_by_mistake_gives_the_typed_pips_back(new_page, seated):
+    tournament, table, players, official = seated
+    page = new_page(TABLET)
+    sign_in(page, official.username, next_path=f"/t/{tournament.slug}/enter/{table.pk}/1/")
+    page.fill(f"#pips-{players[1].pk}", "25")
+    page.fill(f"#pips-{players[2].pk}", "31")
+    page.check(f"input[name=went_out][value='{players[1].pk}']")  # the wrong player
+    assert page.input_value(f"#pips-{players[1].pk}") == "0"
+    page.check(f"input[name=went_out][value='{players[2].pk}']")  # the right one
+    assert page.input_value(f"#pips-{players[1].pk}") == "25"  # back as typed
+    assert page.input_value(f"#pips-{players[2].pk}") == "0"
+    # Arrowing through the choices with the keyboard zeroes nobody on the way.
+    page.focus(f"input[name=went_out][value='{players[2].pk}']")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowDown")
+    assert page.input_value(f"#pips-{players[1].pk}") == "25"
+    assert page.input_value(f"#pips-{players[2].pk}") == "31"
+    # The radios say whose they are.
+    label = page.get_by_role("radio", name=f"Went out ({players[1].name})")
+    expect(label).to_have_count(1)
+
+
+def submitted(table, players, pips, official, if_match=None):
+    from scoring import services
+
+    data = {
+        "blocked": False,
+        "scores": [
+            {"player": p.pk, "pips": pip, "went_out": pip == 0}
+            for p, pip in zip(players, pips, strict=True)
+        ],
+    }
+    return services.submit_round_result(
+        table=table, round_no=1, data=data, by=official, if_match=if_match
+    ).result
+
+
+def test_scores_saved_elsewhere_meanwhile_are_shown_and_not_overwritten(new_page, seated):
+    tournament, table, players, official = seated
+    first = submitted(table, players, [0, 10, 20, 30], official)
+    page = new_page(TABLET)
+    sign_in(page, official.username, next_path=f"/t/{tournament.slug}/enter/{table.pk}/1/")
+    page.fill(f"#pips-{players[3].pk}", "29")  # typed here...
+    submitted(table, players, [0, 11, 20, 30], official, if_match=first.etag)  # ...saved there
+    page.click("#round-form button[type=submit]")
+    errors = page.locator("#form-errors")
+    expect(errors).to_contain_text("Someone saved scores for this round on another device")
+    expect(errors).to_contain_text(f"{players[1].name} 11")
+    expect(errors).to_contain_text(f"{players[3].name} 30 [you typed 29]")
+    expect(errors).not_to_contain_text("If-Match")
+    page.reload()
+    # The page shows the scores as they are now, not what was typed over the older version...
+    assert page.input_value(f"#pips-{players[1].pk}") == "11"
+    assert page.input_value(f"#pips-{players[3].pk}") == "30"
+    # ...and what was typed waits to be put back on purpose.
+    page.click("#draft-notice button")
+    assert page.input_value(f"#pips-{players[3].pk}") == "29"
+    assert page.input_value(f"#pips-{players[1].pk}") == "10"
+    page.fill(f"#pips-{players[1].pk}", "11")
+    page.click("#round-form button[type=submit]")
+    page.wait_for_url("**/check/")
+    result = RoundResult.objects.get()
+    assert result.version == 3
+    assert [s.pips for s in result.scores.order_by("player__number")] == [0, 11, 20, 29]
+
+
+def test_entry_queued_when_the_session_ended_is_sent_after_signing_in_again(new_page, seated):
+    tournament, table, players, official = seated
+    page = new_page(TABLET)
+    entry_path = f"/t/{tournament.slug}/enter/{table.pk}/1/"
+    sign_in(page, official.username, next_path=entry_path)
+    fill_round(page, players, ["0", "14", "22", "9"], went_out=0)
+    page.context.set_offline(True)
+    page.click("#round-form button[type=submit]")
+    expect(page.locator("#offline-banner")).to_have_text(
+        "Not sent yet: will send when the connection returns."
+    )
+    page.context.clear_cookies()  # the session ends meanwhile
+    page.context.set_offline(False)
+    expect(page.locator("#offline-banner")).to_have_text(
+        "Not sent yet: sign in again (in another tab) and it will be sent.", timeout=15_000
+    )
+    assert not RoundResult.objects.exists()
+    other = page.context.new_page()
+    sign_in(other, official.username, next_path=f"/t/{tournament.slug}/enter/")
+    page.wait_for_url("**/check/", timeout=15_000)  # sent with the new session's token
+    assert [s.pips for s in RoundResult.objects.get().scores.order_by("player__number")] == [
+        0,
+        14,
+        22,
+        9,
+    ]
+
+
+def test_entry_refused_while_the_official_is_at_another_round_is_kept_and_shown(new_page, seated):
+    tournament, table, players, official = seated
+    page = new_page(TABLET)
+    sign_in(page, official.username, next_path=f"/t/{tournament.slug}/enter/{table.pk}/1/")
+    for player, value in zip(players, ["4", "14", "22", "9"], strict=True):
+        page.fill(f"#pips-{player.pk}", value)  # nobody marked as went out
+    api = "**/api/v1/tables/*/rounds/*/"
+    page.route(api, lambda route: route.abort("internetdisconnected"))  # the Wi-Fi drops sends
+    page.click("#round-form button[type=submit]")
+    expect(page.locator("#offline-banner")).to_contain_text("Not sent yet")
+    page.click("nav.round-nav >> text=Round 2")
+    page.wait_for_url(f"**/enter/{table.pk}/2/")
+    page.unroute(api)  # sent from round 2's page, and refused there
+    refused = page.locator(".refused")
+    expect(refused).to_be_visible(timeout=15_000)
+    expect(refused).to_contain_text("Table 1 · Round 1")
+    assert not RoundResult.objects.exists()
+    refused.locator("a").click()
+    page.wait_for_url(f"**/enter/{table.pk}/1/")
+    expect(page.locator("#form-errors")).to_contain_text("Nobody is marked as went out")
+    assert page.input_value(f"#pips-{players[0].pk}") == "4"  # what was sent, kept
+
+
+def test_the_network_coming_back_during_a_retry_sends_once(new_page, seated):
+    tournament, table, players, official = seated
+    page = new_page(TABLET)
+    sign_in(page, official.username, next_path=f"/t/{tournament.slug}/enter/{table.pk}/1/")
+    attempts = []
+
+    def fail(route):
+        attempts.append(1)
+        route.abort("internetdisconnected")
+
+    page.route("**/api/v1/tables/*/rounds/*/", fail)
+    fill_round(page, players, ["0", "14", "22", "9"], went_out=0)
+    page.click("#round-form button[type=submit]")
+    expect(page.locator("#offline-banner")).to_contain_text("Not sent yet")
+    before = len(attempts)
+    # The connection flickers: five "online" events at once join one resend.
+    page.evaluate(
+        "() => { for (let i = 0; i < 5; i++) window.dispatchEvent(new Event('online')); }"
+    )
+    page.wait_for_timeout(1000)
+    assert len(attempts) - before == 1
+    settled = len(attempts)
+    page.wait_for_timeout(4500)  # the tablet retries every 4 s
+    assert len(attempts) - settled <= 2  # one retry chain, not one more per event

@@ -41,7 +41,9 @@ def test_entry_form_shows_engine_players_in_seat_order_and_totals(official_clien
     page = official_client.get(entry_url(table)).content.decode()
     assert "Engine: <strong>double-12</strong>" in page
     # Each name as the form labels it: a bare "Di" could also turn up in the random CSRF token.
-    positions = [page.index(f'{name} <span class="muted">#') for name in ("Ann", "Bob", "Cy", "Di")]
+    positions = [
+        page.index(f'{name}</span> <span class="muted">#') for name in ("Ann", "Bob", "Cy", "Di")
+    ]
     assert positions == sorted(positions)
     assert 'inputmode="numeric"' in page
     assert "Total before: <strong>0</strong>" in page
@@ -95,15 +97,43 @@ def test_editing_a_submitted_round_needs_the_version_it_was_read_at(
     official_client.post(entry_url(table), form(players, key="a"))
     result = RoundResult.objects.get()
     stale = official_client.post(
-        entry_url(table), form(players, pips=("0", "1", "2", "3"), key="b", if_match='"0-0"'),
-        follow=True,
-    )  # fmt: skip
-    assert "changed since you loaded it" in stale.content.decode()
+        entry_url(table), form(players, pips=("0", "1", "2", "3"), key="b", if_match='"0-0"')
+    )
+    # Refused, and nothing changes: the form shows the scores as they are now, and what the
+    # official typed is said beside them, so it is not lost.
+    assert stale.status_code == 412
+    page = stale.content.decode()
+    assert "Someone saved scores for this round on another device after you opened it" in page
+    names = [p.name for p in players]
+    typed = f"{names[0]} 0 (went out), {names[1]} 1, {names[2]} 2, {names[3]} 3"
+    assert f"You typed: {typed}" in page
+    assert 'value="12"' in page  # the stored 12, not the 1 typed
+    assert "If-Match" not in page and "ETag" not in page
+    result.refresh_from_db()
+    assert result.version == 1
     official_client.post(
         entry_url(table), form(players, pips=("0", "1", "2", "3"), key="c", if_match=result.etag)
     )
     result.refresh_from_db()
     assert result.version == 2
+
+
+def test_a_new_round_saved_on_another_device_meanwhile_is_not_overwritten(
+    official_client, table, players
+):
+    official_client.post(entry_url(table), form(players, key="first"))
+    # A second tablet had opened the empty round before: it sends no version.
+    second = official_client.post(
+        entry_url(table), form(players, pips=("0", "5", "5", "5"), key="x")
+    )
+    assert second.status_code == 412
+    assert "You typed:" in second.content.decode()
+    assert [s.pips for s in RoundResult.objects.get().scores.order_by("player__number")] == [
+        0,
+        12,
+        30,
+        7,
+    ]
 
 
 def test_second_person_rule_on_the_check_screen(official_client, table, players):

@@ -9,6 +9,7 @@
   var form = document.getElementById("round-form");
   var banner = document.getElementById("offline-banner");
   var retryTimer = null;
+  var draining = null;  // the resend in progress: one at a time, however often flush is called
 
   // The page's words, in its language: enter_round.html renders them on the banner.
   function say(name, english) {
@@ -37,17 +38,34 @@
     writeOutbox(readOutbox().filter(function (e) { return e.key !== entry.key; }));
   }
 
+  // An entry the server refused stays on the tablet, not sent again, until its page shows why.
+  function markRefused(entry, status, body) {
+    writeOutbox(readOutbox().map(function (e) {
+      if (e.key !== entry.key) return e;
+      e.refused = {status: status, body: body};
+      return e;
+    }));
+  }
+
   function showBanner(text) {
     if (!banner) return;
     banner.textContent = text;
     banner.hidden = !text;
+    if (text && banner.scrollIntoView) banner.scrollIntoView({block: "nearest"});
+  }
+
+  // The CSRF token as the server sees it now: signing in again (in another tab) gives a new one,
+  // and an entry queued before must go with that one, not the token of the page it was typed on.
+  function csrfToken(entry) {
+    var match = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
+    return match ? decodeURIComponent(match[1]) : entry.csrf;
   }
 
   function send(entry) {
     var headers = {
       "Content-Type": "application/json",
       "Accept": "application/json",
-      "X-CSRFToken": entry.csrf,
+      "X-CSRFToken": csrfToken(entry),
       "Idempotency-Key": entry.key
     };
     if (entry.ifMatch) headers["If-Match"] = entry.ifMatch;
@@ -63,17 +81,35 @@
     if (retryTimer === null) retryTimer = window.setTimeout(flush, RETRY_MS);
   }
 
-  // Resend everything still on the tablet; stop at the first network failure.
+  // Resend everything still on the tablet, one entry at a time; a second call while a resend is
+  // under way (the network coming back during a retry) joins it instead of sending twice.
   function flush() {
-    retryTimer = null;
-    var entries = readOutbox();
+    if (retryTimer !== null) {
+      window.clearTimeout(retryTimer);
+      retryTimer = null;
+    }
+    if (!draining) {
+      var done = function () { draining = null; };
+      draining = drain().then(done, done);
+    }
+    return draining;
+  }
+
+  function drain() {
+    var entries = readOutbox().filter(function (e) { return !e.refused; });
     if (!entries.length) return Promise.resolve();
     var entry = entries[0];
     return send(entry).then(function (response) {
       if (response.status >= 500) throw new Error("server " + response.status);
-      return settle(entry, response).then(flush);
-    }).catch(function () {
-      showBanner(say("notSent", "Not sent yet: will send when the connection returns."));
+      return settle(entry, response).then(drain);
+    }).catch(function (error) {
+      if (error && error.signedOut) {
+        if (onThisPage(entry)) {
+          showBanner(say("signedOut", "Not sent yet: sign in again (in another tab) and it will be sent."));
+        }
+      } else {
+        showBanner(say("notSent", "Not sent yet: will send when the connection returns."));
+      }
       scheduleRetry();
     });
   }
@@ -84,46 +120,104 @@
 
   function settle(entry, response) {
     if (response.status === 401 || response.status === 403) {
-      if (onThisPage(entry)) {
-        unlock();
-        showBanner(say("signedOut", "Not sent yet: sign in again (in another tab) and it will be sent."));
-      }
-      throw new Error("signed out");
+      var signedOut = new Error("signed out");
+      signedOut.signedOut = true;
+      throw signedOut;  // kept on the tablet: sent with the new session's token once signed in
     }
-    drop(entry);
     if (response.ok) {
+      drop(entry);
       if (entry.draftKey) localStorage.removeItem(entry.draftKey);
       if (onThisPage(entry)) window.location.assign(entry.checkUrl);
       return Promise.resolve();
     }
-    if (!onThisPage(entry)) return Promise.resolve();
-    unlock();
-    showBanner("");
     return response.json().catch(function () { return {}; }).then(function (body) {
+      if (!onThisPage(entry)) {
+        markRefused(entry, response.status, body);  // shown when its page is opened
+        showRefusedElsewhere();
+        return;
+      }
+      drop(entry);
+      unlock();
+      showBanner("");
       showErrors(response.status, body);
     });
+  }
+
+  // Entries typed on other pages that the server refused: named, with a link to each.
+  function showRefusedElsewhere() {
+    var list = document.getElementById("refused-elsewhere");
+    if (!list) return;
+    var refused = readOutbox().filter(function (e) { return e.refused && !onThisPage(e); });
+    list.innerHTML = "";
+    refused.forEach(function (entry) {
+      var item = document.createElement("li");
+      var link = document.createElement("a");
+      link.href = entry.pageUrl || entry.checkUrl;
+      link.textContent = entry.label || entry.pageUrl;
+      item.appendChild(link);
+      list.appendChild(item);
+    });
+    list.closest(".refused").hidden = !refused.length;
+  }
+
+  function rowName(playerId) {
+    var row = form.querySelector(".player-row[data-player='" + playerId + "']");
+    var name = row && row.querySelector(".player-name-text");
+    return name ? name.textContent.trim() : String(playerId);
+  }
+
+  // A 412 answer holds the result as it is now: say what it holds where it differs from the form.
+  function currentScores(current) {
+    if (!current || !Array.isArray(current.scores)) return "";
+    var typed = collect().scores;
+    var parts = current.scores.map(function (score) {
+      var mine = typed.filter(function (s) { return s.player === score.player; })[0];
+      var text = rowName(score.player) + " " + score.pips + (score.went_out ? " (" + say("wentOut", "went out") + ")" : "");
+      if (mine && mine.pips !== score.pips) text += " [" + say("youTyped", "you typed") + " " + mine.pips + "]";
+      return text;
+    });
+    return say("savedNow", "Saved now:") + " " + parts.join(", ");
   }
 
   function showErrors(status, body) {
     var general = document.getElementById("form-errors");
     general.innerHTML = "";
     var messages = [];
+    var fieldErrors = 0;
+    var versionConflict = status === 412 || status === 428;
     Object.keys(body).forEach(function (key) {
       var list = Array.isArray(body[key]) ? body[key] : [body[key]];
       var slot = null;
       if (key.indexOf("scores.") === 0) slot = document.getElementById("js-error-" + key.slice(7));
       else if (key === "blocked" || key === "reason") slot = document.getElementById("js-error-" + key);
       if (slot) {
+        fieldErrors += 1;
         slot.textContent = list.join(". ");
         slot.hidden = false;
-        var row = slot.closest(".player-row");
+        var row = slot.closest(".player-row, .reason");
         if (row) row.classList.add("has-error");
+        var input = key.indexOf("scores.") === 0 ? document.getElementById("pips-" + key.slice(7)) : null;
+        if (!input && key === "reason") input = document.getElementById("id_reason");
+        if (input) {
+          input.setAttribute("aria-invalid", "true");
+          input.setAttribute("aria-describedby", (input.getAttribute("aria-describedby") || "") + " " + slot.id);
+        }
+      } else if (key === "detail" && versionConflict) {
+        // The API's words are for programs (If-Match, ETag): the page says it in its own.
       } else if (key !== "current") {
         messages = messages.concat(list);
       }
     });
+    if (versionConflict) {
+      messages.push(say("changedElsewhere", "Someone saved scores for this round on another device after you opened it."));
+      var now = currentScores(body.current);
+      if (now) messages.push(now);
+    }
     if (status === 412 || status === 428 || status === 422) {
       messages.push(say("reload", "Reload the page to see the scores as they are now."));
+    }
+    if (fieldErrors && !messages.length) {
+      messages.push(say("fixFields", "Not saved: correct the scores marked below."));
     }
     messages.forEach(function (text) {
       var p = document.createElement("p");
@@ -131,13 +225,29 @@
       p.textContent = text;
       general.appendChild(p);
     });
-    var first = form.querySelector(".js-error:not([hidden])") || general.firstChild;
-    if (first && first.scrollIntoView) first.scrollIntoView({block: "center"});
+    var first = form.querySelector(".js-error:not([hidden])");
+    var field = first && first.closest(".player-row, .reason");
+    var target = field && field.querySelector("input.pips, #id_reason, input[type=radio]");
+    if (target) {
+      target.focus();
+    } else if (general.firstChild && general.scrollIntoView) {
+      general.scrollIntoView({block: "center"});
+    }
   }
 
   function clearErrors() {
-    form.querySelectorAll(".js-error").forEach(function (slot) { slot.hidden = true; });
+    form.querySelectorAll(".js-error").forEach(function (slot) {
+      slot.hidden = true;
+      slot.textContent = "";
+    });
     form.querySelectorAll(".has-error").forEach(function (row) { row.classList.remove("has-error"); });
+    form.querySelectorAll("[aria-invalid]").forEach(function (input) {
+      input.removeAttribute("aria-invalid");
+      var described = (input.getAttribute("aria-describedby") || "").split(/\s+/).filter(function (id) {
+        return id && id.indexOf("js-error-") !== 0;
+      });
+      input.setAttribute("aria-describedby", described.join(" "));
+    });
     document.getElementById("form-errors").innerHTML = "";
   }
 
@@ -173,34 +283,75 @@
     return body;
   }
 
-  function saveDraft() {
-    var draft = {pips: {}, went_out: "", reason: ""};
-    form.querySelectorAll("input.pips").forEach(function (input) { draft.pips[input.id] = input.value; });
+  // What was typed, kept on the tablet with the version of the result it was typed over (the
+  // page's If-Match, "" for a new round): a reload puts it back only over that same version.
+  function readForm() {
+    var draft = {base: form.dataset.ifMatch || "", pips: {}, typed: {}, went_out: "", reason: ""};
+    form.querySelectorAll("input.pips").forEach(function (input) {
+      draft.pips[input.id] = input.value;
+      if (input.dataset.typed !== undefined) draft.typed[input.id] = input.dataset.typed;
+    });
     var wentOut = form.querySelector("input[name=went_out]:checked");
     if (wentOut) draft.went_out = wentOut.value;
     var reason = form.querySelector("input[name=reason]");
     if (reason) draft.reason = reason.value;
-    localStorage.setItem(form.dataset.draftKey, JSON.stringify(draft));
+    return draft;
+  }
+
+  function saveDraft() {
+    localStorage.setItem(form.dataset.draftKey, JSON.stringify(readForm()));
+  }
+
+  function applyDraft(draft) {
+    Object.keys(draft.pips || {}).forEach(function (id) {
+      var input = document.getElementById(id);
+      if (!input) return;
+      input.value = draft.pips[id];
+      if (draft.typed && draft.typed[id] !== undefined) input.dataset.typed = draft.typed[id];
+    });
+    form.querySelectorAll("input[name=went_out]").forEach(function (radio) {
+      radio.checked = radio.value === draft.went_out;
+    });
+    var reason = form.querySelector("input[name=reason]");
+    if (reason && draft.reason) reason.value = draft.reason;
+  }
+
+  function sameEntry(a, b) {
+    return JSON.stringify([a.pips, a.went_out]) === JSON.stringify([b.pips, b.went_out]);
   }
 
   function restoreDraft() {
     var raw = localStorage.getItem(form.dataset.draftKey);
     if (!raw || form.querySelector(".field-error:not(.js-error)")) return;
+    var draft;
     try {
-      var draft = JSON.parse(raw);
-      Object.keys(draft.pips || {}).forEach(function (id) {
-        var input = document.getElementById(id);
-        if (input) input.value = draft.pips[id];
-      });
-      if (draft.went_out) {
-        var radio = form.querySelector("input[name=went_out][value='" + draft.went_out + "']");
-        if (radio) radio.checked = true;
-      }
-      var reason = form.querySelector("input[name=reason]");
-      if (reason && draft.reason) reason.value = draft.reason;
+      draft = JSON.parse(raw);
     } catch (error) {
       localStorage.removeItem(form.dataset.draftKey);
+      return;
     }
+    var shown = readForm();
+    if ((draft.base || "") === shown.base) {
+      applyDraft(draft);
+      return;
+    }
+    // Typed over another version: the scores were saved elsewhere since. The page shows them as
+    // they are now, and what was typed here waits beside them to be put back on purpose.
+    if (sameEntry(draft, shown)) {
+      localStorage.removeItem(form.dataset.draftKey);
+      return;
+    }
+    var notice = document.getElementById("draft-notice");
+    if (!notice) return;
+    notice.hidden = false;
+    notice.querySelector("button").addEventListener("click", function () {
+      applyDraft(draft);
+      saveDraft();
+      updateTotals();
+      notice.hidden = true;
+      var first = form.querySelector("input.pips");
+      if (first) first.focus();
+    });
   }
 
   function updateTotals() {
@@ -218,15 +369,31 @@
     });
   }
 
+  // Going out scores 0: the player marked as went out gets 0, and what was typed for them comes
+  // back when the mark moves to someone else (a mistaken tap, or arrowing through the choices).
+  function wentOutChanged(choice) {
+    form.querySelectorAll("input.pips").forEach(function (input) {
+      var chosen = input.id === "pips-" + choice;
+      if (chosen && input.value.trim() !== "0") {
+        input.dataset.typed = input.value;
+        input.value = "0";
+      } else if (!chosen && input.dataset.typed !== undefined) {
+        if (input.value === "0") input.value = input.dataset.typed;
+        delete input.dataset.typed;
+      }
+    });
+  }
+
   if (form) {
     restoreDraft();
     updateTotals();
-    form.addEventListener("input", function () { saveDraft(); updateTotals(); });
+    form.addEventListener("input", function (event) {
+      if (event.target.classList.contains("pips")) delete event.target.dataset.typed;
+      saveDraft();
+      updateTotals();
+    });
     form.addEventListener("change", function (event) {
-      if (event.target.name === "went_out" && event.target.value !== "blocked") {
-        var pips = document.getElementById("pips-" + event.target.value);
-        if (pips) pips.value = "0";
-      }
+      if (event.target.name === "went_out") wentOutChanged(event.target.value);
       saveDraft();
       updateTotals();
     });
@@ -236,6 +403,8 @@
       var entry = {
         url: form.dataset.apiUrl,
         checkUrl: form.dataset.checkUrl,
+        pageUrl: window.location.pathname,
+        label: (document.querySelector("h1") || {}).textContent || "",
         draftKey: form.dataset.draftKey,
         ifMatch: form.dataset.ifMatch || "",
         key: form.querySelector("input[name=idempotency_key]").value,
@@ -247,9 +416,30 @@
       lock(say("sending", "Sending…"));
       flush();
     });
-    var pending = readOutbox().filter(onThisPage);
-    if (pending.length) lock(say("notSent", "Not sent yet: will send when the connection returns."));
+    var mine = readOutbox().filter(onThisPage);
+    var refused = mine.filter(function (e) { return e.refused; });
+    if (refused.length) {
+      // Refused while the official was at another table: show what was sent and why.
+      drop(refused[0]);
+      applyDraft({pips: {}, went_out: "", reason: ""});
+      refused[0].body.scores.forEach(function (score) {
+        var input = document.getElementById("pips-" + score.player);
+        if (input) input.value = score.pips;
+        var radio = form.querySelector("input[name=went_out][value='" + score.player + "']");
+        if (radio && score.went_out) radio.checked = true;
+      });
+      var blocked = form.querySelector("input[name=went_out][value=blocked]");
+      if (blocked && refused[0].body.blocked) blocked.checked = true;
+      var reason = form.querySelector("input[name=reason]");
+      if (reason && refused[0].body.reason) reason.value = refused[0].body.reason;
+      updateTotals();
+      saveDraft();
+      showErrors(refused[0].refused.status, refused[0].refused.body);
+    } else if (mine.length) {
+      lock(say("notSent", "Not sent yet: will send when the connection returns."));
+    }
   }
+  showRefusedElsewhere();
   window.addEventListener("online", flush);
   flush();
 })();
