@@ -163,6 +163,11 @@ def _check_unique(entrants: Sequence[Entrant]) -> None:
         raise ValueError(f"Players entered more than once: {', '.join(map(str, duplicates))}.")
 
 
+def household_key(name: str) -> str:
+    """A household's name as seating compares it: case and spacing do not make another one."""
+    return " ".join(name.split()).casefold()
+
+
 def _household_conflicts(
     tables: list[list[int]], household_of: dict[int, str]
 ) -> list[tuple[int, str]]:
@@ -251,9 +256,14 @@ def seat_random(
     n, tables = len(people), len(sizes)
     index_of = {e.id: i for i, e in enumerate(people)}
 
-    household_names = sorted({e.household for e in people if e.household})
-    household_index = {name: h for h, name in enumerate(household_names)}
-    household = [household_index.get(e.household, _NO_HOUSEHOLD) for e in people]
+    # "Smith", "smith" and "Smith " are one household, shown as its first member spells it.
+    spelled: dict[str, str] = {}
+    for e in people:
+        if household_key(e.household):
+            spelled.setdefault(household_key(e.household), e.household.strip())
+    household_names = [spelled[key] for key in sorted(spelled)]
+    household_index = {key: h for h, key in enumerate(sorted(spelled))}
+    household = [household_index.get(household_key(e.household), _NO_HOUSEHOLD) for e in people]
     members: list[list[int]] = [[] for _ in household_names]
     for i, h in enumerate(household):
         if h != _NO_HOUSEHOLD:
@@ -292,7 +302,9 @@ def seat_random(
         rng.shuffle(table)
     ids = [[people[i].id for i in table] for table in seated]
     repeats = sum(1 for a in range(n) for b in before[a] if a < b and table_of[a] == table_of[b])
-    conflicts = _household_conflicts(ids, {e.id: e.household for e in people})
+    conflicts = _household_conflicts(
+        ids, {e.id: spelled.get(household_key(e.household), "") for e in people}
+    )
 
     warnings = [
         SeatingWarning(

@@ -232,6 +232,14 @@ def add_late_player(*, stage: Stage, player: Player, by: AbstractBaseUser) -> Se
             )
         )
         raise StateConflict(message % {"stage": stage.name})
+    if stage.kind == Stage.Kind.PLAYOFF:
+        raise StateConflict(
+            _(
+                "%(stage)s is a playoff: it seats only the players who advanced to it. A late "
+                "player joins a qualifying stage."
+            )
+            % {"stage": stage.name}
+        )
     # Read under lock, as withdrawing writes it: a withdrawal meanwhile is not undone.
     player = Player.objects.select_for_update().get(pk=player.pk)
     if player.status == Player.Status.WITHDRAWN:

@@ -79,6 +79,7 @@ def create_tournament(
 
 
 @transaction.atomic
+@transaction.atomic
 def add_staff(
     *, tournament: Tournament, username: str, role: str, password: str | None = None
 ) -> tuple[Staff, bool]:
@@ -94,6 +95,19 @@ def add_staff(
             message = _("%(username)s is a new user: give a password.")
             raise ValidationError({"password": [message % {"username": repr(username)}]})
         user = user_model.objects.create_user(username=username, password=password)
+    # Under the tournament's lock: two organisers demoting each other at once leave one.
+    Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
+    organisers = Staff.objects.filter(tournament=tournament, role=Staff.Role.ORGANISER)
+    if role != Staff.Role.ORGANISER and list(organisers.values_list("user_id", flat=True)) == [
+        user.pk
+    ]:
+        message = _(
+            "%(username)s is the only organiser of %(tournament)s: make someone else an "
+            "organiser first, or nobody could run the tournament."
+        )
+        raise ValidationError(
+            {"role": [message % {"username": user.get_username(), "tournament": tournament.name}]}
+        )
     staff, created = Staff.objects.update_or_create(
         tournament=tournament, user=user, defaults={"role": role}
     )

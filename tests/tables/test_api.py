@@ -261,6 +261,27 @@ def test_late_player_before_seating_is_409(as_organiser, tournament, stage):
     assert "seat the stage first" in response.json()["detail"]
 
 
+def test_late_player_into_a_playoff_is_409_and_seats_nobody(as_organiser, tournament):
+    # A playoff seats the players who advanced to it: a player knocked out (or never seated)
+    # cannot be put at the final table as a late entry.
+    final = factories.StageFactory(
+        tournament=tournament, order=2, kind="playoff", status="seated", name="Final"
+    )
+    table = factories.TableFactory(stage=final, number=1)
+    for n in (1, 2):
+        factories.SeatFactory(
+            table=table, player=factories.PlayerFactory(tournament=tournament, number=n)
+        )
+    knocked_out = factories.PlayerFactory(tournament=tournament, number=3)
+    response = late(as_organiser, final, knocked_out.pk)
+    assert response.status_code == 409
+    assert (
+        "Final is a playoff: it seats only the players who advanced to it"
+        in (response.json()["detail"])
+    )
+    assert Seat.objects.filter(stage=final).count() == 2
+
+
 def test_withdrawn_player_keeps_history_and_plays_no_further_round(as_organiser, tournament, stage):
     players = add_players(tournament, 6)
     tables = seat(as_organiser, stage, seed=5).json()

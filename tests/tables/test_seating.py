@@ -252,6 +252,21 @@ def test_seat_random_warns_about_a_household_bigger_than_the_number_of_tables() 
     assert together == [0, 1]  # still spread: two at one table, one at the other
 
 
+def test_seat_random_takes_a_household_spelled_with_other_case_or_spaces_as_the_same() -> None:
+    spellings = {1: "Smith", 2: "smith", 3: " SMITH ", 4: "Smith  "}
+    entrants = [Entrant(i, spellings.get(i, "")) for i in range(1, 17)]
+    for seed in range(10):
+        seating = seat_random(entrants, size_min=4, size_max=4, seed=seed)
+        tables_of_smiths = [t for t in seating.tables if {1, 2, 3, 4} & set(t)]
+        assert len(tables_of_smiths) == 4, seating.tables  # one Smith at each of the 4 tables
+    crowded = seat_random(entrants[:8], size_min=4, size_max=4, seed=1)  # 4 Smiths, 2 tables
+    assert [str(warning) for warning in crowded.warnings] == [
+        "Household 'Smith' has 4 players but there are only 2 tables, "
+        "so some of them must share a table."
+    ]
+    assert [name for _, name in crowded.household_conflicts] == ["Smith", "Smith"]
+
+
 def test_seat_random_counts_and_explains_repeats_it_cannot_avoid() -> None:
     entrants = [Entrant(i) for i in range(1, 5)]
     previous = [(1, 2), (3, 2), (4, 1), (4, 99)]  # any order; 99 is not in this stage

@@ -113,6 +113,25 @@ def test_late_player_and_withdrawal_from_the_pages(organiser_client, tournament,
     assert "Choose a player who is not seated" in again.content.decode()
 
 
+def test_a_seated_playoff_offers_no_late_player(organiser_client, tournament):
+    final = factories.StageFactory(
+        tournament=tournament, order=1, kind="playoff", status="seated", name="Final"
+    )
+    factories.TableFactory(stage=final, number=1)
+    factories.PlayerFactory(tournament=tournament, number=5, name="Knocked Out")
+    page = organiser_client.get(f"/t/{tournament.slug}/manage/stages/1/").content.decode()
+    assert "Add a late player" not in page
+    response = organiser_client.post(
+        f"/t/{tournament.slug}/manage/stages/1/late/",
+        {"player": tournament.players.get().pk},
+        follow=True,
+    )
+    assert "Final is a playoff: it seats only the players who advanced to it" in (
+        response.content.decode()
+    )
+    assert not Seat.objects.exists()
+
+
 def test_a_withdrawn_player_is_reinstated_from_the_console(organiser_client, tournament):
     player = factories.PlayerFactory(
         tournament=tournament, number=7, name="Ann Smith", status="withdrawn"
@@ -263,6 +282,23 @@ def test_staff_page_adds_an_official(organiser_client, tournament):
     assert (
         missing.status_code == 400 and "is a new user: give a password" in missing.content.decode()
     )
+
+
+def test_the_only_organiser_cannot_make_themselves_an_official(
+    organiser_client, tournament, organiser
+):
+    demote = {"username": organiser.username, "role": "official"}
+    response = organiser_client.post(f"/t/{tournament.slug}/manage/staff/", demote)
+    assert response.status_code == 400
+    assert "is the only organiser of" in response.content.decode()
+    assert tournament.staff.get(user=organiser).role == "organiser"
+    # With a second organiser, stepping down is allowed.
+    organiser_client.post(
+        f"/t/{tournament.slug}/manage/staff/",
+        {"username": "second", "role": "organiser", "password": "second-organiser-pw"},
+    )
+    organiser_client.post(f"/t/{tournament.slug}/manage/staff/", demote)
+    assert tournament.staff.get(user=organiser).role == "official"
 
 
 def test_day_of_play_settings_from_the_stage_page(organiser_client, tournament, stage):
