@@ -20,7 +20,7 @@ from scoring import rules, standings
 from scoring.exports import SCORES_HEADER
 from scoring.models import IdempotencyRecord, RoundResult, RoundResultVersion, Score
 from tables.models import Seat, Table
-from tournaments.csvfiles import ImportRejected, read_csv
+from tournaments.csvfiles import ImportRejected, read_csv, whole_number
 from tournaments.models import Stage
 from tournaments.services import StateConflict
 
@@ -476,14 +476,13 @@ def _scores_groups(tournament, records) -> tuple[dict[tuple, _Group], list]:
             )
         table = round_no = player = None
         if stage is not None:
-            if not values["table"].isdigit() or (stage.pk, int(values["table"])) not in tables:
+            table = tables.get((stage.pk, whole_number(values["table"])))
+            if table is None:
                 problems.append(
                     _("%(stage)s has no table %(table)s")
                     % {"stage": stage.name, "table": repr(values["table"])}
                 )
-            else:
-                table = tables[(stage.pk, int(values["table"]))]
-            if not values["round"].isdigit() or not 1 <= int(values["round"]) <= stage.rounds:
+            if not 1 <= (whole_number(values["round"]) or 0) <= stage.rounds:
                 problems.append(
                     _("%(stage)s has rounds 1 to %(rounds)s, not %(round)s")
                     % {"stage": stage.name, "rounds": stage.rounds, "round": repr(values["round"])}
@@ -496,12 +495,12 @@ def _scores_groups(tournament, records) -> tuple[dict[tuple, _Group], list]:
                         _("round %(round)s is played with the %(engine)s engine, not %(given)s")
                         % {"round": round_no, "engine": stage.engine(round_no), "given": engine}
                     )
-        if not values["number"].isdigit() or int(values["number"]) not in players:
+        player = players.get(whole_number(values["number"]))
+        if player is None:
             problems.append(
                 _("there is no player number %(number)s") % {"number": repr(values["number"])}
             )
         else:
-            player = players[int(values["number"])]
             name = values["name"]
             if name and name.casefold() != player.name.casefold():
                 problems.append(

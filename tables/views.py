@@ -3,6 +3,7 @@
 import copy
 import functools
 from collections.abc import Callable
+from typing import Any
 
 from django import forms
 from django.conf import settings
@@ -11,11 +12,10 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied, ValidationError
 from django.db.models import Count
 from django.forms.models import model_to_dict
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
-from django.views.decorators.http import require_POST
 
 from tables import seating, selectors, services
 from tables.forms import LatePlayerForm, SeatStageForm
@@ -42,6 +42,24 @@ def organised_tournament(request: HttpRequest, slug: str) -> Tournament:
             % {"tournament": tournament.name}
         )
     return tournament
+
+
+def form_action(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """A form's action, which answers a refused form with its page and the errors (400): the
+    browser then shows the action's address, and opening it again (Enter in the address bar, a
+    restored tab) is a GET, which goes back to the page the form is on, not to a 405."""
+
+    @functools.wraps(view)
+    def action(request: HttpRequest, slug: str, **kwargs: Any) -> HttpResponse:
+        if request.method == "GET":
+            if "order" in kwargs:
+                return redirect("manage-stage", slug=slug, order=kwargs["order"])
+            return redirect("manage", slug=slug)
+        if request.method != "POST":
+            return HttpResponseNotAllowed(["GET", "POST"])
+        return view(request, slug, **kwargs)
+
+    return action
 
 
 def _error_text(error: Exception) -> str:
@@ -88,7 +106,7 @@ def console(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@form_action
 def add_stage(request: HttpRequest, slug: str) -> HttpResponse:
     """Add a stage after the last one (a further playoff level, say), with the checks of the
     API's: said done on its page, or shown again on the console with what is wrong."""
@@ -110,7 +128,7 @@ def add_stage(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@form_action
 def remove_stage(request: HttpRequest, slug: str, order: int) -> HttpResponse:
     """Remove the last stage while it is not seated, once the box saying so is ticked."""
     tournament = organised_tournament(request, slug)
@@ -142,7 +160,7 @@ def _save_player(
 
 
 @login_required
-@require_POST
+@form_action
 def add_player(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = organised_tournament(request, slug)
     form = PlayerForm(request.POST)
@@ -180,7 +198,7 @@ def edit_player(request: HttpRequest, slug: str, player_id: int) -> HttpResponse
 
 
 @login_required
-@require_POST
+@form_action
 def import_players(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = organised_tournament(request, slug)
     form = ImportPlayersForm(request.POST, request.FILES)
@@ -240,7 +258,7 @@ def _stage_page(
 
 
 @login_required
-@require_POST
+@form_action
 def seat_stage(request: HttpRequest, slug: str, order: int) -> HttpResponse:
     tournament = organised_tournament(request, slug)
     stage = get_object_or_404(Stage, tournament=tournament, order=order)
@@ -292,7 +310,7 @@ def seat_stage(request: HttpRequest, slug: str, order: int) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@form_action
 def add_late_player(request: HttpRequest, slug: str, order: int) -> HttpResponse:
     tournament = organised_tournament(request, slug)
     stage = get_object_or_404(Stage, tournament=tournament, order=order)
@@ -347,7 +365,7 @@ def player_action(request: HttpRequest, slug: str, player_id: int, action: str) 
 
 
 @login_required
-@require_POST
+@form_action
 def day_of_play(request: HttpRequest, slug: str, order: int) -> HttpResponse:
     """Set a playoff's starting double and rounds, announced on the day."""
 
@@ -364,7 +382,7 @@ def day_of_play(request: HttpRequest, slug: str, order: int) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@form_action
 def table_sizes(request: HttpRequest, slug: str, order: int) -> HttpResponse:
     """Set the table sizes of a stage not seated yet (a playoff level among them)."""
 

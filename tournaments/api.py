@@ -52,7 +52,7 @@ class StaffSerializer(serializers.Serializer):
 
 
 class PlayerSerializer(serializers.ModelSerializer):
-    number = serializers.IntegerField(min_value=1, max_value=2_000_000_000)
+    number = serializers.IntegerField(min_value=1, max_value=Player.MAX_NUMBER)
     name = serializers.CharField(max_length=120)
 
     class Meta:

@@ -45,7 +45,18 @@ NO_ROWS = {
 }
 
 
+def whole_number(text: str) -> int | None:
+    """A cell's whole number (0 or more), or None: digits only, as ASCII ("²" is no number)."""
+    text = text.strip()
+    if text.isascii() and text.isdigit() and len(text) <= 18:
+        return int(text)
+    return None
+
+
 def _decode(content: bytes) -> str:
+    if content.startswith((b"\xff\xfe", b"\xfe\xff")):
+        # Excel's "Unicode text" (and some other programs' CSV): UTF-16 with its byte order mark.
+        return content.decode("utf-16")
     try:
         return content.decode("utf-8-sig")
     except UnicodeDecodeError:

@@ -14,6 +14,7 @@ class PlayerForm(forms.ModelForm):
     number = forms.IntegerField(
         label=Player._meta.get_field("number").verbose_name,
         min_value=1,
+        max_value=Player.MAX_NUMBER,
         help_text=Player._meta.get_field("number").help_text,
         widget=NUMERIC,
     )

@@ -108,6 +108,8 @@ class Player(models.Model):
         CHECKED_IN = "checked_in", _("Checked in")
         WITHDRAWN = "withdrawn", _("Withdrawn")
 
+    MAX_NUMBER = 2_000_000_000  # within every database's integer column
+
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="players")
     number = models.PositiveIntegerField(
         _("Number"), help_text=_("Badge number, unique in the tournament.")

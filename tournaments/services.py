@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from simple_history.utils import bulk_create_with_history
 
-from tournaments.csvfiles import ImportRejected, read_csv
+from tournaments.csvfiles import ImportRejected, read_csv, whole_number
 from tournaments.models import Player, PlayerChange, Staff, Stage, Tournament
 from tournaments.presets import PRESETS, get_preset
 from tournaments.signals import player_changed
@@ -217,10 +217,10 @@ def parse_players_csv(*, tournament: Tournament, content: bytes) -> list[dict[st
         number: int | None = None
         if not number_text:
             problems.append(_("the number is missing"))
-        elif not number_text.isdigit() or int(number_text) < 1:
+        elif not 1 <= (whole_number(number_text) or 0) <= Player.MAX_NUMBER:
             problems.append(
-                _("the number %(number)s is not a whole number of 1 or more")
-                % {"number": repr(number_text)}
+                _("the number %(number)s is not a whole number from 1 to %(largest)s")
+                % {"number": repr(number_text), "largest": f"{Player.MAX_NUMBER:,}"}
             )
         else:
             number = int(number_text)

@@ -81,6 +81,21 @@ def test_import_reports_every_bad_line_and_enters_nothing(as_organiser, tourname
     assert not RoundResult.objects.exists()
 
 
+def test_import_reports_digits_of_other_scripts_as_bad_lines(
+    as_organiser, tournament, table, players
+):
+    text = HEADER + "Qualifying,¹,1,12,1,Ann,0,yes,\nQualifying,1,²,12,1,Ann,0,yes,\n"
+    text += "Qualifying,1,1,12,³,Ann,0,yes,\nQualifying,1,1,12,99999999999999999999,Ann,0,yes,\n"
+    response = upload(as_organiser, tournament, text)
+    assert response.status_code == 400  # not a server error
+    rows = {row["line"]: row["message"] for row in response.json()["rows"]}
+    assert "Qualifying has no table '¹'" in rows[2]
+    assert "rounds 1 to 4, not '²'" in rows[3]
+    assert "no player number '³'" in rows[4]
+    assert "no player number '99999999999999999999'" in rows[5]
+    assert not RoundResult.objects.exists()
+
+
 def test_import_checks_each_round_like_the_tablet(as_organiser, tournament, table, players):
     text = (
         HEADER + "Qualifying,1,1,12,1,Ann,0,yes,\n"

@@ -228,7 +228,17 @@ def test_add_player_from_the_console_and_its_errors(organiser_client, tournament
     duplicate = organiser_client.post(url, {"number": "5", "name": "Another"})
     assert duplicate.status_code == 400
     assert "Number 5 is already taken" in duplicate.content.decode()
+    huge = organiser_client.post(url, {"number": "99999999999", "name": "Huge"})
+    assert huge.status_code == 400
+    assert "less than or equal to 2000000000" in huge.content.decode()
     assert tournament.players.count() == 1
+    # The browser now shows the form's address: opening it again goes back to the console.
+    reopened = organiser_client.get(url)
+    assert reopened.status_code == 302 and reopened["Location"] == f"/t/{tournament.slug}/manage/"
+    stage_action = f"/t/{tournament.slug}/manage/stages/1/table-sizes/"
+    assert (
+        organiser_client.get(stage_action)["Location"] == f"/t/{tournament.slug}/manage/stages/1/"
+    )
 
 
 def test_import_from_the_console_shows_every_bad_line(organiser_client, tournament):

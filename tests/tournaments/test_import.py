@@ -75,6 +75,27 @@ def test_import_reports_every_bad_row_by_line_and_creates_nothing(as_organiser, 
     assert tournament.players.count() == 1
 
 
+def test_import_reports_numbers_no_database_column_holds_and_digits_of_other_scripts(
+    as_organiser, tournament
+):
+    content = "number,name\n9999999999999999999999,Huge\n²,Squared\n2000000001,Just Over\n5,Fine\n"
+    response = upload(as_organiser, tournament, content)
+    assert response.status_code == 400  # not a server error
+    rows = {row["line"]: row["message"] for row in response.json()["rows"]}
+    assert sorted(rows) == [2, 3, 4]
+    assert "'9999999999999999999999' is not a whole number from 1 to 2,000,000,000" in rows[2]
+    assert "'²' is not a whole number" in rows[3]
+    assert "'2000000001' is not a whole number" in rows[4]
+    assert not tournament.players.exists()
+
+
+def test_import_reads_excel_unicode_text_utf16(as_organiser, tournament):
+    unicode_text = "number\tname\r\n1\tZoë Lindqvist\r\n".encode("utf-16")  # with its BOM
+    response = upload(as_organiser, tournament, unicode_text, name="players.txt")
+    assert response.status_code == 201, response.json()
+    assert tournament.players.get().name == "Zoë Lindqvist"
+
+
 @pytest.mark.parametrize(
     ("content", "message"),
     [
