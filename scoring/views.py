@@ -202,19 +202,34 @@ def enter_round(request: HttpRequest, slug: str, table_id: int, round_no: int) -
             )
             context = _entry_context(tournament, table, round_no, data=data, errors=errors, key=key)
             return render(request, "scoring/enter_round.html", context, status=400)
-        except (services.PreconditionRequired, services.PreconditionFailed):
-            # Saved on another device since this page was loaded: the form shows the scores as
-            # they are now, and what this official typed is said beside them, not lost.
-            context = _entry_context(tournament, table, round_no)
-            context["general_errors"] = [
+        except (
+            services.PreconditionRequired,
+            services.PreconditionFailed,
+            services.IdempotencyKeyReused,
+        ) as error:
+            # Saved on another device since this page was loaded, or an old copy of this form
+            # sent again (the browser's Back button): the form shows the scores as they are now,
+            # and what this official typed is said beside them, not lost.
+            why = (
                 _(
+                    "This form was already sent, with other scores: the browser's Back button "
+                    "brings back an old copy. The form now shows the round as it is saved; save "
+                    "again to replace it."
+                )
+                if isinstance(error, services.IdempotencyKeyReused)
+                else _(
                     "Someone saved scores for this round on another device after you opened it. "
                     "The form now shows them; save again to replace them."
-                ),
+                )
+            )
+            context = _entry_context(tournament, table, round_no)
+            context["general_errors"] = [
+                why,
                 _("You typed: %(scores)s") % {"scores": _typed(table, data)},
             ]
-            return render(request, "scoring/enter_round.html", context, status=412)
-        except (StateConflict, services.IdempotencyKeyReused) as error:
+            status = 422 if isinstance(error, services.IdempotencyKeyReused) else 412
+            return render(request, "scoring/enter_round.html", context, status=status)
+        except StateConflict as error:
             messages.error(request, str(error))
             return redirect("enter-table", slug=slug, table_id=table.pk)
         return redirect("check-round", slug=slug, table_id=table.pk, round_no=round_no)

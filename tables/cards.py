@@ -3,6 +3,7 @@
 import io
 import itertools
 from collections.abc import Callable
+from xml.sax.saxutils import escape
 
 import segno
 from django.utils.translation import gettext as _
@@ -73,8 +74,8 @@ def _table_page(stage: Stage, table: Table, entry_url: str, styles: dict) -> lis
     preset = get_preset(stage.tournament.preset)
     tiles = preset.tiles_dealt(stage.domino_set, len(seats))
     heading = [
-        Paragraph(stage.tournament.name, styles["event"]),
-        Paragraph(stage.name, styles["body"]),
+        Paragraph(escape(stage.tournament.name), styles["event"]),
+        Paragraph(escape(stage.name), styles["body"]),
         Paragraph(_("Table %(number)s") % {"number": table.number}, styles["table"]),
         Paragraph(
             _(
@@ -99,13 +100,13 @@ def _table_page(stage: Stage, table: Table, entry_url: str, styles: dict) -> lis
         values = {
             "seat": seat.position,
             "number": seat.player.number,
-            "name": seat.player.name,
+            "name": escape(seat.player.name),
             "round": seat.from_round,
         }
         seat_lines.append(Paragraph(line % values, styles["body"]))
 
     header = [Paragraph("<b>" + _("Round (engine)") + "</b>", styles["cell"])] + [
-        Paragraph(f"<b>{seat.player.name}</b><br/>#{seat.player.number}", styles["cell"])
+        Paragraph(f"<b>{escape(seat.player.name)}</b><br/>#{seat.player.number}", styles["cell"])
         for seat in seats
     ]
     rows = [header]

@@ -136,6 +136,27 @@ def test_a_new_round_saved_on_another_device_meanwhile_is_not_overwritten(
     ]
 
 
+def test_an_old_copy_of_the_form_sent_again_with_other_scores_changes_nothing(
+    official_client, table, players
+):
+    official_client.post(entry_url(table), form(players, key="once"))
+    # Back in the browser brings the old form (and its key) back; the official changes a score.
+    again = official_client.post(
+        entry_url(table), form(players, pips=("0", "9", "9", "9"), key="once")
+    )
+    assert again.status_code == 422
+    page = again.content.decode()
+    assert "This form was already sent, with other scores" in page
+    assert "You typed:" in page and "Idempotency" not in page
+    assert RoundResultVersion.objects.count() == 1
+    assert [s.pips for s in RoundResult.objects.get().scores.order_by("player__number")] == [
+        0,
+        12,
+        30,
+        7,
+    ]
+
+
 def test_second_person_rule_on_the_check_screen(official_client, table, players):
     table.stage.requires_second_person = True
     table.stage.save()

@@ -411,6 +411,20 @@ def test_table_cards_pdf_has_a_page_per_table_with_players_deal_and_grid(
         assert found == [f"http://testserver/t/{tournament.slug}/enter/{tables[number]}/"]
 
 
+def test_table_cards_print_names_with_angle_brackets_and_ampersands_as_typed(
+    as_official, as_organiser, tournament, stage
+):
+    names = ["Bob <Bobby> Lee", "Ann <b Smith", "Cy & Di", "Ed Jones"]
+    for number, name in enumerate(names, start=1):
+        factories.PlayerFactory(tournament=tournament, number=number, name=name)
+    seat(as_organiser, stage, seed=1)
+    response = as_official.get(f"/api/v1/stages/{stage.pk}/cards.pdf")
+    assert response.status_code == 200  # "<b" once made the PDF fail
+    text = PdfReader(io.BytesIO(response.content)).pages[0].extract_text()
+    for name in names:
+        assert name in text
+
+
 def test_table_cards_need_a_seated_stage_and_staff(anon, as_organiser, as_other_organiser, stage):
     assert as_organiser.get(f"/api/v1/stages/{stage.pk}/cards.pdf").status_code == 409
     assert anon.get(f"/api/v1/stages/{stage.pk}/cards.pdf").status_code == 401

@@ -42,7 +42,22 @@ def test_console_needs_login_and_an_organiser(client, tournament, official):
     assert response.status_code == 302
     assert response["Location"].startswith("/accounts/login/")
     client.force_login(official)
-    assert client.get(f"/t/{tournament.slug}/manage/").status_code == 403
+    refused = client.get(f"/t/{tournament.slug}/manage/")
+    assert refused.status_code == 403
+    # The page says why, on the site's own page, not a bare "403 Forbidden".
+    page = refused.content.decode()
+    assert f"Only an organiser of {tournament.name} may open this page" in page
+    assert f"You are signed in as {official.username}" in page
+    missing = client.get("/t/no-such-tournament/")
+    assert missing.status_code == 404
+    assert "There is no page at /t/no-such-tournament/" in missing.content.decode()
+
+
+def test_the_server_error_page_renders_without_a_request():
+    from django.template import loader
+
+    page = loader.get_template("500.html").render()  # as Django's handler renders it: no context
+    assert "Something went wrong" in page and "Inténtelo de nuevo" in page
 
 
 def test_console_lists_stages_players_and_downloads(organiser_client, tournament, stage):
