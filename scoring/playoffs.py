@@ -184,6 +184,8 @@ def advance_from_stage(*, stage: Stage) -> Stage | None:
         return None  # seated already
     if stage.tables.count() == 1:
         decide_placings(final=stage)
+        # The public pages are kept per snapshot: a new one draws them again, with the winners.
+        standings.request_rebuild(stage)
         return None
     standings.rebuild_standings(stage=stage)  # current already unless a late correction
     advancers = list(

@@ -5,11 +5,11 @@ import functools
 import hashlib
 import logging
 import re
+import unicodedata
 from typing import Any
 
 from django.core.cache import cache, caches
 from django.db import connection
-from django.db.models import Q
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
@@ -114,6 +114,16 @@ def _current_version(slug: str) -> tuple[Any, ...] | None:
         return cursor.fetchone()
 
 
+def podium(tournament: Tournament, stage: Stage | None) -> list[Placing]:
+    """The first three places once the final (the current stage, closed) has decided them. The
+    worker that decides them rebuilds the final's standings too, so the pages kept for its
+    snapshot are drawn again with them."""
+    if stage is None or stage.status != Stage.Status.CLOSED:
+        return []
+    placings = Placing.objects.filter(tournament=tournament, stage=stage, place__lte=3)
+    return list(placings.select_related("player").order_by("place", "player__number"))
+
+
 def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
     """Live standings of the current stage: one query, then the page from the cache."""
     partial = bool(getattr(request, "htmx", False))
@@ -143,6 +153,7 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
             "stage": stage,
             "standings_table": standings_table(tournament, stage, meta) if stage else "",
             "meta": meta,
+            "podium": podium(tournament, stage),
         }
         template = "scoring/_standings.html" if partial else "scoring/standings.html"
         return render(request, template, context)
@@ -293,22 +304,35 @@ def table_sheet(request: HttpRequest, slug: str, order: int, number: int) -> Htt
     return _live(render(request, template, context), etag)
 
 
+def folded(text: str) -> str:
+    """Text as a search compares it: without accents or case ("Peña" and "PENA" alike)."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
+
+
 def find_player(request: HttpRequest, slug: str) -> HttpResponse:
-    """Find a player by badge number or part of the name."""
+    """Find a player by badge number, or by words of the name or club in any order, with or
+    without accents ("ruth baker" finds Ruth Ann Baker, "pena" Gloria Peña)."""
     tournament = get_object_or_404(Tournament, slug=slug)
     query = request.GET.get("q", "").strip()
     matches: list[Player] = []
-    if query.lstrip("#").isdigit():
-        player = tournament.players.filter(number=int(query.lstrip("#"))).first()
+    number = query.lstrip("#").strip()
+    by_number = number.isascii() and number.isdigit()
+    if by_number:
+        player = tournament.players.filter(number=int(number[:18])).first()
         if player is not None:
             return redirect("player-page", slug=slug, number=player.number)
     elif query:
-        matches = list(
-            tournament.players.filter(Q(name__icontains=query) | Q(club__icontains=query)).order_by(
-                "name"
-            )[:50]
-        )
-    context = {"tournament": tournament, "query": query, "matches": matches}
+        words = folded(query).split()
+        # The tournament's names are a few thousand at most: compared here, as no database
+        # the project runs on folds accents the same way (SQLite folds ASCII letters only).
+        found = [
+            pk
+            for pk, name, club in tournament.players.values_list("pk", "name", "club")
+            if all(word in folded(f"{name} {club}") for word in words)
+        ]
+        matches = list(Player.objects.filter(pk__in=found[:50]).order_by("name"))
+    context = {"tournament": tournament, "query": query, "matches": matches, "by_number": by_number}
     return render(request, "scoring/find_player.html", context)
 
 
@@ -377,6 +401,7 @@ def screen(request: HttpRequest, slug: str) -> HttpResponse:
         "pages": pages,
         "next_page": page % pages + 1,
         "newest": newest,
+        "podium": podium(tournament, stage),
     }
     partial = bool(getattr(request, "htmx", False))
     return render(request, "scoring/_screen.html" if partial else "scoring/screen.html", context)

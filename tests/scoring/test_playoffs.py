@@ -366,6 +366,27 @@ def test_ten_winners_at_tables_of_four_then_a_final_of_three_then_placings(
     assert [p["place"] for p in placings[10:12]] == [11, 11]
 
 
+def test_the_standings_page_and_the_projector_name_the_winners_once_the_final_is_closed(
+    as_organiser, client, tournament
+):
+    stage = qualifying_with_tables(tournament, [3] * 3)
+    play_stage(stage)
+    close(as_organiser, stage)
+    final = Stage.objects.get(source_stage=stage)
+    play_stage(final)
+    before = client.get(f"/t/{tournament.slug}/").content.decode()  # kept for this snapshot
+    assert "is decided" not in before
+    close(as_organiser, final)
+    winner, second, third = (
+        s.player for s in Seat.objects.filter(stage=final).order_by("position")
+    )  # seat 1 won every round
+    for path in (f"/t/{tournament.slug}/", f"/t/{tournament.slug}/screen/"):
+        page = client.get(path).content.decode()
+        assert f"{tournament.name} is decided" in page
+        assert f"<strong>{winner.name}</strong>" in page and "winner" in page
+        assert page.index(winner.name) < page.index(second.name) < page.index(third.name)
+
+
 def test_forty_winners_at_tables_of_at_most_eight_then_a_final_of_five(as_organiser, tournament):
     stage = qualifying_with_tables(tournament, [3] * 40)
     level1 = playoff(tournament, size_min=3, size_max=8)

@@ -206,6 +206,14 @@ def test_find_a_player_by_number_or_name(client, tournament, stage):
     assert "Di Peña" in by_name and "Ann Baker" not in by_name
     nobody = client.get(f"/t/{tournament.slug}/players/", {"q": "Zed"}).content.decode()
     assert "Nobody matches" in nobody
+    no_badge = client.get(f"/t/{tournament.slug}/players/", {"q": "99"}).content.decode()
+    assert "No player has badge number 99" in no_badge and "Try the badge number" not in no_badge
+
+
+@pytest.mark.parametrize("query", ["pena", "PEÑA", "di pena", "pena di", "DI  PEÑA"])
+def test_find_a_player_without_accents_case_or_the_names_order(client, tournament, stage, query):
+    page = client.get(f"/t/{tournament.slug}/players/", {"q": query}).content.decode()
+    assert "Di Peña" in page and "Ann Baker" not in page
 
 
 def test_projector_pages_through_the_standings(client, tournament):
