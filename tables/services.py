@@ -86,7 +86,15 @@ def _no_split_message(error: seating.NoBalancedSplit, n: int, size_min: int, siz
         "sizes differing by at most one.",
         n,
     ) % {"count": n, "min": size_min, "max": size_max}
-    (low, high), *others = error.suggestions
+    # A table is at least two players, whatever the arithmetic would allow.
+    suggestions = [(low, high) for low, high in error.suggestions if low >= 2]
+    if not suggestions:
+        return ngettext(
+            "Only %(count)s player is to be seated: a table needs at least 2.",
+            "Only %(count)s players are to be seated: a table needs at least 2.",
+            n,
+        ) % {"count": n}
+    (low, high), *others = suggestions
     if others:
         (other_low, other_high), *_rest = others
         tries = _("Try tables of %(low)s to %(high)s or %(low2)s to %(high2)s.") % {
@@ -154,6 +162,14 @@ def seat_stage(
             )
     except seating.NoBalancedSplit as error:
         message = _no_split_message(error, len(entrants), size_min, stage.table_size_max)
+        if left_out:
+            message += " " + ngettext(
+                "Once anyone has checked in, only those checked in are seated: %(count)s "
+                "player who has not checked in was left out.",
+                "Once anyone has checked in, only those checked in are seated: %(count)s "
+                "players who have not checked in were left out.",
+                len(left_out),
+            ) % {"count": len(left_out)}
         raise StateConflict(message) from None
     _check_deal(stage, [len(t) for t in result.tables])
 
@@ -300,8 +316,8 @@ def withdraw_player(*, player: Player, by: AbstractBaseUser) -> Player:
 
 @transaction.atomic
 def reinstate_player(*, player: Player, by: AbstractBaseUser) -> Player:
-    """Undo a withdrawal: the player is checked in and keeps their seat in the stage being
-    played, from the next round, unless their table has reported a round since they withdrew
+    """Undo a withdrawal: the player is as before it (checked in, or registered if they had not
+    checked in) and keeps their seat in the stage being played, from the next round, unless their table has reported a round since they withdrew
     (they missed it: their line would lack a score the rest of the table has).
 
     Reinstating a player who has not withdrawn is harmless.
@@ -331,7 +347,17 @@ def reinstate_player(*, player: Player, by: AbstractBaseUser) -> Player:
         seat.to_round = None
         seat.save(update_fields=["to_round"])
         seating_changed.send(sender=Stage, stage=seat.stage)
-    player.status = Player.Status.CHECKED_IN
+    # Back as before the withdrawal: checked in if they were playing (or had checked in),
+    # registered otherwise, so that reinstating one player before seating does not make them
+    # the only one checked in (seating then takes only those checked in).
+    before = (
+        player.history.exclude(status=Player.Status.WITHDRAWN)
+        .order_by("-history_date", "-history_id")
+        .values_list("status", flat=True)
+        .first()
+    )
+    playing = bool(closed_seats) or before == Player.Status.CHECKED_IN
+    player.status = Player.Status.CHECKED_IN if playing else Player.Status.REGISTERED
     record_change(player, by=by, reason=PlayerChange.REINSTATED)
     player.save(update_fields=["status"])
     return player

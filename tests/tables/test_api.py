@@ -115,6 +115,20 @@ def test_no_balanced_split_is_409_with_the_bounds_that_would_work(as_organiser, 
     assert not stage.tables.exists()
 
 
+def test_one_checked_in_player_is_no_table_and_the_refusal_says_who_was_left_out(
+    as_organiser, tournament, stage
+):
+    players = add_players(tournament, 6)  # registered
+    Player.objects.filter(pk=players[0].pk).update(status="checked_in")
+    response = seat(as_organiser, stage)
+    assert response.status_code == 409
+    assert response.json()["detail"] == (
+        "Only 1 player is to be seated: a table needs at least 2. Once anyone has checked in, "
+        "only those checked in are seated: 5 players who have not checked in were left out."
+    )
+    assert not stage.tables.exists()
+
+
 def test_no_players_is_409(as_organiser, stage):
     response = seat(as_organiser, stage)
     assert response.status_code == 409

@@ -161,7 +161,27 @@ def test_a_withdrawn_player_is_reinstated_from_the_console(organiser_client, tou
     done = organiser_client.post(url, follow=True).content.decode()
     assert "#7 Ann Smith is back in." in done
     player.refresh_from_db()
-    assert player.status == "checked_in"
+    assert player.status == "registered"  # as before the withdrawal: never checked in
+
+
+def test_reinstating_a_player_before_seating_leaves_everyone_to_be_seated(
+    organiser_client, tournament, stage
+):
+    players = add_players(tournament, 8)  # imported: registered, nobody checked in yet
+    base = f"/t/{tournament.slug}/manage/players/{players[1].pk}"
+    organiser_client.post(f"{base}/withdraw/")
+    organiser_client.post(f"{base}/reinstate/")
+    players[1].refresh_from_db()
+    assert players[1].status == "registered"
+    organiser_client.post(f"/t/{tournament.slug}/manage/stages/1/seat/", {"seed": "3"})
+    assert Seat.objects.filter(stage=stage).count() == 8  # not just the one reinstated
+    # One who had checked in comes back checked in.
+    checked = players[2]
+    organiser_client.post(f"/t/{tournament.slug}/manage/players/{checked.pk}/check-in/")
+    organiser_client.post(f"/t/{tournament.slug}/manage/players/{checked.pk}/withdraw/")
+    organiser_client.post(f"/t/{tournament.slug}/manage/players/{checked.pk}/reinstate/")
+    checked.refresh_from_db()
+    assert checked.status == "checked_in"
 
 
 def test_a_typo_in_a_players_entry_is_corrected_from_the_console_and_shows_on_the_standings(
