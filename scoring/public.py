@@ -19,7 +19,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
 from scoring import selectors, standings
-from scoring.models import Placing, RoundResult, StageStandings, StandingRow
+from scoring.models import Placing, RoundResult, Score, StageStandings, StandingRow
 from tables.models import Seat, Table
 from tournaments.models import Player, Stage, Tournament
 
@@ -345,6 +345,11 @@ def player_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         for seat in Seat.objects.filter(player=player).select_related("table", "stage")
     }
     rows = {row.stage_id: row for row in StandingRow.objects.filter(player=player)}
+    went_out = set(
+        Score.objects.filter(
+            player=player, went_out=True, result__status=RoundResult.Status.CONFIRMED
+        ).values_list("result__stage_id", "result__round_no")
+    )
     stages = []
     for stage in tournament.stages.exclude(status=Stage.Status.PENDING).order_by("-order"):
         if stage.pk in seats:
@@ -356,7 +361,8 @@ def player_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
                     "seat": seats[stage.pk],
                     "row": row,
                     "rounds": [
-                        (n, stage.engine(n), scores.get(str(n))) for n in range(1, stage.rounds + 1)
+                        (n, stage.engine(n), scores.get(str(n)), (stage.pk, n) in went_out)
+                        for n in range(1, stage.rounds + 1)
                     ],
                 }
             )
