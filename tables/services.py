@@ -317,8 +317,9 @@ def withdraw_player(*, player: Player, by: AbstractBaseUser) -> Player:
 @transaction.atomic
 def reinstate_player(*, player: Player, by: AbstractBaseUser) -> Player:
     """Undo a withdrawal: the player is as before it (checked in, or registered if they had not
-    checked in) and keeps their seat in the stage being played, from the next round, unless their table has reported a round since they withdrew
-    (they missed it: their line would lack a score the rest of the table has).
+    checked in) and keeps their seat in the stage being played, from the next round, unless
+    their table has reported a round since they withdrew (they missed it: their line would lack
+    a score the rest of the table has).
 
     Reinstating a player who has not withdrawn is harmless.
     """
