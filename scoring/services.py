@@ -517,7 +517,10 @@ def _scores_groups(tournament, records) -> tuple[dict[tuple, _Group], list]:
             )
         if problems:
             errors.append((record.line, record.message()))
-            continue
+            if table is None or round_no is None or player is None:
+                continue
+            # The line still names its table, round and player: its round is checked with it, so
+            # every problem is reported in one upload, and its player is not called missing.
         group = groups.setdefault((table.pk, round_no), _Group(stage, table, round_no))
         group.lines.append((record, player, went_out))
         group.confirm = group.confirm or status == RoundResult.Status.CONFIRMED

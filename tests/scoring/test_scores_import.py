@@ -96,6 +96,26 @@ def test_import_reports_digits_of_other_scripts_as_bad_lines(
     assert not RoundResult.objects.exists()
 
 
+def test_a_line_with_a_wrong_name_is_still_checked_with_its_round_in_one_upload(
+    as_organiser, tournament, table, players
+):
+    text = (
+        HEADER + "Qualifying,1,1,12,1,Ann,0,yes,\n"  # line 2
+        "Qualifying,1,1,12,2,Robert,14,yes,\n"  # line 3: wrong name, and a second went out
+        "Qualifying,1,1,12,3,Cy,30,no,\n"  # line 4
+        "Qualifying,1,1,12,4,Di,7,no,\n"  # line 5
+    )
+    response = upload(as_organiser, tournament, text)
+    assert response.status_code == 400
+    rows = [(row["line"], row["message"]) for row in response.json()["rows"]]
+    messages = " ".join(message for _, message in rows)
+    assert any(line == 3 and "Number 2 is Bob, not 'Robert'" in m for line, m in rows)
+    assert "Two players are marked as went out" in messages  # found in the same upload
+    assert any(line == 3 and "A player who went out scores 0" in m for line, m in rows)
+    assert "No score for Bob" not in messages  # his line is there, with a wrong name
+    assert not RoundResult.objects.exists()
+
+
 def test_import_checks_each_round_like_the_tablet(as_organiser, tournament, table, players):
     text = (
         HEADER + "Qualifying,1,1,12,1,Ann,0,yes,\n"
