@@ -5,7 +5,6 @@ import functools
 import hashlib
 import logging
 import re
-import unicodedata
 from typing import Any
 
 from django.core.cache import cache, caches
@@ -22,6 +21,7 @@ from scoring import selectors, standings
 from scoring.models import Placing, RoundResult, Score, StageStandings, StandingRow
 from tables.models import Seat, Table
 from tournaments.models import Player, Stage, Tournament
+from tournaments.text import folded
 
 logger = logging.getLogger(__name__)
 
@@ -302,12 +302,6 @@ def table_sheet(request: HttpRequest, slug: str, order: int, number: int) -> Htt
     }
     template = "scoring/_sheet.html" if partial else "scoring/sheet.html"
     return _live(render(request, template, context), etag)
-
-
-def folded(text: str) -> str:
-    """Text as a search compares it: without accents or case ("Peña" and "PENA" alike)."""
-    decomposed = unicodedata.normalize("NFKD", text)
-    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
 
 
 def find_player(request: HttpRequest, slug: str) -> HttpResponse:

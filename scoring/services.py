@@ -23,6 +23,7 @@ from tables.models import Seat, Table
 from tournaments.csvfiles import ImportRejected, read_csv, whole_number
 from tournaments.models import Stage
 from tournaments.services import StateConflict
+from tournaments.text import folded
 
 
 class PreconditionRequired(Exception):
@@ -502,7 +503,7 @@ def _scores_groups(tournament, records) -> tuple[dict[tuple, _Group], list]:
             )
         else:
             name = values["name"]
-            if name and name.casefold() != player.name.casefold():
+            if name and folded(name) != folded(player.name):  # "Martinez" is Martínez
                 problems.append(
                     _("number %(number)s is %(name)s, not %(given)s")
                     % {"number": player.number, "name": player.name, "given": repr(name)}

@@ -93,7 +93,7 @@ def test_organiser_console_speaks_spanish(client, organiser, tournament):
     html = page(client, f"/t/{tournament.slug}/manage/", **SPANISH)
     assert f"{tournament.name}: panel del organizador" in html
     assert "Añadir un jugador" in html and "Importar jugadores" in html
-    assert "1 inscrito: 0 presentes, 1 sin llegar, 0 retirados." in html
+    assert "1 inscrito: presentes 0, sin llegar 1, retirados 0." in html
     assert 'aria-label="Marcar presente a Rosa Díaz"' in html
     assert "Archivo CSV con una fila de encabezados" in html  # a form label
 
@@ -297,10 +297,13 @@ def test_scores_import_lines_speak_spanish(organiser, tournament, table, players
         **SPANISH,
     )
     assert response.status_code == 400
-    assert response.json()["file"] == [
+    lines = response.json()["file"]
+    assert lines[0] == (
         "Línea 2: La ronda 1 se juega con el doble inicial 12, no con 11; el número 1 es Ann, "
         "no 'Zed'; el valor 'maybe' de went_out no es yes ni no."
-    ]
+    )
+    # The line is still checked with its round, whose other players have no line.
+    assert "Línea 2: mesa 1, ronda 1: Faltan los puntos de Bob." in lines
 
 
 def test_choice_labels_follow_the_active_language():

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from django.core.exceptions import ValidationError
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext, gettext_lazy, ngettext
 
 
 class ImportRejected(ValidationError):
@@ -131,7 +131,11 @@ def read_csv(
                 }
             if len(cells) != len(header):
                 record.problems.append(
-                    gettext("the line has %(cells)s cells but the header has %(columns)s")
+                    ngettext(
+                        "the line has %(cells)s cell but the header has %(columns)s",
+                        "the line has %(cells)s cells but the header has %(columns)s",
+                        len(cells),
+                    )
                     % {"cells": len(cells), "columns": len(header)}
                 )
             records.append(record)

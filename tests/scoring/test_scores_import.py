@@ -116,6 +116,22 @@ def test_a_line_with_a_wrong_name_is_still_checked_with_its_round_in_one_upload(
     assert not RoundResult.objects.exists()
 
 
+def test_a_name_typed_without_its_accents_or_in_capitals_is_the_same_name(
+    as_organiser, tournament, table, players
+):
+    players[3].name = "Dí Peña"
+    players[3].save()
+    text = GOOD.splitlines()[0] + "\n" + "\n".join(GOOD.splitlines()[1:5]) + "\n"
+    text = text.replace(",4,Di,", ",4,DI  PENA,")
+    response = upload(as_organiser, tournament, text)
+    assert response.status_code == 201, response.json()
+    wrong = text.replace(",4,DI  PENA,", ",4,Di Perez,")
+    RoundResult.objects.all().delete()
+    refused = upload(as_organiser, tournament, wrong)
+    assert refused.status_code == 400
+    assert "Number 4 is Dí Peña, not 'Di Perez'" in refused.json()["rows"][0]["message"]
+
+
 def test_import_checks_each_round_like_the_tablet(as_organiser, tournament, table, players):
     text = (
         HEADER + "Qualifying,1,1,12,1,Ann,0,yes,\n"
