@@ -197,10 +197,10 @@ def test_player_page_shows_the_seat_now_and_round_scores(client, tournament, sta
     assert "Now: Qualifying, <strong>table 1</strong>, seat 2" in page
     assert "Rank 3 overall, 2 at the table" in page  # Di went out too: both tables' winners lead
     assert 'hx-trigger="every 15s"' in page  # keeps itself current, like the standings
-    assert "went out" not in page  # Bob, in seat 2, never went out
+    assert '<span class="badge">out</span>' not in page  # Bob, in seat 2, never went out
     winner = Player.objects.get(tournament=tournament, name="Ann Baker")  # seat 1 goes out
     won = client.get(f"/t/{tournament.slug}/players/{winner.number}/").content.decode()
-    assert won.count('0 <span class="badge">went out</span>') == stage.rounds
+    assert won.count('0 <span class="badge">out</span>') == stage.rounds
 
 
 def test_find_a_player_by_number_or_name(client, tournament, stage):
