@@ -20,6 +20,7 @@ from django.utils.translation import get_language
 from scoring import selectors, standings
 from scoring.models import Placing, RoundResult, Score, StageStandings, StandingRow
 from tables.models import Seat, Table
+from tournaments.csvfiles import whole_number
 from tournaments.models import Player, Stage, Tournament
 from tournaments.text import folded
 
@@ -120,8 +121,12 @@ def podium(tournament: Tournament, stage: Stage | None) -> list[Placing]:
     snapshot are drawn again with them."""
     if stage is None or stage.status != Stage.Status.CLOSED:
         return []
-    placings = Placing.objects.filter(tournament=tournament, stage=stage, place__lte=3)
-    return list(placings.select_related("player").order_by("place", "player__number"))
+    placings = Placing.objects.filter(tournament=tournament)
+    if not placings.filter(stage=stage).exists():  # decided by an earlier final, or not yet
+        return []
+    # The third place may have gone out before the final (a Samboree's final of two).
+    top = placings.filter(place__lte=3).select_related("player")
+    return list(top.order_by("place", "player__number"))
 
 
 def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
@@ -304,29 +309,44 @@ def table_sheet(request: HttpRequest, slug: str, order: int, number: int) -> Htt
     return _live(render(request, template, context), etag)
 
 
+FIND_WORDS = 8  # words of a query that count; a page of matches is at most FIND_MATCHES
+FIND_MATCHES = 50
+
+
 def find_player(request: HttpRequest, slug: str) -> HttpResponse:
     """Find a player by badge number, or by words of the name or club in any order, with or
     without accents ("ruth baker" finds Ruth Ann Baker, "pena" Gloria Peña)."""
     tournament = get_object_or_404(Tournament, slug=slug)
-    query = request.GET.get("q", "").strip()
+    query = request.GET.get("q", "").strip()[:200]
     matches: list[Player] = []
-    number = query.lstrip("#").strip()
-    by_number = number.isascii() and number.isdigit()
+    more = False
+    digits = query.lstrip("#").strip()
+    by_number = digits.isascii() and digits.isdigit()
     if by_number:
-        player = tournament.players.filter(number=int(number[:18])).first()
+        number = whole_number(digits)  # None for more digits than any badge has
+        player = tournament.players.filter(number=number).first() if number is not None else None
         if player is not None:
             return redirect("player-page", slug=slug, number=player.number)
     elif query:
-        words = folded(query).split()
-        # The tournament's names are a few thousand at most: compared here, as no database
-        # the project runs on folds accents the same way (SQLite folds ASCII letters only).
-        found = [
-            pk
-            for pk, name, club in tournament.players.values_list("pk", "name", "club")
-            if all(word in folded(f"{name} {club}") for word in words)
-        ]
-        matches = list(Player.objects.filter(pk__in=found[:50]).order_by("name"))
-    context = {"tournament": tournament, "query": query, "matches": matches, "by_number": by_number}
+        words = list(dict.fromkeys(folded(query).split()))[:FIND_WORDS]
+        # The tournament's names are a few thousand at most: compared here, each folded once, as
+        # no database the project runs on folds accents the same way (SQLite: ASCII only).
+        found = []
+        for pk, name, club in tournament.players.values_list("pk", "name", "club"):
+            text = folded(f"{name} {club}")
+            if all(word in text for word in words):
+                found.append((name.casefold(), pk))
+        found.sort()
+        more = len(found) > FIND_MATCHES
+        chosen = [pk for _, pk in found[:FIND_MATCHES]]
+        matches = sorted(Player.objects.filter(pk__in=chosen), key=lambda p: p.name.casefold())
+    context = {
+        "tournament": tournament,
+        "query": query,
+        "matches": matches,
+        "more": more,
+        "by_number": by_number,
+    }
     return render(request, "scoring/find_player.html", context)
 
 

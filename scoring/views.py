@@ -227,7 +227,10 @@ def enter_round(request: HttpRequest, slug: str, table_id: int, round_no: int) -
                 why,
                 _("You typed: %(scores)s") % {"scores": _typed(table, data)},
             ]
-            status = 422 if isinstance(error, services.IdempotencyKeyReused) else 412
+            status = {
+                services.IdempotencyKeyReused: 422,
+                services.PreconditionRequired: 428,
+            }.get(type(error), 412)
             return render(request, "scoring/enter_round.html", context, status=status)
         except StateConflict as error:
             messages.error(request, str(error))

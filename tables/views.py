@@ -51,12 +51,12 @@ def form_action(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse
 
     @functools.wraps(view)
     def action(request: HttpRequest, slug: str, **kwargs: Any) -> HttpResponse:
-        if request.method == "GET":
+        if request.method in ("GET", "HEAD"):
             if "order" in kwargs:
                 return redirect("manage-stage", slug=slug, order=kwargs["order"])
             return redirect("manage", slug=slug)
         if request.method != "POST":
-            return HttpResponseNotAllowed(["GET", "POST"])
+            return HttpResponseNotAllowed(["GET", "HEAD", "POST"])
         return view(request, slug, **kwargs)
 
     return action

@@ -7,6 +7,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Max
+from django.utils import formats
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from simple_history.utils import bulk_create_with_history
@@ -78,7 +79,6 @@ def create_tournament(
     return tournament
 
 
-@transaction.atomic
 @transaction.atomic
 def add_staff(
     *, tournament: Tournament, username: str, role: str, password: str | None = None
@@ -220,7 +220,10 @@ def parse_players_csv(*, tournament: Tournament, content: bytes) -> list[dict[st
         elif not 1 <= (whole_number(number_text) or 0) <= Player.MAX_NUMBER:
             problems.append(
                 _("the number %(number)s is not a whole number from 1 to %(largest)s")
-                % {"number": repr(number_text), "largest": f"{Player.MAX_NUMBER:,}"}
+                % {
+                    "number": repr(number_text),
+                    "largest": formats.number_format(Player.MAX_NUMBER, force_grouping=True),
+                }
             )
         else:
             number = int(number_text)

@@ -6,6 +6,7 @@ from playwright.sync_api import expect
 from scoring.models import RoundResult, RoundResultVersion
 from tests import factories
 from tests.browser.conftest import PHONE, TABLET, sign_in
+from tournaments.models import Stage
 
 pytestmark = pytest.mark.browser
 
@@ -224,7 +225,7 @@ def test_entry_refused_while_the_official_is_at_another_round_is_kept_and_shown(
     page.unroute(api)  # sent from round 2's page, and refused there
     refused = page.locator(".refused")
     expect(refused).to_be_visible(timeout=15_000)
-    expect(refused).to_contain_text("Table 1 · Round 1")
+    expect(refused).to_contain_text(f"Table 1, round 1 · {tournament.name}")
     assert not RoundResult.objects.exists()
     refused.locator("a").click()
     page.wait_for_url(f"**/enter/{table.pk}/1/")
@@ -256,3 +257,77 @@ def test_the_network_coming_back_during_a_retry_sends_once(new_page, seated):
     settled = len(attempts)
     page.wait_for_timeout(4500)  # the tablet retries every 4 s
     assert len(attempts) - settled <= 2  # one retry chain, not one more per event
+
+
+def test_a_version_conflict_met_at_another_round_does_not_put_the_old_scores_back(new_page, seated):
+    tournament, table, players, official = seated
+    first = submitted(table, players, [0, 10, 20, 30], official)
+    page = new_page(TABLET)
+    sign_in(page, official.username, next_path=f"/t/{tournament.slug}/enter/{table.pk}/1/")
+    page.fill(f"#pips-{players[3].pk}", "29")
+    api = "**/api/v1/tables/*/rounds/*/"
+    page.route(api, lambda route: route.abort("internetdisconnected"))
+    page.click("#round-form button[type=submit]")
+    expect(page.locator("#offline-banner")).to_contain_text("Not sent yet")
+    page.click("nav.round-nav >> text=Round 2")
+    page.wait_for_url(f"**/enter/{table.pk}/2/")
+    submitted(table, players, [0, 11, 20, 30], official, if_match=first.etag)  # elsewhere
+    page.unroute(api)
+    refused = page.locator(".refused")
+    expect(refused).to_be_visible(timeout=15_000)
+    refused.locator("a").click()
+    page.wait_for_url(f"**/enter/{table.pk}/1/")
+    expect(page.locator("#form-errors")).to_contain_text("on another device")
+    for shown in (page, None):
+        if shown is None:
+            page.reload()
+        # The scores saved meanwhile are shown; what was typed waits to be put back on purpose.
+        assert page.input_value(f"#pips-{players[1].pk}") == "11"
+        assert page.input_value(f"#pips-{players[3].pk}") == "30"
+        expect(page.locator("#draft-notice")).to_be_visible()
+    assert RoundResult.objects.get().version == 2
+
+
+def test_an_entry_the_account_may_not_send_does_not_hold_up_the_next(new_page, seated):
+    tournament, table, players, official = seated
+    page = new_page(TABLET)
+    sign_in(page, official.username, next_path=f"/t/{tournament.slug}/enter/{table.pk}/2/")
+    # An entry kept from earlier, for a table this account may not enter (403 for ever).
+    other = factories.TableFactory(stage=factories.StageFactory(status="seated"), number=1)
+    stuck = {
+        "url": f"/api/v1/tables/{other.pk}/rounds/1/",
+        "checkUrl": "/t/elsewhere/enter/1/1/check/",
+        "key": "stuck-entry",
+        "csrf": "",
+        "ifMatch": "",
+        "body": {"blocked": True, "scores": []},
+    }
+    page.evaluate("(e) => localStorage.setItem('rh-outbox', JSON.stringify([e]))", stuck)
+    page.goto(f"/t/{tournament.slug}/enter/{table.pk}/1/")
+    fill_round(page, players, ["0", "14", "22", "9"], went_out=0)
+    page.click("#round-form button[type=submit]")
+    page.wait_for_url("**/check/", timeout=15_000)  # sent, behind the stuck one
+    assert RoundResult.objects.filter(table=table).count() == 1
+
+
+def test_an_entry_refused_because_the_stage_closed_is_shown_once_then_let_go(new_page, seated):
+    tournament, table, players, official = seated
+    page = new_page(TABLET)
+    sign_in(page, official.username, next_path=f"/t/{tournament.slug}/enter/{table.pk}/1/")
+    fill_round(page, players, ["0", "14", "22", "9"], went_out=0)
+    api = "**/api/v1/tables/*/rounds/*/"
+    page.route(api, lambda route: route.abort("internetdisconnected"))
+    page.click("#round-form button[type=submit]")
+    expect(page.locator("#offline-banner")).to_contain_text("Not sent yet")
+    page.click("nav.round-nav >> text=Round 2")
+    page.wait_for_url(f"**/enter/{table.pk}/2/")
+    Stage.objects.filter(pk=table.stage_id).update(status="closed")  # the organiser closed it
+    page.unroute(api)
+    page.evaluate("() => window.dispatchEvent(new Event('online'))")
+    refused = page.locator(".refused")
+    expect(refused).to_be_visible(timeout=15_000)
+    refused.locator("a").click()
+    page.wait_for_url(f"**/enter/{table.pk}/1/")
+    expect(page.locator("p.error").first).to_contain_text("is closed")
+    assert page.evaluate("() => localStorage.getItem('rh-outbox')") == "[]"
+    assert not RoundResult.objects.exists()

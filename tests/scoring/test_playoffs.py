@@ -387,6 +387,24 @@ def test_the_standings_page_and_the_projector_name_the_winners_once_the_final_is
         assert page.index(winner.name) < page.index(second.name) < page.index(third.name)
 
 
+def test_the_podium_of_a_final_of_two_names_the_third_place_from_the_qualifying(
+    as_organiser, client, tournament
+):
+    stage = qualifying_with_tables(tournament, [3, 3])  # a Samboree: the two winners play off
+    play_stage(stage)
+    close(as_organiser, stage)
+    final = Stage.objects.get(source_stage=stage)
+    assert final.tables.get().seats.count() == 2
+    play_stage(final)
+    close(as_organiser, final)
+    thirds = list(Placing.objects.filter(tournament=tournament, place=3))
+    assert thirds and {p.stage_id for p in thirds} == {stage.pk}  # both tables' runners-up
+    page = client.get(f"/t/{tournament.slug}/").content.decode()
+    assert f"{tournament.name} is decided" in page
+    for third in thirds:
+        assert third.player.name in page.split("is decided", 1)[1].split("</section>", 1)[0]
+
+
 def test_forty_winners_at_tables_of_at_most_eight_then_a_final_of_five(as_organiser, tournament):
     stage = qualifying_with_tables(tournament, [3] * 40)
     level1 = playoff(tournament, size_min=3, size_max=8)

@@ -215,6 +215,19 @@ def test_find_a_player_by_number_or_name(client, tournament, stage):
     assert "No player has badge number 99" in no_badge and "Try the badge number" not in no_badge
 
 
+def test_find_a_player_lists_the_first_matches_by_name_and_says_there_are_more(
+    client, tournament, stage
+):
+    for n in range(100, 160):
+        factories.PlayerFactory(tournament=tournament, number=n, name=f"Smith {160 - n:02d}")
+    page = client.get(f"/t/{tournament.slug}/players/", {"q": "smith " * 300}).content.decode()
+    assert "The first 50 matches, by name: add a word to narrow them down." in page
+    assert "Smith 01" in page and "Smith 50" in page and "Smith 51" not in page
+    # A badge number too long for any player is no player, not a shorter number.
+    long = client.get(f"/t/{tournament.slug}/players/", {"q": "#0000000000000000001"})
+    assert "No player has badge number" in long.content.decode()
+
+
 @pytest.mark.parametrize("query", ["pena", "PEÑA", "di pena", "pena di", "DI  PEÑA"])
 def test_find_a_player_without_accents_case_or_the_names_order(client, tournament, stage, query):
     page = client.get(f"/t/{tournament.slug}/players/", {"q": query}).content.decode()

@@ -60,6 +60,17 @@ def test_the_server_error_page_renders_without_a_request():
     assert "Something went wrong" in page and "Inténtelo de nuevo" in page
 
 
+def test_a_form_sent_without_its_csrf_token_is_refused_in_plain_words(db):
+    from django.test import Client as CsrfClient
+
+    refused = CsrfClient(enforce_csrf_checks=True).post(
+        "/accounts/login/", {"username": "x", "password": "y"}, HTTP_ACCEPT_LANGUAGE="es"
+    )
+    assert refused.status_code == 403
+    page = refused.content.decode()
+    assert "El formulario ha caducado" in page and "CSRF" not in page
+
+
 def test_console_lists_stages_players_and_downloads(organiser_client, tournament, stage):
     add_players(tournament, 3)
     page = organiser_client.get(f"/t/{tournament.slug}/manage/").content.decode()

@@ -6,6 +6,7 @@
 
   var OUTBOX = "rh-outbox";
   var RETRY_MS = 4000;
+  var SEND_TIMEOUT_MS = 20000;  // a request the venue's Wi-Fi never answers is given up and resent
   var form = document.getElementById("round-form");
   var banner = document.getElementById("offline-banner");
   var retryTimer = null;
@@ -47,11 +48,18 @@
     }));
   }
 
-  function showBanner(text) {
+  function showBanner(text, reveal) {
     if (!banner) return;
     banner.textContent = text;
     banner.hidden = !text;
-    if (text && banner.scrollIntoView) banner.scrollIntoView({block: "nearest"});
+    // Brought into view when Save is pressed, not at each retry: the official may be typing.
+    if (text && reveal && banner.scrollIntoView) banner.scrollIntoView({block: "nearest"});
+  }
+
+  // The page an entry was typed on; entries kept by an earlier version of this script have no
+  // pageUrl, and their check page's address is the entry page's with "check/" after it.
+  function pageOf(entry) {
+    return entry.pageUrl || (entry.checkUrl || "").replace(/check\/$/, "");
   }
 
   // The CSRF token as the server sees it now: signing in again (in another tab) gives a new one,
@@ -69,12 +77,18 @@
       "Idempotency-Key": entry.key
     };
     if (entry.ifMatch) headers["If-Match"] = entry.ifMatch;
-    return fetch(entry.url, {
+    var options = {
       method: "PUT",
       credentials: "same-origin",
       headers: headers,
       body: JSON.stringify(entry.body)
-    });
+    };
+    if (window.AbortController) {
+      var controller = new AbortController();
+      window.setTimeout(function () { controller.abort(); }, SEND_TIMEOUT_MS);
+      options.signal = controller.signal;
+    }
+    return fetch(entry.url, options);
   }
 
   function scheduleRetry() {
@@ -95,19 +109,32 @@
     return draining;
   }
 
+  // Each entry in turn. The network down (or the server failing) stops the round until the next
+  // retry; an entry refused for the session (signed out, or an account that may not enter it)
+  // waits for the next retry too, but does not hold up the entries after it.
   function drain() {
     var entries = readOutbox().filter(function (e) { return !e.refused; });
-    if (!entries.length) return Promise.resolve();
-    var entry = entries[0];
-    return send(entry).then(function (response) {
-      if (response.status >= 500) throw new Error("server " + response.status);
-      return settle(entry, response).then(drain);
-    }).catch(function (error) {
-      if (error && error.signedOut) {
-        if (onThisPage(entry)) {
-          showBanner(say("signedOut", "Not sent yet: sign in again (in another tab) and it will be sent."));
+    var waiting = [];
+    function next(index) {
+      if (index >= entries.length) return Promise.resolve();
+      var entry = entries[index];
+      return send(entry).then(function (response) {
+        if (response.status >= 500) throw new Error("server " + response.status);
+        if (response.status === 401 || response.status === 403) {
+          waiting.push(entry);
+          return next(index + 1);
         }
-      } else {
+        return settle(entry, response).then(function () { return next(index + 1); });
+      });
+    }
+    return next(0).then(function () {
+      if (!waiting.length) return;
+      if (waiting.some(onThisPage)) {
+        showBanner(say("signedOut", "Not sent yet: sign in again (in another tab) and it will be sent."));
+      }
+      scheduleRetry();
+    }).catch(function () {
+      if (readOutbox().some(function (e) { return !e.refused && onThisPage(e); })) {
         showBanner(say("notSent", "Not sent yet: will send when the connection returns."));
       }
       scheduleRetry();
@@ -119,11 +146,6 @@
   }
 
   function settle(entry, response) {
-    if (response.status === 401 || response.status === 403) {
-      var signedOut = new Error("signed out");
-      signedOut.signedOut = true;
-      throw signedOut;  // kept on the tablet: sent with the new session's token once signed in
-    }
     if (response.ok) {
       drop(entry);
       if (entry.draftKey) localStorage.removeItem(entry.draftKey);
@@ -143,7 +165,8 @@
     });
   }
 
-  // Entries typed on other pages that the server refused: named, with a link to each.
+  // Entries typed on other pages that the server refused: named, with a link to each, where
+  // they are shown with the reason and what was typed.
   function showRefusedElsewhere() {
     var list = document.getElementById("refused-elsewhere");
     if (!list) return;
@@ -152,12 +175,30 @@
     refused.forEach(function (entry) {
       var item = document.createElement("li");
       var link = document.createElement("a");
-      link.href = entry.pageUrl || entry.checkUrl;
-      link.textContent = entry.label || entry.pageUrl;
+      link.href = pageOf(entry);
+      link.textContent = entry.label || pageOf(entry);
       item.appendChild(link);
       list.appendChild(item);
     });
     list.closest(".refused").hidden = !refused.length;
+  }
+
+  // A refused entry of this page: what was sent goes back as the draft of the version it was
+  // typed over, so a newer version saved meanwhile is shown, not overwritten (see restoreDraft),
+  // and the reason is shown.
+  function showRefusedHere(entry) {
+    drop(entry);
+    var draft = {base: entry.ifMatch || "", pips: {}, typed: {}, went_out: "", reason: ""};
+    entry.body.scores.forEach(function (score) {
+      draft.pips["pips-" + score.player] = String(score.pips);
+      if (score.went_out) draft.went_out = String(score.player);
+    });
+    if (entry.body.blocked) draft.went_out = "blocked";
+    draft.reason = entry.body.reason || "";
+    localStorage.setItem(form.dataset.draftKey, JSON.stringify(draft));
+    restoreDraft();
+    updateTotals();
+    showErrors(entry.refused.status, entry.refused.body);
   }
 
   function rowName(playerId) {
@@ -253,7 +294,7 @@
 
   function lock(text) {
     form.querySelectorAll("input, button").forEach(function (el) { el.disabled = true; });
-    showBanner(text);
+    showBanner(text, true);
   }
 
   function unlock() {
@@ -317,7 +358,12 @@
   }
 
   function sameEntry(a, b) {
-    return JSON.stringify([a.pips, a.went_out]) === JSON.stringify([b.pips, b.went_out]);
+    function values(draft) {
+      var pips = {};
+      Object.keys(draft.pips || {}).forEach(function (id) { pips[id] = pipsValue(String(draft.pips[id])); });
+      return JSON.stringify([pips, draft.went_out || ""]);
+    }
+    return values(a) === values(b);
   }
 
   function restoreDraft() {
@@ -344,14 +390,14 @@
     var notice = document.getElementById("draft-notice");
     if (!notice) return;
     notice.hidden = false;
-    notice.querySelector("button").addEventListener("click", function () {
+    notice.querySelector("button").onclick = function () {  // the latest draft only
       applyDraft(draft);
       saveDraft();
       updateTotals();
       notice.hidden = true;
       var first = form.querySelector("input.pips");
       if (first) first.focus();
-    });
+    };
   }
 
   function updateTotals() {
@@ -404,7 +450,7 @@
         url: form.dataset.apiUrl,
         checkUrl: form.dataset.checkUrl,
         pageUrl: window.location.pathname,
-        label: (document.querySelector("h1") || {}).textContent || "",
+        label: document.title,
         draftKey: form.dataset.draftKey,
         ifMatch: form.dataset.ifMatch || "",
         key: form.querySelector("input[name=idempotency_key]").value,
@@ -419,25 +465,14 @@
     var mine = readOutbox().filter(onThisPage);
     var refused = mine.filter(function (e) { return e.refused; });
     if (refused.length) {
-      // Refused while the official was at another table: show what was sent and why.
-      drop(refused[0]);
-      applyDraft({pips: {}, went_out: "", reason: ""});
-      refused[0].body.scores.forEach(function (score) {
-        var input = document.getElementById("pips-" + score.player);
-        if (input) input.value = score.pips;
-        var radio = form.querySelector("input[name=went_out][value='" + score.player + "']");
-        if (radio && score.went_out) radio.checked = true;
-      });
-      var blocked = form.querySelector("input[name=went_out][value=blocked]");
-      if (blocked && refused[0].body.blocked) blocked.checked = true;
-      var reason = form.querySelector("input[name=reason]");
-      if (reason && refused[0].body.reason) reason.value = refused[0].body.reason;
-      updateTotals();
-      saveDraft();
-      showErrors(refused[0].refused.status, refused[0].refused.body);
+      showRefusedHere(refused[0]);  // refused while the official was at another round
     } else if (mine.length) {
       lock(say("notSent", "Not sent yet: will send when the connection returns."));
     }
+  } else {
+    // No form here (the stage has closed, say): the page says why; the entry is not kept.
+    readOutbox().filter(function (e) { return e.refused && pageOf(e) === window.location.pathname; })
+      .forEach(drop);
   }
   showRefusedElsewhere();
   window.addEventListener("online", flush);
