@@ -24,6 +24,30 @@ def seated(transactional_db):
     return stage.tournament, table, players, official
 
 
+def signed_in_at_round_one(new_page, seated):
+    """A tablet with the official signed in, at the table's round 1."""
+    tournament, table, _players, official = seated
+    page = new_page(TABLET)
+    sign_in(page, official.username, next_path=f"/t/{tournament.slug}/enter/{table.pk}/1/")
+    return page
+
+
+def saved_offline_then_to_round_two(page, table) -> str:
+    """Save with the Wi-Fi dropping every send, then go on to round 2; the route to lift."""
+    api = "**/api/v1/tables/*/rounds/*/"
+    page.route(api, lambda route: route.abort("internetdisconnected"))
+    page.click("#round-form button[type=submit]")
+    expect(page.locator("#offline-banner")).to_contain_text("Not sent yet")
+    page.click("nav.round-nav >> text=Round 2")
+    page.wait_for_url(f"**/enter/{table.pk}/2/")
+    return api
+
+
+def stored_pips() -> list[int]:
+    """The round's stored pips, in badge-number order."""
+    return [s.pips for s in RoundResult.objects.get().scores.order_by("player__number")]
+
+
 def fill_round(page, players, pips: list[str], went_out: int) -> None:
     for player, value in zip(players, pips, strict=True):
         page.fill(f"#pips-{player.pk}", value)
@@ -60,9 +84,8 @@ def test_official_enters_fixes_an_error_and_confirms(new_page, seated, viewport)
 
 
 def test_entry_made_offline_is_kept_and_sent_once_when_the_network_returns(new_page, seated):
-    tournament, table, players, official = seated
-    page = new_page(TABLET)
-    sign_in(page, official.username, next_path=f"/t/{tournament.slug}/enter/{table.pk}/1/")
+    _tournament, _table, players, _official = seated
+    page = signed_in_at_round_one(new_page, seated)
     fill_round(page, players, ["0", "14", "22", "9"], went_out=0)
     page.context.set_offline(True)
     page.click("#round-form button[type=submit]")
@@ -76,18 +99,12 @@ def test_entry_made_offline_is_kept_and_sent_once_when_the_network_returns(new_p
     page.wait_for_url("**/check/", timeout=15_000)  # resent by itself
     assert RoundResult.objects.count() == 1
     assert RoundResultVersion.objects.count() == 1
-    assert [s.pips for s in RoundResult.objects.get().scores.order_by("player__number")] == [
-        0,
-        14,
-        22,
-        9,
-    ]
+    assert stored_pips() == [0, 14, 22, 9]
 
 
 def test_answer_lost_on_the_way_back_is_resent_and_counted_once(new_page, seated):
-    tournament, table, players, official = seated
-    page = new_page(TABLET)
-    sign_in(page, official.username, next_path=f"/t/{tournament.slug}/enter/{table.pk}/1/")
+    _tournament, _table, players, _official = seated
+    page = signed_in_at_round_one(new_page, seated)
     deliveries = []
 
     def deliver_then_drop_answer(route):
@@ -108,18 +125,16 @@ def test_answer_lost_on_the_way_back_is_resent_and_counted_once(new_page, seated
 
 
 def test_typed_scores_survive_a_reload(new_page, seated):
-    tournament, table, players, official = seated
-    page = new_page(TABLET)
-    sign_in(page, official.username, next_path=f"/t/{tournament.slug}/enter/{table.pk}/1/")
+    _tournament, _table, players, _official = seated
+    page = signed_in_at_round_one(new_page, seated)
     page.fill(f"#pips-{players[1].pk}", "41")
     page.reload()
     assert page.input_value(f"#pips-{players[1].pk}") == "41"
 
 
 def test_went_out_tapped_by_mistake_gives_the_typed_pips_back(new_page, seated):
-    tournament, table, players, official = seated
-    page = new_page(TABLET)
-    sign_in(page, official.username, next_path=f"/t/{tournament.slug}/enter/{table.pk}/1/")
+    _tournament, _table, players, _official = seated
+    page = signed_in_at_round_one(new_page, seated)
     page.fill(f"#pips-{players[1].pk}", "25")
     page.fill(f"#pips-{players[2].pk}", "31")
     page.check(f"input[name=went_out][value='{players[1].pk}']")  # the wrong player
@@ -154,10 +169,9 @@ def submitted(table, players, pips, official, if_match=None):
 
 
 def test_scores_saved_elsewhere_meanwhile_are_shown_and_not_overwritten(new_page, seated):
-    tournament, table, players, official = seated
+    _tournament, table, players, official = seated
     first = submitted(table, players, [0, 10, 20, 30], official)
-    page = new_page(TABLET)
-    sign_in(page, official.username, next_path=f"/t/{tournament.slug}/enter/{table.pk}/1/")
+    page = signed_in_at_round_one(new_page, seated)
     page.fill(f"#pips-{players[3].pk}", "29")  # typed here...
     submitted(table, players, [0, 11, 20, 30], official, if_match=first.etag)  # ...saved there
     page.click("#round-form button[type=submit]")
@@ -179,7 +193,7 @@ def test_scores_saved_elsewhere_meanwhile_are_shown_and_not_overwritten(new_page
     page.wait_for_url("**/check/")
     result = RoundResult.objects.get()
     assert result.version == 3
-    assert [s.pips for s in result.scores.order_by("player__number")] == [0, 11, 20, 29]
+    assert stored_pips() == [0, 11, 20, 29]
 
 
 def test_entry_queued_when_the_session_ended_is_sent_after_signing_in_again(new_page, seated):
@@ -202,26 +216,15 @@ def test_entry_queued_when_the_session_ended_is_sent_after_signing_in_again(new_
     other = page.context.new_page()
     sign_in(other, official.username, next_path=f"/t/{tournament.slug}/enter/")
     page.wait_for_url("**/check/", timeout=15_000)  # sent with the new session's token
-    assert [s.pips for s in RoundResult.objects.get().scores.order_by("player__number")] == [
-        0,
-        14,
-        22,
-        9,
-    ]
+    assert stored_pips() == [0, 14, 22, 9]
 
 
 def test_entry_refused_while_the_official_is_at_another_round_is_kept_and_shown(new_page, seated):
-    tournament, table, players, official = seated
-    page = new_page(TABLET)
-    sign_in(page, official.username, next_path=f"/t/{tournament.slug}/enter/{table.pk}/1/")
+    tournament, table, players, _official = seated
+    page = signed_in_at_round_one(new_page, seated)
     for player, value in zip(players, ["4", "14", "22", "9"], strict=True):
         page.fill(f"#pips-{player.pk}", value)  # nobody marked as went out
-    api = "**/api/v1/tables/*/rounds/*/"
-    page.route(api, lambda route: route.abort("internetdisconnected"))  # the Wi-Fi drops sends
-    page.click("#round-form button[type=submit]")
-    expect(page.locator("#offline-banner")).to_contain_text("Not sent yet")
-    page.click("nav.round-nav >> text=Round 2")
-    page.wait_for_url(f"**/enter/{table.pk}/2/")
+    api = saved_offline_then_to_round_two(page, table)
     page.unroute(api)  # sent from round 2's page, and refused there
     refused = page.locator(".refused")
     expect(refused).to_be_visible(timeout=15_000)
@@ -234,9 +237,8 @@ def test_entry_refused_while_the_official_is_at_another_round_is_kept_and_shown(
 
 
 def test_the_network_coming_back_during_a_retry_sends_once(new_page, seated):
-    tournament, table, players, official = seated
-    page = new_page(TABLET)
-    sign_in(page, official.username, next_path=f"/t/{tournament.slug}/enter/{table.pk}/1/")
+    _tournament, _table, players, _official = seated
+    page = signed_in_at_round_one(new_page, seated)
     attempts = []
 
     def fail(route):
@@ -260,17 +262,11 @@ def test_the_network_coming_back_during_a_retry_sends_once(new_page, seated):
 
 
 def test_a_version_conflict_met_at_another_round_does_not_put_the_old_scores_back(new_page, seated):
-    tournament, table, players, official = seated
+    _tournament, table, players, official = seated
     first = submitted(table, players, [0, 10, 20, 30], official)
-    page = new_page(TABLET)
-    sign_in(page, official.username, next_path=f"/t/{tournament.slug}/enter/{table.pk}/1/")
+    page = signed_in_at_round_one(new_page, seated)
     page.fill(f"#pips-{players[3].pk}", "29")
-    api = "**/api/v1/tables/*/rounds/*/"
-    page.route(api, lambda route: route.abort("internetdisconnected"))
-    page.click("#round-form button[type=submit]")
-    expect(page.locator("#offline-banner")).to_contain_text("Not sent yet")
-    page.click("nav.round-nav >> text=Round 2")
-    page.wait_for_url(f"**/enter/{table.pk}/2/")
+    api = saved_offline_then_to_round_two(page, table)
     submitted(table, players, [0, 11, 20, 30], official, if_match=first.etag)  # elsewhere
     page.unroute(api)
     refused = page.locator(".refused")
@@ -311,16 +307,10 @@ def test_an_entry_the_account_may_not_send_does_not_hold_up_the_next(new_page, s
 
 
 def test_an_entry_refused_because_the_stage_closed_is_shown_once_then_let_go(new_page, seated):
-    tournament, table, players, official = seated
-    page = new_page(TABLET)
-    sign_in(page, official.username, next_path=f"/t/{tournament.slug}/enter/{table.pk}/1/")
+    _tournament, table, players, _official = seated
+    page = signed_in_at_round_one(new_page, seated)
     fill_round(page, players, ["0", "14", "22", "9"], went_out=0)
-    api = "**/api/v1/tables/*/rounds/*/"
-    page.route(api, lambda route: route.abort("internetdisconnected"))
-    page.click("#round-form button[type=submit]")
-    expect(page.locator("#offline-banner")).to_contain_text("Not sent yet")
-    page.click("nav.round-nav >> text=Round 2")
-    page.wait_for_url(f"**/enter/{table.pk}/2/")
+    api = saved_offline_then_to_round_two(page, table)
     Stage.objects.filter(pk=table.stage_id).update(status="closed")  # the organiser closed it
     page.unroute(api)
     page.evaluate("() => window.dispatchEvent(new Event('online'))")
