@@ -5,6 +5,7 @@ static/roundhouse/entry.js sends the same form to the API and keeps it on the ta
 server has it (see that file).
 """
 
+import re
 import uuid
 from typing import Any
 
@@ -258,7 +259,11 @@ def check_round(request: HttpRequest, slug: str, table_id: int, round_no: int) -
             )
         except services.PreconditionFailed as error:
             messages.error(request, str(error))
-            return redirect("check-round", slug=slug, table_id=table.pk, round_no=round_no)
+            # Back to the scores as they are now, each changed one marked with what the players
+            # were shown (the version the form was sent from).
+            shown = re.fullmatch(r'"\d+-(\d+)"', request.POST.get("if_match", "").strip())
+            page = reverse("check-round", args=[slug, table.pk, round_no])
+            return redirect(f"{page}?since={shown[1]}" if shown else page)
         except (StateConflict, ValidationError) as error:
             text = " ".join(error.messages) if isinstance(error, ValidationError) else str(error)
             messages.error(request, text)
@@ -269,16 +274,21 @@ def check_round(request: HttpRequest, slug: str, table_id: int, round_no: int) -
     sheet = selectors.table_sheet(table)
     before = sheet.totals_before(round_no)
     this_round = sheet.round(round_no)
+    was = _scores_at_version(result, request.GET.get("since", ""))
     rows = [
         {
             "seat": seat,
             "pips": this_round.pips.get(seat.player_id),
             "went_out": this_round.went_out == seat.player_id,
             "total": before.get(seat.player_id, 0) + (this_round.pips.get(seat.player_id) or 0),
+            "was": was.get(seat.player_id),
         }
         for seat in sheet.seats
         if seat.player_id in this_round.pips
     ]
+    for row in rows:  # only what changed is marked
+        if row["was"] == (row["pips"], row["went_out"]):
+            row["was"] = None
     context = {
         "tournament": tournament,
         "table": table,
@@ -289,6 +299,15 @@ def check_round(request: HttpRequest, slug: str, table_id: int, round_no: int) -
         "rows": rows,
     }
     return render(request, "scoring/check_round.html", context)
+
+
+def _scores_at_version(result: RoundResult, version: str) -> dict[int, tuple[int, bool]]:
+    """player -> (pips, went out) as an earlier version of the result had them; {} unless the
+    version is an earlier one of this result."""
+    if not version.isascii() or not version.isdigit() or int(version) >= result.version:
+        return {}
+    kept = result.versions.filter(version=int(version)).values_list("scores", flat=True).first()
+    return {line["player"]: (line["pips"], line["went_out"]) for line in kept or []}
 
 
 @login_required

@@ -157,6 +157,28 @@ def test_an_old_copy_of_the_form_sent_again_with_other_scores_changes_nothing(
     ]
 
 
+def test_confirming_scores_changed_since_they_were_shown_marks_what_changed(
+    official_client, table, players
+):
+    official_client.post(entry_url(table), form(players, key="a"))
+    shown = RoundResult.objects.get()
+    # Meanwhile another device changes Bob's 12 to 21.
+    official_client.post(
+        entry_url(table),
+        form(players, pips=("0", "21", "30", "7"), key="b", if_match=shown.etag),
+    )
+    refused = official_client.post(entry_url(table, 1, "check/"), {"if_match": shown.etag})
+    assert refused["Location"] == entry_url(table, 1, "check/") + "?since=1"
+    page = official_client.get(refused["Location"]).content.decode()
+    assert "changed since you checked it" in page
+    assert page.count("(changed: was") == 1 and "(changed: was 12)" in page
+    assert RoundResult.objects.get().status == "submitted"  # not confirmed
+    # A version that is not an earlier one marks nothing.
+    for since in ("2", "9", "x", "-1"):
+        marked = official_client.get(entry_url(table, 1, "check/") + f"?since={since}")
+        assert "(changed: was" not in marked.content.decode()
+
+
 def test_second_person_rule_on_the_check_screen(official_client, table, players):
     table.stage.requires_second_person = True
     table.stage.save()
