@@ -155,7 +155,9 @@ def _save_player(
     except ValidationError as error:
         form.add_error(None, error)
         return None
-    messages.success(request, done % {"number": player.number, "name": player.name})
+    said = done % {"number": player.number, "name": player.name}
+    # A name that ends a sentence itself ("John Smith Jr.") takes no second full stop.
+    messages.success(request, said[:-1] if said.endswith("..") else said)
     return redirect(f"/t/{slug}/manage/#players")
 
 
@@ -360,7 +362,9 @@ def player_action(request: HttpRequest, slug: str, player_id: int, action: str) 
     except StateConflict as conflict:
         messages.error(request, str(conflict))
     else:
-        messages.success(request, done % {"number": player.number, "name": player.name})
+        said = done % {"number": player.number, "name": player.name}
+    # A name that ends a sentence itself ("John Smith Jr.") takes no second full stop.
+    messages.success(request, said[:-1] if said.endswith("..") else said)
     return redirect(f"/t/{slug}/manage/#players")
 
 

@@ -271,6 +271,10 @@ def test_add_player_from_the_console_and_its_errors(organiser_client, tournament
     url = f"/t/{tournament.slug}/manage/players/add/"
     added = organiser_client.post(url, {"number": "5", "name": "Ann Smith"}, follow=True)
     assert "Added #5 Ann Smith." in added.content.decode()
+    junior = organiser_client.post(url, {"number": "6", "name": "John Smith Jr."}, follow=True)
+    assert "Added #6 John Smith Jr." in junior.content.decode()
+    assert "Jr.." not in junior.content.decode()
+    tournament.players.filter(number=6).delete()
     duplicate = organiser_client.post(url, {"number": "5", "name": "Another"})
     assert duplicate.status_code == 400
     assert "Number 5 is already taken" in duplicate.content.decode()
