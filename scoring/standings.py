@@ -11,7 +11,7 @@ there and current, from PostgreSQL otherwise.
 import gc
 import json
 import logging
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext
 from typing import Any, NamedTuple
@@ -531,9 +531,7 @@ def _rebuild(stage: Stage, *, asynchronous_commit: bool) -> StageStandings:
         rules.Decision(order=tuple(d.order), method=d.method)
         for d in TiebreakDecision.objects.filter(stage=stage).order_by("at")
     ]
-    ranked = rules.rank_players(
-        records, tiebreaks=stage.tournament.tiebreak_rules, decisions=decisions
-    )
+    ranked = _ranked(stage, records, seats, decisions)
     advancing, flags = _advancers(stage, ranked, seats, finished)
     _write_rows(stage, _lines(ranked, records, seats, advancing))
     flags = [{**flag, "names": [seats[p].name for p in flag["players"]]} for flag in flags]
@@ -560,6 +558,32 @@ def _rebuild(stage: Stage, *, asynchronous_commit: bool) -> StageStandings:
     meta.refresh_from_db(fields=["rebuilds", "change_seq"])
     transaction.on_commit(lambda: _forget_cached(stage.pk))
     return meta
+
+
+def _ranked(
+    stage: Stage,
+    records: list[rules.PlayerRecord],
+    seats: dict[int, SeatFacts],
+    decisions: list[rules.Decision] | tuple = (),
+) -> list[rules.Ranked]:
+    """The stage's active players ranked (DESIGN.md), then those who withdrew, ranked among
+    themselves after every active player, overall and at their table: a player who left after
+    one good round takes nobody's place."""
+    tiebreaks = stage.tournament.tiebreak_rules
+    active = [r for r in records if not seats[r.player_id].withdrawn]
+    if len(active) == len(records):
+        return rules.rank_players(records, tiebreaks=tiebreaks, decisions=decisions)
+    ranked = rules.rank_players(active, tiebreaks=tiebreaks, decisions=decisions)
+    at_table = Counter(row.table for row in ranked)
+    withdrawn = [r for r in records if seats[r.player_id].withdrawn]
+    after = [
+        row._replace(
+            rank=row.rank + len(active),
+            table_rank=None if row.table_rank is None else row.table_rank + at_table[row.table],
+        )
+        for row in rules.rank_players(withdrawn, tiebreaks=tiebreaks)
+    ]
+    return ranked + after
 
 
 def _note(seat: SeatFacts) -> str:
@@ -680,10 +704,7 @@ def record_tiebreak(
     if errors:
         raise ValidationError(errors)
     records, seats, _counted, _finished = _records(stage)
-    ranked = {
-        r.player_id: r
-        for r in rules.rank_players(records, tiebreaks=stage.tournament.tiebreak_rules)
-    }
+    ranked = {r.player_id: r for r in _ranked(stage, records, seats)}
     unknown = [p for p in order if p not in ranked or (table and seats[p].table_id != table.pk)]
     if unknown:
         message = (

@@ -189,6 +189,12 @@ def test_withdrawn_player_keeps_scores_but_does_not_advance(anon, stage):
     assert got["Ann"]["total"] == 0 and got["Ann"]["advances"] is False
     assert got["Ann"]["note"] == "withdrawn"
     assert got["Bob"]["advances"] is True
+    # The standings rank the active players (DESIGN.md): Ann's 0 takes nobody's place.
+    assert [(r["player"]["name"], r["rank"], r["table_rank"]) for r in rows(anon, stage)] == [
+        ("Bob", 1, 1),
+        ("Cy", 2, 2),
+        ("Ann", 3, 3),
+    ]
 
 
 def test_advance_per_table_and_wildcards(anon, stage):
@@ -392,19 +398,26 @@ def test_a_rebuild_rewrites_only_the_lines_that_changed_and_equals_a_fresh_build
     versions_before = row_versions(stage)
     assert len(versions_before) == 9
 
-    # A correction at table C changes C2's line only (nobody's rank moves); A1 withdraws, so A2
-    # advances in A1's place: three lines change.
+    # A correction at table C changes C2's line only (nobody's rank moves).
     Score.objects.filter(result=late, player=tables[2][1]).update(pips=13)
-    Player.objects.filter(pk=tables[0][0].pk).update(status="withdrawn")
     standings.request_rebuild(stage)
-
     after = snapshot(stage)
     assert after[tables[2][1].pk][ROW_FIELDS.index("total")] == 13
-    assert after[tables[0][0].pk][ROW_FIELDS.index("note")] == "withdrawn"
     versions_after = row_versions(stage)
     rewritten = {p for p in versions_after if versions_after[p] != versions_before[p]}
+    assert rewritten == {tables[2][1].pk}
+
+    # A1 (first overall) withdraws: A1 goes below every active player, everyone else moves up a
+    # place, A2 advances in A1's place. Exactly the lines whose values changed are rewritten.
+    Player.objects.filter(pk=tables[0][0].pk).update(status="withdrawn")
+    standings.request_rebuild(stage)
+    before, after = after, snapshot(stage)
+    assert after[tables[0][0].pk][ROW_FIELDS.index("note")] == "withdrawn"
     assert after[tables[0][1].pk][ROW_FIELDS.index("advances")] is True
-    assert rewritten == {tables[2][1].pk, tables[0][0].pk, tables[0][1].pk}
+    changed = {p for p in after if after[p] != before[p]}
+    versions = row_versions(stage)
+    rewritten = {p for p in versions if versions[p] != versions_after[p]}
+    assert rewritten == changed and {tables[0][0].pk, tables[0][1].pk} <= changed
 
     # Pips moved from one round to another leave the total as it was; the line is still new.
     Score.objects.filter(player=tables[1][2], result__round_no=1).update(pips=30)
