@@ -182,6 +182,8 @@ def advance_from_stage(*, stage: Stage) -> Stage | None:
         return None
     if Stage.objects.filter(source_stage=stage).exists():
         return None  # seated already
+    if Stage.objects.qualifying_after(stage):
+        return None  # everyone plays the next qualifying stage, which the organiser seats
     if stage.tables.count() == 1:
         decide_placings(final=stage)
         # The public pages are kept per snapshot: a new one draws them again, with the winners.

@@ -155,10 +155,15 @@ def _save_player(
     except ValidationError as error:
         form.add_error(None, error)
         return None
-    said = done % {"number": player.number, "name": player.name}
-    # A name that ends a sentence itself ("John Smith Jr.") takes no second full stop.
-    messages.success(request, said[:-1] if said.endswith("..") else said)
+    messages.success(request, _said(done, player))
     return redirect(f"/t/{slug}/manage/#players")
+
+
+def _said(done: str, player: Player) -> str:
+    """A sentence about a player; a name that ends a sentence itself ("John Smith Jr.") takes no
+    second full stop."""
+    said = done % {"number": player.number, "name": player.name}
+    return said[:-1] if said.endswith("..") else said
 
 
 @login_required
@@ -362,9 +367,7 @@ def player_action(request: HttpRequest, slug: str, player_id: int, action: str) 
     except StateConflict as conflict:
         messages.error(request, str(conflict))
     else:
-        said = done % {"number": player.number, "name": player.name}
-    # A name that ends a sentence itself ("John Smith Jr.") takes no second full stop.
-    messages.success(request, said[:-1] if said.endswith("..") else said)
+        messages.success(request, _said(done, player))
     return redirect(f"/t/{slug}/manage/#players")
 
 

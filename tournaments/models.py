@@ -2,7 +2,7 @@
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Count, F, Q
+from django.db.models import Count, Exists, F, OuterRef, Q
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
@@ -159,10 +159,25 @@ class StageQuerySet(models.QuerySet):
     def with_table_count(self) -> "StageQuerySet":
         return self.annotate(table_count=Count("tables"))
 
+    def qualifying_after(self, stage: "Stage") -> bool:
+        """A later qualifying stage follows `stage`: everyone plays it (the organiser seats it),
+        so `stage` sends nobody to a playoff and decides no placings."""
+        return self.filter(
+            tournament_id=stage.tournament_id, order__gt=stage.order, kind=Stage.Kind.QUALIFYING
+        ).exists()
+
     def awaiting_next_level(self) -> "StageQuerySet":
-        """Closed stages of several tables whose advancers are not seated at a next level yet."""
-        return self.with_table_count().filter(
-            status=Stage.Status.CLOSED, next_level__isnull=True, table_count__gt=1
+        """Closed stages of several tables whose advancers are not seated at a next level yet
+        (nor will be: a later qualifying stage follows)."""
+        later_qualifying = Stage.objects.filter(
+            tournament=OuterRef("tournament"),
+            order__gt=OuterRef("order"),
+            kind=Stage.Kind.QUALIFYING,
+        )
+        return (
+            self.with_table_count()
+            .filter(status=Stage.Status.CLOSED, next_level__isnull=True, table_count__gt=1)
+            .exclude(Exists(later_qualifying))
         )
 
     def next_level_of(self, stage: "Stage") -> "Stage | None":
@@ -189,7 +204,12 @@ class StageQuerySet(models.QuerySet):
             .order_by("-order")
             .first()
         )
-        if latest is not None and latest.status == Stage.Status.CLOSED and latest.table_count == 1:
+        if (
+            latest is not None
+            and latest.status == Stage.Status.CLOSED
+            and latest.table_count == 1
+            and not self.qualifying_after(latest)
+        ):
             return latest
         return None
 

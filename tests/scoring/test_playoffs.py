@@ -405,6 +405,35 @@ def test_the_podium_of_a_final_of_two_names_the_third_place_from_the_qualifying(
         assert third.player.name in page.split("is decided", 1)[1].split("</section>", 1)[0]
 
 
+def test_a_second_qualifying_stage_is_played_before_the_playoffs_are_seated(
+    as_organiser, tournament
+):
+    first = qualifying_with_tables(tournament, [3, 3, 3, 3])
+    second = factories.StageFactory(
+        tournament=tournament, order=2, name="Qualifying 2", rounds=2, carry_forward=True,
+        table_size_min=3, table_size_max=4,
+    )  # fmt: skip
+    semis = playoff(tournament, order=3)
+    play_stage(first)
+    assert close(as_organiser, first).status_code == 202
+    # Everyone plays the second qualifying stage: nobody is sent to the playoff yet, no level is
+    # made, and no placings are decided.
+    semis.refresh_from_db()
+    second.refresh_from_db()
+    assert (semis.status, second.status) == ("pending", "pending")
+    assert not Seat.objects.filter(stage=semis).exists()
+    assert Stage.objects.filter(tournament=tournament).count() == 3
+    assert not Stage.objects.awaiting_next_level().filter(pk=first.pk).exists()
+    seated = as_organiser.post(f"/api/v1/stages/{second.pk}/seat/", {"seed": 1}, format="json")
+    assert seated.status_code == 200
+    assert Seat.objects.filter(stage=second).count() == 12  # all twelve, as the organiser seats
+    play_stage(second)
+    assert close(as_organiser, second).status_code == 202
+    semis.refresh_from_db()
+    assert semis.status == "seated" and semis.source_stage_id == second.pk
+    assert Seat.objects.filter(stage=semis).count() == 3  # the second stage's three table winners
+
+
 def test_forty_winners_at_tables_of_at_most_eight_then_a_final_of_five(as_organiser, tournament):
     stage = qualifying_with_tables(tournament, [3] * 40)
     level1 = playoff(tournament, size_min=3, size_max=8)
