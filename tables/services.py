@@ -39,11 +39,18 @@ class SeatingReport:
 
 
 def players_to_seat(stage: Stage) -> tuple[list[Player], list[Player]]:
-    """(to seat, left out): the active players; once anyone is checked in, only those checked in."""
+    """(to seat, left out): the active players; once anyone is present, only those present.
+    Present is checked in, or seated at an earlier stage: the players of the first stage are
+    present at the second, whether or not anyone checked them in (a late entry is)."""
     active = list(stage.tournament.players.exclude(status=Player.Status.WITHDRAWN))
-    checked_in = [p for p in active if p.status == Player.Status.CHECKED_IN]
-    if checked_in:
-        return checked_in, [p for p in active if p.status != Player.Status.CHECKED_IN]
+    played = set(
+        Seat.objects.filter(
+            stage__tournament_id=stage.tournament_id, stage__order__lt=stage.order
+        ).values_list("player_id", flat=True)
+    )
+    present = [p for p in active if p.status == Player.Status.CHECKED_IN or p.pk in played]
+    if present:
+        return present, [p for p in active if p not in present]
     return active, []
 
 

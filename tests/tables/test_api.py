@@ -129,6 +129,21 @@ def test_one_checked_in_player_is_no_table_and_the_refusal_says_who_was_left_out
     assert not stage.tables.exists()
 
 
+def test_the_next_stage_seats_everyone_who_played_and_the_late_entry(
+    as_organiser, tournament, stage
+):
+    add_players(tournament, 8)  # registered: nobody checks in at this club
+    seat(as_organiser, stage, seed=2)
+    latecomer = factories.PlayerFactory(tournament=tournament, number=50, name="Late Lou")
+    assert late(as_organiser, stage, latecomer.pk).status_code == 201  # checks Lou in
+    Stage.objects.filter(pk=stage.pk).update(status="closed")
+    second = factories.StageFactory(
+        tournament=tournament, order=2, table_size_min=3, table_size_max=5
+    )
+    tables = seat(as_organiser, second, seed=2).json()
+    assert sum(len(t["seats"]) for t in tables) == 9  # not Lou alone
+
+
 def test_no_players_is_409(as_organiser, stage):
     response = seat(as_organiser, stage)
     assert response.status_code == 409
