@@ -228,16 +228,17 @@ def _records(
     late_rounds = _late_table_rounds(stage, confirmed, seats)
     carried: dict[int, int] = {}
     if stage.carry_forward:
+        # Each earlier qualifying stage's own total, from its snapshot: with the rounds a late
+        # entry missed filled in by that stage's rule, as its standings counted them.
         earlier = (
-            Score.objects.filter(
-                result__stage__tournament_id=stage.tournament_id,
-                result__stage__order__lt=stage.order,
-                result__stage__kind=Stage.Kind.QUALIFYING,
-                result__status=RoundResult.Status.CONFIRMED,
+            StandingRow.objects.filter(
+                stage__tournament_id=stage.tournament_id,
+                stage__order__lt=stage.order,
+                stage__kind=Stage.Kind.QUALIFYING,
             )
             .order_by()
             .values("player_id")
-            .annotate(total=Sum("pips"))
+            .annotate(total=Sum(F("total") - F("carried")))
             .values_list("player_id", "total")
         )
         carried = dict(earlier)

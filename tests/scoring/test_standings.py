@@ -248,6 +248,27 @@ def test_tiebreak_rules_are_configurable_per_tournament(anon, stage):
     assert [(r["rank"], r["tied"]) for r in first_two] == [(1, True), (1, True)]
 
 
+def test_carry_forward_carries_a_late_entrys_filled_in_rounds(anon, tournament, stage):
+    ((ann, bob, cy),) = seat_tables(stage, [["Ann", "Bob", "Cy"]])
+    play(stage, [ann, bob, cy], 1, [0, 25, 40])
+    late = factories.PlayerFactory(tournament=tournament, number=9, name="Lou")
+    table = Seat.objects.get(player=ann).table
+    factories.SeatFactory(table=table, player=late, position=4, from_round=2)
+    play(stage, [ann, bob, cy, late], 2, [0, 10, 10, 20])
+    standings.request_rebuild(stage)
+    first = {r["player"]["name"]: r["total"] for r in rows(anon, stage)}
+    assert first["Lou"] == 40 + 20  # round 1 filled with the table's highest (table_high)
+    second = factories.StageFactory(
+        tournament=tournament, order=stage.order + 1, rounds=2, status="seated", carry_forward=True
+    )
+    new_table = factories.TableFactory(stage=second, number=1)
+    for position, player in enumerate([ann, bob, cy, late], start=1):
+        factories.SeatFactory(table=new_table, player=player, position=position)
+    play(second, [ann, bob, cy, late], 1, [0, 5, 5, 5])
+    carried = {r["player"]["name"]: r["carried"] for r in rows(anon, second)}
+    assert carried == {"Ann": 0, "Bob": 35, "Cy": 50, "Lou": 60}  # Lou's filled round too
+
+
 def test_carry_forward_adds_earlier_qualifying_totals(anon, tournament, stage):
     (table,) = seat_tables(stage, [["Ann", "Bob", "Cy"]])
     play(stage, table, 1, [0, 25, 40])
