@@ -128,6 +128,11 @@ def tie_message(flag: dict[str, Any]) -> str:
     names = flag["names"][0]
     for name in flag["names"][1:]:
         names = _("%(names)s and %(name)s") % {"names": names, "name": name}
+    if flag["table"] is None:
+        return _(
+            "%(names)s are tied for place %(place)s overall, which decides the last wildcard. "
+            "Record a tie-break decision."
+        ) % {"names": names, "place": flag["place"]}
     return _(
         "Table %(table)s: %(names)s are tied for place %(place)s, which decides who advances. "
         "Record a tie-break decision."
@@ -324,7 +329,18 @@ def _advancers(
             advancing.update(r.player_id for r in rows[:k])
     if stage.wildcards:
         others = [r for r in ranked if r.player_id not in advancing and eligible(r.player_id)]
-        advancing.update(r.player_id for r in others[: stage.wildcards])
+        chosen = others[: stage.wildcards]
+        if len(others) > stage.wildcards and others[stage.wildcards].rank == chosen[-1].rank:
+            # A tie straddles the last wildcard: nobody in it takes one yet.
+            line = chosen[-1].rank
+            advancing.update(r.player_id for r in chosen if r.rank < line)
+            tables = {seat.table_number for seat in seats.values()}
+            if tables <= finished:  # mid-stage, a tie is just the score so far
+                # Everyone sharing the place, so that one decision orders the whole tie.
+                tied = [r.player_id for r in ranked if r.rank == line]
+                flags.append({"table": None, "players": tied, "place": line})
+        else:
+            advancing.update(r.player_id for r in chosen)
     return advancing, flags
 
 

@@ -430,8 +430,9 @@ def record_tiebreak_page(request: HttpRequest, slug: str, order: int) -> HttpRes
     stage = get_object_or_404(Stage, tournament=tournament, order=order)
     try:
         order_ids = [int(pid) for pid in request.POST.getlist("order")]
-        table_id = int(request.POST["table"])
-    except (KeyError, ValueError):
+        # No table: a tie for the last wildcard, across the stage.
+        table_id = int(request.POST["table"]) if request.POST.get("table") else None
+    except ValueError:
         messages.error(request, _("Choose the table and the players in their decided order."))
         return redirect("progress", slug=slug, order=order)
     try:

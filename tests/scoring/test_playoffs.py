@@ -434,6 +434,39 @@ def test_a_second_qualifying_stage_is_played_before_the_playoffs_are_seated(
     assert Seat.objects.filter(stage=semis).count() == 3  # the second stage's three table winners
 
 
+def test_a_tie_for_the_last_wildcard_holds_the_close_until_an_official_decides(
+    as_organiser, client, organiser, tournament
+):
+    organiser_client = client
+    organiser_client.force_login(organiser)
+    stage = qualifying_with_tables(tournament, [3, 3], wildcards=1)
+    playoff(tournament)
+    (a1, a2, a3), (b1, b2, b3) = (
+        [s.player for s in t.seats.order_by("position")] for t in stage.tables.order_by("number")
+    )
+    for round_no in (1, 2):  # A2 and B2 level on everything: one wildcard between them
+        play(stage, [a1, a2, a3], round_no, [0, 10, 20])
+        play(stage, [b1, b2, b3], round_no, [0, 10, 30])
+    refused = close(as_organiser, stage)
+    assert refused.status_code == 409
+    detail = refused.json()["detail"]
+    assert "are tied for place 3 overall, which decides the last wildcard" in detail
+    standings_rows = as_organiser.get(f"/api/v1/stages/{stage.pk}/standings/").json()["rows"]
+    assert not any(r["advances"] for r in standings_rows if r["player"]["id"] in (a2.pk, b2.pk))
+    # The console's form for the flag records a stage-wide decision (no table).
+    progress = f"/t/{tournament.slug}/manage/stages/1/progress/"
+    page = organiser_client.get(progress).content.decode()
+    assert "decides the last wildcard" in page
+    organiser_client.post(
+        f"/t/{tournament.slug}/manage/stages/1/tiebreak/",
+        {"order": [b2.pk, a2.pk], "method": "draw"},
+    )
+    rows = as_organiser.get(f"/api/v1/stages/{stage.pk}/standings/").json()["rows"]
+    advancing = {r["player"]["id"] for r in rows if r["advances"]}
+    assert b2.pk in advancing and a2.pk not in advancing
+    assert close(as_organiser, stage).status_code == 202
+
+
 def test_forty_winners_at_tables_of_at_most_eight_then_a_final_of_five(as_organiser, tournament):
     stage = qualifying_with_tables(tournament, [3] * 40)
     level1 = playoff(tournament, size_min=3, size_max=8)
