@@ -26,3 +26,16 @@ urlpatterns = [
     path("", include("tables.urls")),
     path("", include("scoring.urls")),
 ]
+
+
+def not_found(request, exception=None):
+    """404: JSON under /api/ (API.md: JSON in and out), the site's page elsewhere."""
+    from django.http import JsonResponse
+    from django.views.defaults import page_not_found
+
+    if request.path.startswith("/api/"):
+        return JsonResponse({"detail": "Not found."}, status=404)
+    return page_not_found(request, exception)
+
+
+handler404 = not_found

@@ -136,6 +136,18 @@ def seat_stage(
         raise StateConflict(
             _("%(stage)s is closed: its tables can no longer change.") % {"stage": stage.name}
         )
+    if (
+        entrants is None
+        and stage.kind == Stage.Kind.PLAYOFF
+        and stage.tournament.stages.filter(order__lt=stage.order).exists()
+    ):
+        raise StateConflict(
+            _(
+                "%(stage)s is a playoff: it is seated with the advancers of the stage before it "
+                "when that stage closes, not with every player."
+            )
+            % {"stage": stage.name}
+        )
     discarded = stage.round_results.count()
     if discarded and not force:
         raise StateConflict(

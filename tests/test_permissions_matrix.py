@@ -297,7 +297,9 @@ MATRIX = [
     Row("stage-detail",      "GET",   "{s}/{playoff}/",              "200 200 200 200 200 200 200"),
     Row("stage-day-of-play", "PATCH", "{s}/{playoff}/",              "401 403 200 403 200 403 200"),
     Row("stage-settings",    "PATCH", "{s}/{playoff}/",              "401 403 403 403 200 403 200"),
-    Row("stage-seat",        "POST",  "{s}/{playoff}/seat/",         "401 403 403 403 200 403 200"),
+    # Permission passes for organisers, then the state refuses: a playoff after another stage is
+    # seated with that stage's advancers, by the close (tables/services.seat_stage).
+    Row("stage-seat",        "POST",  "{s}/{playoff}/seat/",         "401 403 403 403 409 403 409"),
     Row("stage-tables",      "GET",   "{s}/{qual}/tables/",          "200 200 200 200 200 200 200"),
     Row("stage-late-player", "POST",  "{s}/{qual}/late-players/",    "401 403 403 403 201 403 201"),
     Row("stage-cards",       "GET",   "{s}/{qual}/cards.pdf",        "401 403 200 403 200 403 200"),
@@ -368,8 +370,8 @@ def test_permission_matrix_cell(world: World, row: Row, role: str, expected: int
     if expected == 401:
         # A client told to authenticate is told how.
         assert response["WWW-Authenticate"] == "Token"
-    if expected in (401, 403) or row.method == "GET" or row.name in IDEMPOTENT_WRITES:
-        # A refused call stores nothing, and a read changes nothing.
+    if expected in (401, 403, 409) or row.method == "GET" or row.name in IDEMPOTENT_WRITES:
+        # A refused call (by permission or by the state) stores nothing; a read changes nothing.
         assert database_state() == before
     else:
         assert database_state() != before, "a successful write changed nothing"
@@ -490,14 +492,18 @@ def test_official_patching_a_stage_with_a_body_that_is_not_an_object_is_400(worl
 @pytest.mark.parametrize("role", ROLES)
 def test_stage_reads_name_households_to_this_tournaments_staff_only(world: World, role: str):
     """The seating report names households (a conflict, a warning): it is staff-only."""
+    second = factories.StageFactory(
+        tournament=world.this, order=4, name="Second round", rounds=4, starting_double=12
+    )
+    Player.objects.filter(pk=world.eve.pk).update(status="checked_in")
     seated = client_as(world, "organiser").post(
-        f"/api/v1/stages/{world.playoff.pk}/seat/", {"seed": 7}, format="json"
+        f"/api/v1/stages/{second.pk}/seat/", {"seed": 7}, format="json"
     )
     assert seated.status_code == 200
     # Ann, Cy and Eve of household Smith among 8 players at 2 tables: two must share one.
-    assert "Smith" in str(Stage.objects.get(pk=world.playoff.pk).seating_report)
+    assert "Smith" in str(Stage.objects.get(pk=second.pk).seating_report)
     client = client_as(world, role)
-    for path in (f"/api/v1/stages/{world.playoff.pk}/", "/api/v1/tournaments/spring/stages/"):
+    for path in (f"/api/v1/stages/{second.pk}/", "/api/v1/tournaments/spring/stages/"):
         response = client.get(path)
         assert response.status_code == 200
         assert ("Smith" in response.content.decode()) is HOUSEHOLD_VISIBLE[role], path

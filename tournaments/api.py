@@ -185,15 +185,16 @@ class TournamentDetailApi(APIView):
 class AddStaffApi(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=StaffSerializer, responses={201: StaffSerializer, 200: StaffSerializer})
+    @extend_schema(request=StaffSerializer, responses={201: StaffSerializer})
     def post(self, request: Request, slug: str) -> Response:
         tournament = tournament_or_404(slug)
         require_organiser(request.user, tournament)
         serializer = StaffSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        staff, created = services.add_staff(tournament=tournament, **serializer.validated_data)
+        staff, _created = services.add_staff(tournament=tournament, **serializer.validated_data)
         body = {"username": staff.user.username, "role": staff.role}
-        return Response(body, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
+        # 201 as API.md has it, for a user given a role anew or given another one.
+        return Response(body, status=status.HTTP_201_CREATED)
 
 
 class PlayerListApi(APIView):
@@ -308,6 +309,11 @@ class StageDetailApi(APIView):
         if not is_organiser(request.user, stage.tournament):
             # Officials announce a playoff's starting double and rounds; the rest is organisers'.
             others = set(request.data) - {"starting_double", "rounds"}
+            if stage.kind != Stage.Kind.PLAYOFF:
+                raise PermissionDenied(
+                    _("Only an organiser changes the settings of %(stage)s, a qualifying stage.")
+                    % {"stage": stage.name}
+                )
             if others:
                 names = ", ".join(sorted(others))
                 raise PermissionDenied(

@@ -138,10 +138,28 @@ def test_the_next_stage_seats_everyone_who_played_and_the_late_entry(
     assert late(as_organiser, stage, latecomer.pk).status_code == 201  # checks Lou in
     Stage.objects.filter(pk=stage.pk).update(status="closed")
     second = factories.StageFactory(
-        tournament=tournament, order=2, table_size_min=3, table_size_max=5
+        tournament=tournament, order=stage.order + 1, table_size_min=3, table_size_max=5
     )
-    tables = seat(as_organiser, second, seed=2).json()
-    assert sum(len(t["seats"]) for t in tables) == 9  # not Lou alone
+    response = seat(as_organiser, second, seed=2)
+    assert response.status_code == 200, response.json()
+    assert sum(len(t["seats"]) for t in response.json()) == 9  # not Lou alone
+
+
+def test_a_playoff_after_another_stage_is_not_seated_by_hand_with_everyone(
+    as_organiser, tournament, stage
+):
+    add_players(tournament, 8)
+    final = factories.StageFactory(
+        tournament=tournament, order=stage.order + 1, kind="playoff", name="Final"
+    )
+    refused = seat(as_organiser, final, seed=1)
+    assert refused.status_code == 409
+    assert refused.json()["detail"] == (
+        "Final is a playoff: it is seated with the advancers of the stage before it when that "
+        "stage closes, not with every player."
+    )
+    final.refresh_from_db()
+    assert final.status == "pending" and not final.tables.exists()
 
 
 def test_no_players_is_409(as_organiser, stage):

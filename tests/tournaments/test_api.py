@@ -140,7 +140,7 @@ def test_adding_an_existing_user_changes_the_role_and_keeps_the_password(
         {"username": official.username, "role": "organiser", "password": "attacker-chosen"},
         format="json",
     )
-    assert response.status_code == 200
+    assert response.status_code == 201  # as API.md has it, for a role given anew or changed
     assert Staff.objects.get(tournament=tournament, user=official).role == "organiser"
     official.refresh_from_db()
     assert official.check_password("a-long-test-password")
@@ -411,3 +411,28 @@ def test_the_schema_names_each_export_and_nothing_else(anon, organiser, tourname
     assert as_organiser.get(f"{base}/players.csv").status_code == 200
     for wrong in ("playersx", "xbracket", "seating-2"):
         assert as_organiser.get(f"{base}/{wrong}.csv").status_code == 404
+
+
+def test_an_address_outside_the_api_routes_answers_json_404(as_organiser, client):
+    for path in ("/api/v1/stages/abc/", "/api/v1/tables/1/rounds/-1/", "/api/v1/nothing/"):
+        response = as_organiser.get(path)
+        assert response.status_code == 404
+        assert response["Content-Type"] == "application/json"
+        assert response.json() == {"detail": "Not found."}
+    page = client.get("/no/such/page/")
+    assert page.status_code == 404 and "Page not found" in page.content.decode()
+
+
+def test_officials_set_a_playoffs_day_of_play_but_not_a_qualifying_stages(tournament, official):
+    stage = factories.StageFactory(tournament=tournament, rounds=4)
+    as_official = client_for(official)
+    refused = as_official.patch(f"/api/v1/stages/{stage.pk}/", {"rounds": 3}, format="json")
+    assert refused.status_code == 403
+    assert "Only an organiser changes the settings of" in refused.json()["detail"]
+    stage.refresh_from_db()
+    assert stage.rounds != 3
+    final = factories.StageFactory(
+        tournament=tournament, order=stage.order + 1, kind="playoff", rounds=2
+    )
+    allowed = as_official.patch(f"/api/v1/stages/{final.pk}/", {"rounds": 3}, format="json")
+    assert allowed.status_code == 200 and allowed.json()["rounds"] == 3
