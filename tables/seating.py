@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -448,7 +448,13 @@ def seat_seeded(entrants: Sequence[Entrant], *, size_min: int, size_max: int) ->
     return Seating(seated, conflicts, 0, warnings, None)
 
 
-def late_entry_table(table_sizes: Mapping[int, int], *, size_max: int) -> int | None:
-    """Key of the smallest table with a free seat (lowest key on ties); None when all are full."""
-    open_tables = [(size, key) for key, size in table_sizes.items() if size < size_max]
-    return min(open_tables)[1] if open_tables else None
+def late_entry_table(
+    table_sizes: Mapping[int, int], *, size_max: int, avoid: Collection[int] = ()
+) -> int | None:
+    """Key of the smallest table with a free seat (lowest key on ties), away from the tables in
+    `avoid` (where the player's household sits) while one of the others has a seat; None when
+    all are full."""
+    open_tables = [
+        (key in avoid, size, key) for key, size in table_sizes.items() if size < size_max
+    ]
+    return min(open_tables)[2] if open_tables else None

@@ -287,10 +287,21 @@ def add_late_player(*, stage: Stage, player: Player, by: AbstractBaseUser) -> Se
     sizes = dict.fromkeys(tables, 0)
     for number in Seat.objects.filter(stage=stage).values_list("table__number", flat=True):
         sizes[number] += 1
-    number = seating.late_entry_table(sizes, size_max=stage.table_size_max)
+    # Households apart, as at seating, where a table with room allows it.
+    household = seating.household_key(player.household)
+    avoid = (
+        {
+            seat.table.number
+            for seat in Seat.objects.filter(stage=stage).select_related("table", "player")
+            if seating.household_key(seat.player.household) == household
+        }
+        if household
+        else set()
+    )
+    number = seating.late_entry_table(sizes, size_max=stage.table_size_max, avoid=avoid)
     if number is None:
         preset_max = get_preset(stage.tournament.preset).table_bounds(stage.domino_set)[1]
-        number = seating.late_entry_table(sizes, size_max=preset_max)
+        number = seating.late_entry_table(sizes, size_max=preset_max, avoid=avoid)
     if number is None:
         raise StateConflict(
             _("Every table of %(stage)s is full: no table can take a late player.")

@@ -249,6 +249,9 @@ def _stage_page(
         "late_form": LatePlayerForm(stage=stage),
         "results": stage.round_results.count(),
         "is_last": not tournament.stages.filter(order__gt=stage.order).exists(),
+        # A playoff after another stage is seated by the close of that stage, with its advancers.
+        "seated_by_close": stage.kind == Stage.Kind.PLAYOFF
+        and tournament.stages.filter(order__lt=stage.order).exists(),
         # In the reader's language (a report stored before 2026-11 has the text only).
         "household_conflicts": [
             seating.household_conflict_text(conflict)

@@ -417,6 +417,13 @@ def test_late_entry_table_picks_the_smallest_table_with_room() -> None:
     assert late_entry_table({1: 4, 2: 3, 3: 4, 4: 2}, size_max=4) == 4
 
 
+def test_late_entry_table_keeps_away_from_the_players_household_while_it_can() -> None:
+    sizes = {1: 3, 2: 4, 3: 4}
+    assert late_entry_table(sizes, size_max=5, avoid={1}) == 2  # not the smallest: Smiths there
+    assert late_entry_table(sizes, size_max=5, avoid={1, 2, 3}) == 1  # nowhere else: smallest
+    assert late_entry_table({1: 3, 2: 5}, size_max=5, avoid={1}) == 1  # the other is full
+
+
 def test_late_entry_table_breaks_ties_by_the_lowest_key() -> None:
     assert late_entry_table({9: 3, 5: 3, 2: 4, 7: 3}, size_max=4) == 5
 

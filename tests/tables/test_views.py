@@ -158,6 +158,17 @@ def test_a_seated_playoff_offers_no_late_player(organiser_client, tournament):
     assert not Seat.objects.exists()
 
 
+def test_a_later_playoffs_page_says_how_it_is_seated_and_offers_no_seating(
+    organiser_client, tournament, stage
+):
+    factories.StageFactory(tournament=tournament, order=2, kind="playoff", name="Final")
+    page = organiser_client.get(f"/t/{tournament.slug}/manage/stages/2/").content.decode()
+    assert "seated with the advancers of the stage before it, when that stage closes" in page
+    assert "Seat players" not in page
+    first = organiser_client.get(f"/t/{tournament.slug}/manage/stages/1/").content.decode()
+    assert "Seat players" in first
+
+
 def test_a_withdrawn_player_is_reinstated_from_the_console(organiser_client, tournament):
     player = factories.PlayerFactory(
         tournament=tournament, number=7, name="Ann Smith", status="withdrawn"
