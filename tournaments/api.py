@@ -142,7 +142,8 @@ def rejected_detail(what: str, count: int) -> str:
 def rejected_body(rejected: ImportRejected, what: str) -> dict:
     """The 400 of an upload: every bad line, and that nothing was imported."""
     return {
-        "detail": rejected_detail(what, len(rejected.rows)),
+        # Lines, not messages: a line may have several.
+        "detail": rejected_detail(what, len({line for line, _message in rejected.rows})),
         "file": rejected.messages,
         "rows": [{"line": line, "message": message} for line, message in rejected.rows],
     }

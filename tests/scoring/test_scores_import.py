@@ -113,6 +113,9 @@ def test_a_line_with_a_wrong_name_is_still_checked_with_its_round_in_one_upload(
     assert "Two players are marked as went out" in messages  # found in the same upload
     assert any(line == 3 and "A player who went out scores 0" in m for line, m in rows)
     assert "No score for Bob" not in messages  # his line is there, with a wrong name
+    lines = {line for line, _ in rows}
+    assert len(rows) > len(lines)  # line 3 has two problems: still one line with errors
+    assert response.json()["detail"].startswith(f"{len(lines)} line(s) have errors")
     assert not RoundResult.objects.exists()
 
 
