@@ -20,7 +20,7 @@ from django.utils.translation import ngettext
 from tables import seating, selectors, services
 from tables.forms import LatePlayerForm, SeatStageForm
 from tournaments import services as tournament_services
-from tournaments.csvfiles import ImportRejected
+from tournaments.csvfiles import ImportRejected, unknown_columns
 from tournaments.forms import (
     DayOfPlayForm,
     ImportPlayersForm,
@@ -211,15 +211,22 @@ def import_players(request: HttpRequest, slug: str) -> HttpResponse:
     form = ImportPlayersForm(request.POST, request.FILES)
     if not form.is_valid():
         return _console(request, tournament, status=400, import_form=form)
+    content = form.cleaned_data["file"].read()
     try:
         players = tournament_services.import_players(
-            tournament=tournament, content=form.cleaned_data["file"].read(), by=request.user
+            tournament=tournament, content=content, by=request.user
         )
     except ImportRejected as rejected:
         return _console(request, tournament, status=400, import_form=form,
                         import_errors=rejected.rows)  # fmt: skip
-    imported = ngettext("Imported %(count)s players.", "Imported %(count)s players.", len(players))
+    imported = ngettext("Imported %(count)s player.", "Imported %(count)s players.", len(players))
     messages.success(request, imported % {"count": len(players)})
+    if left := unknown_columns(content, columns=tournament_services.IMPORT_COLUMNS):
+        messages.warning(
+            request,
+            _("Not imported, as Roundhouse keeps no such column: %(columns)s.")
+            % {"columns": ", ".join(map(repr, left))},
+        )
     return redirect(f"/t/{slug}/manage/#players")
 
 

@@ -16,7 +16,7 @@ from rest_framework.views import APIView
 
 from config.api import Conflict
 from tournaments import services
-from tournaments.csvfiles import ImportRejected
+from tournaments.csvfiles import ImportRejected, unknown_columns
 from tournaments.models import Player, Staff, Stage, Tournament
 from tournaments.permissions import (
     is_organiser,
@@ -228,6 +228,7 @@ class CsvUploadApi(APIView):
     permission_classes = [IsAuthenticated]
     parser_classes = [MultiPartParser]
     what = ""  # "player" or "result"; and create(*, tournament, content, request) -> the count
+    ignores_columns = False  # columns other than the import's are left out, and named
 
     def post(self, request: Request, slug: str) -> Response:
         tournament = tournament_or_404(slug)
@@ -235,11 +236,16 @@ class CsvUploadApi(APIView):
         upload = request.FILES.get("file")
         if upload is None:
             return Response({"file": [_("Attach the CSV file as 'file'.")]}, status=400)
+        content = upload.read()
         try:
-            created = self.create(tournament=tournament, content=upload.read(), request=request)
+            created = self.create(tournament=tournament, content=content, request=request)
         except ImportRejected as rejected:
             return Response(rejected_body(rejected, self.what), status=400)
-        return Response({"created": created}, status=status.HTTP_201_CREATED)
+        body: dict[str, object] = {"created": created}
+        left = unknown_columns(content, columns=services.IMPORT_COLUMNS)
+        if self.ignores_columns and left:
+            body["ignored_columns"] = left  # said, not lost silently
+        return Response(body, status=status.HTTP_201_CREATED)
 
 
 def upload_schema(name: str):
@@ -257,6 +263,7 @@ def upload_schema(name: str):
 
 class ImportPlayersApi(CsvUploadApi):
     what = "player"
+    ignores_columns = True
 
     @upload_schema("Players")
     def post(self, request: Request, slug: str) -> Response:

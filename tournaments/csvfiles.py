@@ -73,12 +73,29 @@ def _delimiter(text: str) -> str:
         return ","
 
 
+def unknown_columns(content: bytes, *, columns: Sequence[str]) -> list[str]:
+    """The header's columns that are not among `columns` (which read_csv with ignore_unknown
+    leaves out), for saying so; [] for a file read_csv would refuse anyway."""
+    try:
+        text = _decode(content)
+        header = next(csv.reader(io.StringIO(text, newline=""), delimiter=_delimiter(text)))
+    except (UnicodeDecodeError, csv.Error, StopIteration):
+        return []
+    return [column.strip() for column in header if column.strip().lower() not in columns]
+
+
 def read_csv(
-    content: bytes, *, columns: Sequence[str], required: Sequence[str], what: str
+    content: bytes,
+    *,
+    columns: Sequence[str],
+    required: Sequence[str],
+    what: str,
+    ignore_unknown: bool = False,
 ) -> list[CsvRecord]:
     """The file's records (blank lines skipped), or ImportRejected for a file that cannot be read.
 
-    `what` names the rows for messages ("players", "scores").
+    `what` names the rows for messages ("players", "scores"). With `ignore_unknown`, columns
+    other than `columns` are left out (see unknown_columns) instead of refused.
     """
     try:
         text = _decode(content)
@@ -100,7 +117,7 @@ def read_csv(
     unknown = [column for column in header if column not in columns]
     missing = [column for column in required if column not in header]
     repeated = sorted({column for column in header if header.count(column) > 1})
-    if unknown:
+    if unknown and not ignore_unknown:
         names = ", ".join(map(repr, unknown))
         message = gettext("Unknown column %(names)s: the columns are %(columns)s.")
         errors.append((1, message % {"names": names, "columns": ", ".join(columns)}))
@@ -122,6 +139,7 @@ def read_csv(
             values.update(
                 (column, cells[i].strip() if i < len(cells) else "")
                 for i, column in enumerate(header)
+                if column in values
             )
             record = CsvRecord(line=reader.line_num, values=values)
             if any("\x00" in cell for cell in cells):  # no database stores it in text

@@ -206,7 +206,14 @@ TOO_LONG = {
 
 def parse_players_csv(*, tournament: Tournament, content: bytes) -> list[dict[str, Any]]:
     """Read a players CSV: valid rows, or ImportRejected listing every bad row by line number."""
-    records = read_csv(content, columns=IMPORT_COLUMNS, required=REQUIRED_COLUMNS, what="players")
+    # API.md: a header row naming at least number,name; the callers say which columns were left.
+    records = read_csv(
+        content,
+        columns=IMPORT_COLUMNS,
+        required=REQUIRED_COLUMNS,
+        what="players",
+        ignore_unknown=True,
+    )
     taken = set(Player.objects.filter(tournament=tournament).values_list("number", flat=True))
     seen: dict[int, int] = {}
     rows: list[dict[str, Any]] = []

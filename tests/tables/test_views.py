@@ -316,6 +316,13 @@ def test_import_from_the_console_shows_every_bad_line(organiser_client, tourname
         f"/t/{tournament.slug}/manage/players/import/", {"file": good}, follow=True
     )
     assert "Imported 2 players." in response.content.decode()
+    extra = SimpleUploadedFile("p.csv", b"number,name,email\n3,Cy,cy@example.com\n")
+    response = organiser_client.post(
+        f"/t/{tournament.slug}/manage/players/import/", {"file": extra}, follow=True
+    )
+    page = response.content.decode()
+    assert "Imported 1 player." in page
+    assert "Not imported, as Roundhouse keeps no such column: &#x27;email&#x27;." in page
 
 
 def test_new_tournament_from_a_preset(client, db):
