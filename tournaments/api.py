@@ -248,16 +248,21 @@ class CsvUploadApi(APIView):
         return Response(body, status=status.HTTP_201_CREATED)
 
 
-def upload_schema(name: str):
+def upload_schema(name: str, *, ignores_columns: bool = False):
+    imported: dict[str, serializers.Field] = {"created": serializers.IntegerField()}
+    if ignores_columns:
+        imported["ignored_columns"] = serializers.ListField(
+            child=serializers.CharField(),
+            required=False,
+            help_text="The file's columns that were left out, when there were any.",
+        )
     return extend_schema(
         request={
             "multipart/form-data": inline_serializer(
                 f"{name}Import", {"file": serializers.FileField()}
             )
         },
-        responses={
-            201: inline_serializer(f"{name}Imported", {"created": serializers.IntegerField()})
-        },
+        responses={201: inline_serializer(f"{name}Imported", imported)},
     )
 
 
@@ -265,7 +270,7 @@ class ImportPlayersApi(CsvUploadApi):
     what = "player"
     ignores_columns = True
 
-    @upload_schema("Players")
+    @upload_schema("Players", ignores_columns=True)
     def post(self, request: Request, slug: str) -> Response:
         return super().post(request, slug)
 
