@@ -14,6 +14,11 @@ def official_client(client, official):
     return client
 
 
+def stored_pips() -> list[int]:
+    """The round's stored pips, in badge-number order."""
+    return [s.pips for s in RoundResult.objects.get().scores.order_by("player__number")]
+
+
 def entry_url(table, round_no=1, suffix=""):
     return f"/t/{table.stage.tournament.slug}/enter/{table.pk}/{round_no}/{suffix}"
 
@@ -128,12 +133,7 @@ def test_a_new_round_saved_on_another_device_meanwhile_is_not_overwritten(
     )
     assert second.status_code == 428  # it sent no version: there was none
     assert "You typed:" in second.content.decode()
-    assert [s.pips for s in RoundResult.objects.get().scores.order_by("player__number")] == [
-        0,
-        12,
-        30,
-        7,
-    ]
+    assert stored_pips() == [0, 12, 30, 7]  # as first saved
 
 
 def test_an_old_copy_of_the_form_sent_again_with_other_scores_changes_nothing(
@@ -149,12 +149,7 @@ def test_an_old_copy_of_the_form_sent_again_with_other_scores_changes_nothing(
     assert "This form was already sent, with other scores" in page
     assert "You typed:" in page and "Idempotency" not in page
     assert RoundResultVersion.objects.count() == 1
-    assert [s.pips for s in RoundResult.objects.get().scores.order_by("player__number")] == [
-        0,
-        12,
-        30,
-        7,
-    ]
+    assert stored_pips() == [0, 12, 30, 7]  # as first saved
 
 
 def test_confirming_scores_changed_since_they_were_shown_marks_what_changed(
