@@ -217,7 +217,12 @@ def visits_for(event: Event, who: str) -> list[Visit]:
         ),
         Visit("new-tournament", "/new/", "New tournament", "Nuevo torneo"),
         Visit("stage", f"{manage}/stages/1/", "Add a late player", "Añadir un jugador que llega"),
-        Visit("stage-pending", f"{manage}/stages/2/", "Seat this stage", "Repartir las mesas"),
+        Visit(
+            "stage-pending",
+            f"{manage}/stages/2/",
+            "seated with the advancers of the stage before it",
+            "se sienta con los clasificados de la fase anterior",
+        ),
         Visit(
             "progress",
             f"{manage}/stages/1/progress/",
