@@ -15,12 +15,13 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from scoring import playoffs, selectors, services, standings
-from scoring.models import Placing, RoundResult
+from scoring.models import Placing, RoundResult, StageStandings
 from tables.models import Table
 from tables.views import organised_tournament as organised
 from tournaments.csvfiles import ImportRejected
@@ -56,16 +57,35 @@ def meta(request: HttpRequest, source: str = "web") -> services.RequestMeta:
 
 @login_required
 def enter_home(request: HttpRequest, slug: str) -> HttpResponse:
+    """The tables to report, and the ties an official decides (DESIGN.md: the table is flagged
+    for the official, who records the decision)."""
     tournament = staffed_tournament(request, slug)
     stages = []
     for stage in tournament.stages.filter(status=Stage.Status.SEATED).order_by("order"):
         statuses = selectors.round_statuses(stage)
+        ordered = list(stage.tables.order_by("number"))
         tables = [
             {"table": table, "rounds": sorted(statuses.get(table.pk, {}).items())}
-            for table in stage.tables.order_by("number")
+            for table in ordered
         ]
-        stages.append({"stage": stage, "tables": tables})
+        flags = _tiebreak_flags(
+            standings.standings_meta(stage), {table.number: table.pk for table in ordered}
+        )
+        stages.append({"stage": stage, "tables": tables, "flags": flags})
     return render(request, "scoring/enter_home.html", {"tournament": tournament, "stages": stages})
+
+
+def _tiebreak_flags(meta: StageStandings | None, table_ids: dict[int, int]) -> list[dict]:
+    """The snapshot's unresolved ties, each with what its decision form needs."""
+    return [
+        {
+            **flag,
+            "message": standings.tie_message(flag),  # in the reader's language
+            "table_id": table_ids.get(flag["table"]),
+            "choices": list(zip(flag["players"], flag["names"], strict=True)),
+        }
+        for flag in (meta.flags if meta else [])
+    ]
 
 
 @login_required
@@ -406,15 +426,7 @@ def progress(request: HttpRequest, slug: str, order: int) -> HttpResponse:
         "stage": stage,
         "tables": tables,
         "counts": counts,
-        "flags": [
-            {
-                **flag,
-                "message": standings.tie_message(flag),  # stored in the rebuild's language
-                "table_id": table_ids.get(flag["table"]),
-                "choices": list(zip(flag["players"], flag["names"], strict=True)),
-            }
-            for flag in (meta.flags if meta else [])
-        ],
+        "flags": _tiebreak_flags(meta, table_ids),
         "rounds": range(1, stage.rounds + 1),
     }
     template = "scoring/_progress.html" if request.htmx else "scoring/progress.html"
@@ -449,6 +461,11 @@ def record_tiebreak_page(request: HttpRequest, slug: str, order: int) -> HttpRes
         messages.error(request, text)
     else:
         messages.success(request, _("The tie-break decision is recorded; the standings follow it."))
+    back = request.POST.get("next", "")
+    if back.startswith(f"/t/{slug}/") and url_has_allowed_host_and_scheme(
+        back, allowed_hosts={request.get_host()}
+    ):
+        return redirect(back)  # the page the form was on: an official's, or the console
     return redirect("progress", slug=slug, order=order)
 
 

@@ -81,6 +81,36 @@ def test_an_unbreakable_tie_shares_the_place_and_is_flagged_when_it_decides_adva
     assert "tied for place 1, which decides who advances" in flag["message"]
 
 
+def test_an_official_decides_a_flagged_tie_on_their_own_pages(anon, client, stage):
+    (table,) = seat_tables(stage, [["Ann", "Bob", "Cy"]])
+    for round_no in (1, 2, 3, 4):
+        play(stage, table, round_no, [0, 0, 10], blocked=True)
+    official = factories.StaffFactory(tournament=stage.tournament, role="official").user
+    client.force_login(official)
+    enter = f"/t/{stage.tournament.slug}/enter/"
+    page = client.get(enter).content.decode()
+    assert "tied for place 1, which decides who advances" in page  # flagged where they work
+    ann, bob, _cy = table
+    done = client.post(
+        f"/t/{stage.tournament.slug}/manage/stages/{stage.order}/tiebreak/",
+        {
+            "table": Table.objects.get(stage=stage).pk,
+            "order": [bob.pk, ann.pk],
+            "method": "tiebreak_round",
+            "next": enter,
+        },
+    )
+    assert done.status_code == 302 and done["Location"] == enter  # back to their page
+    rows = anon.get(f"/api/v1/stages/{stage.pk}/standings/").json()["rows"]
+    assert [r["player"]["name"] for r in rows][:2] == ["Bob", "Ann"]
+    assert "which decides who advances" not in client.get(enter).content.decode()
+    elsewhere = client.post(
+        f"/t/{stage.tournament.slug}/manage/stages/{stage.order}/tiebreak/",
+        {"order": [bob.pk, ann.pk], "method": "draw", "next": "https://evil.example/"},
+    )
+    assert "evil" not in elsewhere["Location"]  # only this tournament's pages
+
+
 def test_a_tiebreak_decision_breaks_the_tie_and_the_standings_honour_it(anon, as_official, stage):
     (table,) = seat_tables(stage, [["Ann", "Bob", "Cy"]])
     ann, bob, _ = table
