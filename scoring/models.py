@@ -1,5 +1,7 @@
 """Round results, the score of each player in them, every version kept, and idempotency keys."""
 
+import re
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -64,6 +66,12 @@ class RoundResult(models.Model):
     @property
     def etag(self) -> str:
         return f'"{self.pk}-{self.version}"'
+
+    @staticmethod
+    def version_in(etag: str) -> int | None:
+        """The version an ETag of `etag`'s form names; None for anything else."""
+        match = re.fullmatch(r'"\d+-(\d+)"', etag.strip())
+        return int(match[1]) if match else None
 
 
 class Score(models.Model):

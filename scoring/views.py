@@ -5,7 +5,6 @@ static/roundhouse/entry.js sends the same form to the API and keeps it on the ta
 server has it (see that file).
 """
 
-import re
 import uuid
 from typing import Any
 
@@ -281,9 +280,9 @@ def check_round(request: HttpRequest, slug: str, table_id: int, round_no: int) -
             messages.error(request, str(error))
             # Back to the scores as they are now, each changed one marked with what the players
             # were shown (the version the form was sent from).
-            shown = re.fullmatch(r'"\d+-(\d+)"', request.POST.get("if_match", "").strip())
+            shown = RoundResult.version_in(request.POST.get("if_match", ""))
             page = reverse("check-round", args=[slug, table.pk, round_no])
-            return redirect(f"{page}?since={shown[1]}" if shown else page)
+            return redirect(f"{page}?since={shown}" if shown is not None else page)
         except (StateConflict, ValidationError) as error:
             text = " ".join(error.messages) if isinstance(error, ValidationError) else str(error)
             messages.error(request, text)

@@ -242,8 +242,9 @@ class CsvUploadApi(APIView):
         except ImportRejected as rejected:
             return Response(rejected_body(rejected, self.what), status=400)
         body: dict[str, object] = {"created": created}
-        left = unknown_columns(content, columns=services.IMPORT_COLUMNS)
-        if self.ignores_columns and left:
+        if self.ignores_columns and (
+            left := unknown_columns(content, columns=services.IMPORT_COLUMNS)
+        ):
             body["ignored_columns"] = left  # said, not lost silently
         return Response(body, status=status.HTTP_201_CREATED)
 
