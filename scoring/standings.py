@@ -133,6 +133,11 @@ def tie_message(flag: dict[str, Any]) -> str:
             "%(names)s are tied for place %(place)s overall, which decides the last wildcard. "
             "Record a tie-break decision."
         ) % {"names": names, "place": flag["place"]}
+    if flag.get("final"):
+        return _(
+            "Table %(table)s: %(names)s are tied for place %(place)s, which decides the winner. "
+            "Record a tie-break decision."
+        ) % {"table": flag["table"], "names": names, "place": flag["place"]}
     return _(
         "Table %(table)s: %(names)s are tied for place %(place)s, which decides who advances. "
         "Record a tie-break decision."
@@ -301,7 +306,35 @@ def _advancers(
     finished: set[int | None],
 ) -> tuple[set[int], list[dict[str, Any]]]:
     """Who advances (the top K eligible at each table, then W wildcards), and the unresolved
-    ties that decide it at tables that have played every round (an official must decide)."""
+    ties that decide it at tables that have played every round (an official must decide).
+
+    A stage that sends nobody on has no advancers: the final (one table), whose tie for first
+    place is flagged because it decides the winner, and a qualifying stage that another
+    qualifying stage follows (everyone plays that one), where no tie decides anything."""
+    if Stage.objects.qualifying_after(stage):
+        return set(), []
+    if len({seat.table_number for seat in seats.values()}) == 1:
+        _, flags = _table_advancers(stage, ranked, seats, finished, per_table=1, wildcards=0)
+        return set(), [{**flag, "final": True} for flag in flags]
+    return _table_advancers(
+        stage,
+        ranked,
+        seats,
+        finished,
+        per_table=stage.advance_per_table,
+        wildcards=stage.wildcards,
+    )
+
+
+def _table_advancers(
+    stage: Stage,
+    ranked: list[rules.Ranked],
+    seats: dict[int, SeatFacts],
+    finished: set[int | None],
+    *,
+    per_table: int,
+    wildcards: int,
+) -> tuple[set[int], list[dict[str, Any]]]:
     late_excluded = stage.late_entry_rule == Stage.LateEntryRule.NO_ADVANCE
 
     def eligible(player_id: int) -> bool:
@@ -314,7 +347,7 @@ def _advancers(
             by_table[row.table].append(row)
     advancing: set[int] = set()
     flags = []
-    k = stage.advance_per_table
+    k = per_table
     for table, rows in by_table.items():
         if len(rows) <= k:
             advancing.update(r.player_id for r in rows)
@@ -327,10 +360,10 @@ def _advancers(
                 flags.append({"table": table, "players": tied, "place": line})
         else:
             advancing.update(r.player_id for r in rows[:k])
-    if stage.wildcards:
+    if wildcards:
         others = [r for r in ranked if r.player_id not in advancing and eligible(r.player_id)]
-        chosen = others[: stage.wildcards]
-        if len(others) > stage.wildcards and others[stage.wildcards].rank == chosen[-1].rank:
+        chosen = others[:wildcards]
+        if len(others) > wildcards and others[wildcards].rank == chosen[-1].rank:
             # A tie straddles the last wildcard: nobody in it takes one yet.
             line = chosen[-1].rank
             advancing.update(r.player_id for r in chosen if r.rank < line)

@@ -76,16 +76,27 @@ def test_close_is_refused_while_results_are_missing_or_unconfirmed(as_organiser,
 
 
 def test_close_is_refused_while_a_tie_decides_who_advances(as_organiser, as_official, tournament):
-    stage = qualifying_with_tables(tournament, [3])
-    a, b, c = [s.player for s in Seat.objects.filter(stage=stage).order_by("position")]
-    play(stage, [a, b, c], 1, [0, 0, 9], blocked=True)
-    play(stage, [a, b, c], 2, [0, 0, 9], blocked=True)
+    stage = qualifying_with_tables(tournament, [3, 3])
+    (a, b, c), other = (
+        [s.player for s in table.seats.order_by("position")]
+        for table in Table.objects.filter(stage=stage).order_by("number")
+    )
+    for round_no in (1, 2):
+        play(stage, [a, b, c], round_no, [0, 0, 9], blocked=True)
+        play(stage, other, round_no, [0, 5, 10])
     response = close(as_organiser, stage)
     assert response.status_code == 409
-    assert f"Table 1: {a.name} and {b.name} are tied for place 1" in response.json()["detail"]
+    assert (
+        f"Table 1: {a.name} and {b.name} are tied for place 1, which decides who advances"
+        in response.json()["detail"]
+    )
     decided = as_official.post(
         f"/api/v1/stages/{stage.pk}/tiebreaks/",
-        {"table": Table.objects.get(stage=stage).pk, "order": [b.pk, a.pk], "method": "draw"},
+        {
+            "table": Table.objects.get(stage=stage, number=1).pk,
+            "order": [b.pk, a.pk],
+            "method": "draw",
+        },
         format="json",
     )
     assert decided.status_code == 201
@@ -434,6 +445,28 @@ def test_a_second_qualifying_stage_is_played_before_the_playoffs_are_seated(
     assert Seat.objects.filter(stage=semis).count() == 3  # the second stage's three table winners
 
 
+def test_a_tie_at_a_stage_that_a_qualifying_stage_follows_decides_nothing(
+    as_organiser, anon, tournament
+):
+    first = qualifying_with_tables(tournament, [3, 3])
+    factories.StageFactory(
+        tournament=tournament, order=2, name="Qualifying 2", rounds=2,
+        table_size_min=3, table_size_max=4,
+    )  # fmt: skip
+    tied, other = (
+        [s.player for s in table.seats.order_by("position")]
+        for table in Table.objects.filter(stage=first).order_by("number")
+    )
+    for round_no in (1, 2):
+        play(first, tied, round_no, [0, 0, 9], blocked=True)  # the first two tied for first
+        play(first, other, round_no, [0, 5, 10])
+    body = anon.get(f"/api/v1/stages/{first.pk}/standings/").json()
+    # Everyone plays the next qualifying stage: nobody is marked as advancing, and no decision
+    # is asked for a tie that decides nothing.
+    assert body["flags"] == [] and not any(row["advances"] for row in body["rows"])
+    assert close(as_organiser, first).status_code == 202
+
+
 def test_a_tie_for_the_last_wildcard_holds_the_close_until_an_official_decides(
     as_organiser, client, organiser, tournament
 ):
@@ -492,6 +525,40 @@ def test_advance_two_per_table_plus_wildcards(as_organiser, tournament):
     # the best of the rest overall: Q3 (3 x 1 x 2 = 6) and Q4 (8) of table 1, ahead of Q7 (12)
     wildcards = {"Q3", "Q4"}
     assert seated == top_two | wildcards
+
+
+def test_nobody_advances_from_the_final_and_a_tie_for_first_decides_the_winner(
+    as_organiser, as_official, anon, tournament
+):
+    stage = qualifying_with_tables(tournament, [3, 3])  # a Samboree: the two winners play off
+    play_stage(stage)
+    close(as_organiser, stage)
+    final = Stage.objects.get(source_stage=stage)
+    first, second = [s.player for s in final.tables.get().seats.order_by("position")]
+    for round_no in (1, 2):
+        play(final, [first, second], round_no, [0, 0], blocked=True)
+    body = anon.get(f"/api/v1/stages/{final.pk}/standings/").json()
+    assert not any(row["advances"] for row in body["rows"])  # a final sends nobody on
+    refused = close(as_organiser, final)
+    assert refused.status_code == 409
+    detail = refused.json()["detail"]
+    assert "are tied for place 1, which decides the winner" in detail
+    assert "advances" not in detail
+    decided = as_official.post(
+        f"/api/v1/stages/{final.pk}/tiebreaks/",
+        {"table": final.tables.get().pk, "order": [second.pk, first.pk], "method": "draw"},
+        format="json",
+    )
+    assert decided.status_code == 201
+    assert close(as_organiser, final).status_code == 202
+    placings = anon.get(f"/api/v1/tournaments/{tournament.slug}/placings/").json()
+    assert [p["player"]["id"] for p in placings[:2]] == [second.pk, first.pk]
+    export = as_organiser.get(f"/api/v1/tournaments/{tournament.slug}/exports/standings.csv")
+    lines = b"".join(export.streaming_content).decode("utf-8-sig").splitlines()
+    in_final = [line for line in lines if line.startswith(f"{final.name},")]
+    assert len(in_final) == 2 and all(line.endswith(",no") for line in in_final)
+    qualifying = [line for line in lines if line.startswith(f"{stage.name},")]
+    assert sum(line.endswith(",yes") for line in qualifying) == 2  # the two table winners
 
 
 def test_a_single_table_stage_decides_the_placings(as_organiser, anon, tournament):

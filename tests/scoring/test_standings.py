@@ -26,20 +26,42 @@ def stage(tournament):
     return factories.StageFactory(tournament=tournament, rounds=4, status="seated")
 
 
+# A stage of one table is the final: it sends nobody on. The tests of advancement seat a second
+# table beside the one they look at, which plays the same rounds with scores above theirs.
+OTHERS = ["Xu", "Yo", "Zed"]
+
+
+def play_beside(stage, other, round_no, status="confirmed"):
+    play(stage, other, round_no, [70, 80, 90], status=status, blocked=True)
+
+
+def at_table(rows, number=1) -> list[dict]:
+    return [r for r in rows if r["table"] == number]
+
+
 def test_standings_rank_by_total_lowest_first_with_shared_places(anon, stage):
-    (table,) = seat_tables(stage, [["Ann", "Bob", "Cy", "Di"]])
+    table, other = seat_tables(stage, [["Ann", "Bob", "Cy", "Di"], OTHERS])
     with_results = [(1, [0, 10, 20, 30]), (2, [20, 0, 10, 30])]
     for round_no, pips in with_results:
         play(stage, table, round_no, pips)
+        play_beside(stage, other, round_no)
     body = anon.get(f"/api/v1/stages/{stage.pk}/standings/").json()
-    assert (body["results_counted"], body["results_expected"]) == (2, 4)
+    assert (body["results_counted"], body["results_expected"]) == (4, 8)
     assert body["computed_at"] is not None
     got = [(r["rank"], r["player"]["name"], r["total"], r["rounds_won"]) for r in body["rows"]]
-    # Ann 20 and Bob 10... Bob 10, Ann 20, Cy 30, Di 60
-    assert got == [(1, "Bob", 10, 1), (2, "Ann", 20, 1), (3, "Cy", 30, 0), (4, "Di", 60, 0)]
+    # Ann 20 and Bob 10... Bob 10, Ann 20, Cy 30, Di 60, then the other table: 140, 160, 180
+    assert got == [
+        (1, "Bob", 10, 1),
+        (2, "Ann", 20, 1),
+        (3, "Cy", 30, 0),
+        (4, "Di", 60, 0),
+        (5, "Xu", 140, 0),
+        (6, "Yo", 160, 0),
+        (7, "Zed", 180, 0),
+    ]
     assert body["rows"][0]["scores"] == {"1": 10, "2": 0}
-    assert body["rows"][0]["table_rank"] == 1 and body["rows"][0]["advances"] is True
-    assert not any(r["advances"] for r in body["rows"][1:])
+    winners = [(r["player"]["name"], r["table_rank"]) for r in body["rows"] if r["advances"]]
+    assert winners == [("Bob", 1), ("Xu", 1)]  # each table's winner
 
 
 def test_only_confirmed_results_count(anon, stage):
@@ -65,13 +87,15 @@ def test_ties_go_to_rounds_won_then_countback_then_share_the_place(anon, stage):
 def test_an_unbreakable_tie_shares_the_place_and_is_flagged_when_it_decides_advancement(
     anon, stage
 ):
-    (table,) = seat_tables(stage, [["Ann", "Bob", "Cy"]])
+    table, other = seat_tables(stage, [["Ann", "Bob", "Cy"], OTHERS])
     play(stage, table, 1, [0, 0, 10], blocked=True)  # blocked round: nobody went out
     assert anon.get(f"/api/v1/stages/{stage.pk}/standings/").json()["flags"] == []  # mid-stage
     for round_no in (2, 3, 4):
         play(stage, table, round_no, [0, 0, 10], blocked=True)
+    for round_no in (1, 2, 3, 4):
+        play_beside(stage, other, round_no)
     body = anon.get(f"/api/v1/stages/{stage.pk}/standings/").json()
-    assert [(r["rank"], r["tied"], r["advances"]) for r in body["rows"]] == [
+    assert [(r["rank"], r["tied"], r["advances"]) for r in at_table(body["rows"])] == [
         (1, True, False),
         (1, True, False),
         (3, False, False),
@@ -82,9 +106,10 @@ def test_an_unbreakable_tie_shares_the_place_and_is_flagged_when_it_decides_adva
 
 
 def test_an_official_decides_a_flagged_tie_on_their_own_pages(anon, client, stage):
-    (table,) = seat_tables(stage, [["Ann", "Bob", "Cy"]])
+    table, other = seat_tables(stage, [["Ann", "Bob", "Cy"], OTHERS])
     for round_no in (1, 2, 3, 4):
         play(stage, table, round_no, [0, 0, 10], blocked=True)
+        play_beside(stage, other, round_no)
     official = factories.StaffFactory(tournament=stage.tournament, role="official").user
     client.force_login(official)
     enter = f"/t/{stage.tournament.slug}/enter/"
@@ -94,7 +119,7 @@ def test_an_official_decides_a_flagged_tie_on_their_own_pages(anon, client, stag
     done = client.post(
         f"/t/{stage.tournament.slug}/manage/stages/{stage.order}/tiebreak/",
         {
-            "table": Table.objects.get(stage=stage).pk,
+            "table": Table.objects.get(stage=stage, number=1).pk,
             "order": [bob.pk, ann.pk],
             "method": "tiebreak_round",
             "next": enter,
@@ -112,13 +137,14 @@ def test_an_official_decides_a_flagged_tie_on_their_own_pages(anon, client, stag
 
 
 def test_a_tiebreak_decision_breaks_the_tie_and_the_standings_honour_it(anon, as_official, stage):
-    (table,) = seat_tables(stage, [["Ann", "Bob", "Cy"]])
+    table, other = seat_tables(stage, [["Ann", "Bob", "Cy"], OTHERS])
     ann, bob, _ = table
     play(stage, table, 1, [0, 0, 10], blocked=True)
+    play_beside(stage, other, 1)
     response = as_official.post(
         f"/api/v1/stages/{stage.pk}/tiebreaks/",
         {
-            "table": Table.objects.get(stage=stage).pk,
+            "table": Table.objects.get(stage=stage, number=1).pk,
             "order": [bob.pk, ann.pk],
             "method": "tiebreak_round",
             "note": "Bob won the tie-break round",
@@ -127,7 +153,7 @@ def test_a_tiebreak_decision_breaks_the_tie_and_the_standings_honour_it(anon, as
     )
     assert response.status_code == 201, response.json()
     body = anon.get(f"/api/v1/stages/{stage.pk}/standings/").json()
-    assert [(r["rank"], r["player"]["name"], r["advances"]) for r in body["rows"]] == [
+    assert [(r["rank"], r["player"]["name"], r["advances"]) for r in at_table(body["rows"])] == [
         (1, "Bob", True),
         (2, "Ann", False),
         (3, "Cy", False),
@@ -196,11 +222,11 @@ def test_late_entry_scores_the_highest_at_the_table_for_missed_rounds(anon, stag
 def test_late_entry_rules_zero_and_no_advance(anon, stage, rule, total, advances):
     stage.late_entry_rule = rule
     stage.save()
-    (table,) = seat_tables(stage, [["Ann", "Bob", "Cy"]])
+    table, _other = seat_tables(stage, [["Ann", "Bob", "Cy"], OTHERS])
     play(stage, table, 1, [0, 25, 40])
     late = factories.PlayerFactory(tournament=stage.tournament, number=9, name="Eve")
     factories.SeatFactory(
-        table=Table.objects.get(stage=stage), player=late, position=4, from_round=2
+        table=Table.objects.get(stage=stage, number=1), player=late, position=4, from_round=2
     )
     play(stage, [*table, late], 2, [30, 10, 10, 0])
     eve = next(r for r in rows(anon, stage) if r["player"]["name"] == "Eve")
@@ -211,8 +237,9 @@ def test_late_entry_rules_zero_and_no_advance(anon, stage, rule, total, advances
 
 
 def test_withdrawn_player_keeps_scores_but_does_not_advance(anon, stage):
-    (table,) = seat_tables(stage, [["Ann", "Bob", "Cy"]])
+    table, other = seat_tables(stage, [["Ann", "Bob", "Cy"], OTHERS])
     play(stage, table, 1, [0, 25, 40])
+    play_beside(stage, other, 1)
     Player.objects.filter(pk=table[0].pk).update(status="withdrawn")
     standings.request_rebuild(stage)
     got = {r["player"]["name"]: r for r in rows(anon, stage)}
@@ -223,7 +250,10 @@ def test_withdrawn_player_keeps_scores_but_does_not_advance(anon, stage):
     assert [(r["player"]["name"], r["rank"], r["table_rank"]) for r in rows(anon, stage)] == [
         ("Bob", 1, 1),
         ("Cy", 2, 2),
-        ("Ann", 3, 3),
+        ("Xu", 3, 1),
+        ("Yo", 4, 2),
+        ("Zed", 5, 3),
+        ("Ann", 6, 3),
     ]
 
 
