@@ -134,10 +134,17 @@ def tie_message(flag: dict[str, Any]) -> str:
             "Record a tie-break decision."
         ) % {"names": names, "place": flag["place"]}
     if flag.get("final"):
-        return _(
-            "Table %(table)s: %(names)s are tied for place %(place)s, which decides the winner. "
-            "Record a tie-break decision."
-        ) % {"table": flag["table"], "names": names, "place": flag["place"]}
+        if flag["place"] == 1:
+            message = _(
+                "Table %(table)s: %(names)s are tied for first place in the final, which decides "
+                "the winner. Record a tie-break decision."
+            )
+        else:
+            message = _(
+                "Table %(table)s: %(names)s are tied for second place in the final. Record a "
+                "tie-break decision."
+            )
+        return message % {"table": flag["table"], "names": names}
     return _(
         "Table %(table)s: %(names)s are tied for place %(place)s, which decides who advances. "
         "Record a tie-break decision."
@@ -308,14 +315,14 @@ def _advancers(
     """Who advances (the top K eligible at each table, then W wildcards), and the unresolved
     ties that decide it at tables that have played every round (an official must decide).
 
-    A stage that sends nobody on has no advancers: the final (one table), whose tie for first
-    place is flagged because it decides the winner, and a qualifying stage that another
-    qualifying stage follows (everyone plays that one), where no tie decides anything."""
+    A stage that sends nobody on has no advancers: the final (one table), whose ties for first
+    and second place are flagged because they decide the winners (_final_ties), and a
+    qualifying stage that another qualifying stage follows (everyone plays that one), where no
+    tie decides anything."""
     if Stage.objects.qualifying_after(stage):
         return set(), []
     if len({seat.table_number for seat in seats.values()}) == 1:
-        _, flags = _table_advancers(stage, ranked, seats, finished, per_table=1, wildcards=0)
-        return set(), [{**flag, "final": True} for flag in flags]
+        return set(), _final_ties(ranked, seats, finished)
     return _table_advancers(
         stage,
         ranked,
@@ -324,6 +331,26 @@ def _advancers(
         per_table=stage.advance_per_table,
         wildcards=stage.wildcards,
     )
+
+
+# The places the final is played for (a Samboree's playoff decides first and second place).
+FINAL_PLACES_DECIDED = 2
+
+
+def _final_ties(
+    ranked: list[rules.Ranked], seats: dict[int, SeatFacts], finished: set[int | None]
+) -> list[dict[str, Any]]:
+    """The final's unresolved ties for first or second place, once it has played every round.
+    Ties further down share their place, as everywhere (DESIGN.md)."""
+    tied: dict[tuple[int, int], list[int]] = defaultdict(list)
+    for row in ranked:
+        if row.table_tied and row.table in finished and not seats[row.player_id].withdrawn:
+            tied[row.table, row.table_rank].append(row.player_id)
+    return [
+        {"table": table, "players": sorted(players), "place": place, "final": True}
+        for (table, place), players in sorted(tied.items())
+        if place <= FINAL_PLACES_DECIDED
+    ]
 
 
 def _table_advancers(

@@ -542,7 +542,7 @@ def test_nobody_advances_from_the_final_and_a_tie_for_first_decides_the_winner(
     refused = close(as_organiser, final)
     assert refused.status_code == 409
     detail = refused.json()["detail"]
-    assert "are tied for place 1, which decides the winner" in detail
+    assert "are tied for first place in the final, which decides the winner" in detail
     assert "advances" not in detail
     decided = as_official.post(
         f"/api/v1/stages/{final.pk}/tiebreaks/",
@@ -559,6 +559,39 @@ def test_nobody_advances_from_the_final_and_a_tie_for_first_decides_the_winner(
     assert len(in_final) == 2 and all(line.endswith(",no") for line in in_final)
     qualifying = [line for line in lines if line.startswith(f"{stage.name},")]
     assert sum(line.endswith(",yes") for line in qualifying) == 2  # the two table winners
+
+
+def test_a_tie_for_second_place_in_the_final_holds_the_close_but_one_for_third_does_not(
+    as_organiser, as_official, anon, tournament
+):
+    stage = qualifying_with_tables(tournament, [3] * 5)
+    final = playoff(tournament, size_max=5)
+    play_stage(stage)
+    close(as_organiser, stage)
+    players = [s.player for s in final.tables.get().seats.order_by("position")]
+    assert len(players) == 5
+    for round_no in (1, 2):  # places 1, 2=, 2=, 4=, 4=
+        play(final, players, round_no, [0, 10, 10, 20, 20])
+    refused = close(as_organiser, final)
+    assert refused.status_code == 409
+    (flag,) = refused.json()["problems"]
+    assert flag["place"] == 2 and flag["players"] == sorted(p.pk for p in players[1:3])
+    assert "are tied for second place in the final" in refused.json()["detail"]
+    decided = as_official.post(
+        f"/api/v1/stages/{final.pk}/tiebreaks/",
+        {"order": [players[2].pk, players[1].pk], "method": "tiebreak_round"},
+        format="json",
+    )
+    assert decided.status_code == 201
+    assert close(as_organiser, final).status_code == 202
+    placings = anon.get(f"/api/v1/tournaments/{tournament.slug}/placings/").json()
+    assert [(p["place"], p["player"]["id"]) for p in placings[:5]] == [
+        (1, players[0].pk),
+        (2, players[2].pk),
+        (3, players[1].pk),
+        (4, min(players[3].pk, players[4].pk)),  # a tie for fourth shares the place
+        (4, max(players[3].pk, players[4].pk)),
+    ]
 
 
 def test_a_single_table_stage_decides_the_placings(as_organiser, anon, tournament):
