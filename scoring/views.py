@@ -11,6 +11,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.db.models import Max
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -293,7 +294,7 @@ def check_round(request: HttpRequest, slug: str, table_id: int, round_no: int) -
     sheet = selectors.table_sheet(table)
     before = sheet.totals_before(round_no)
     this_round = sheet.round(round_no)
-    was = _scores_at_version(result, request.GET.get("since", ""))
+    was = _scores_at_version(result, request.GET.get("since", "") or _last_approved(result))
     rows = [
         {
             "seat": seat,
@@ -318,6 +319,17 @@ def check_round(request: HttpRequest, slug: str, table_id: int, round_no: int) -
         "rows": rows,
     }
     return render(request, "scoring/check_round.html", context)
+
+
+def _last_approved(result: RoundResult) -> str:
+    """The version the players last confirmed, while a correction of it waits for them: the
+    check page marks what the correction changed. "" otherwise."""
+    if result.status == RoundResult.Status.CONFIRMED:
+        return ""
+    version = result.versions.filter(status=RoundResult.Status.CONFIRMED).aggregate(
+        latest=Max("version")
+    )["latest"]
+    return "" if version is None else str(version)
 
 
 def _scores_at_version(result: RoundResult, version: str) -> dict[int, tuple[int, bool]]:

@@ -174,6 +174,36 @@ def test_confirming_scores_changed_since_they_were_shown_marks_what_changed(
         assert "(changed: was" not in marked.content.decode()
 
 
+def test_a_correction_of_a_confirmed_round_shows_the_players_what_changed(
+    official_client, table, players
+):
+    official_client.post(entry_url(table), form(players, key="a"))
+    official_client.post(entry_url(table, 1, "check/"))
+    assert RoundResult.objects.get().status == "confirmed"
+    approved = official_client.get(entry_url(table, 1, "check/")).content.decode()
+    assert "(changed: was" not in approved
+    # The official changes Bob's 12 to 21, with the reason a correction needs.
+    confirmed = RoundResult.objects.get()
+    corrected = official_client.post(
+        entry_url(table),
+        form(
+            players,
+            pips=("0", "21", "30", "7"),
+            key="b",
+            reason="Misread a 2 as a 1",
+            if_match=confirmed.etag,
+        ),
+    )
+    assert corrected["Location"] == entry_url(table, 1, "check/")
+    page = official_client.get(corrected["Location"]).content.decode()
+    # The players are asked again: the check page marks what differs from what they approved.
+    assert page.count("(changed: was") == 1 and "(changed: was 12)" in page
+    official_client.post(entry_url(table, 1, "check/"))
+    assert RoundResult.objects.get().status == "confirmed"
+    again = official_client.get(entry_url(table, 1, "check/")).content.decode()
+    assert "(changed: was" not in again  # once confirmed, nothing is waiting for them
+
+
 def test_second_person_rule_on_the_check_screen(official_client, table, players):
     table.stage.requires_second_person = True
     table.stage.save()
