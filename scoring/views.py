@@ -392,8 +392,9 @@ def bracket(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @login_required
-@require_POST
 def close_stage_page(request: HttpRequest, slug: str, order: int) -> HttpResponse:
+    """Asks first (GET): what is still missing, and what the close will do, since it cannot be
+    undone. The close itself is the POST."""
     tournament = get_object_or_404(Tournament, slug=slug)
     if not is_organiser(request.user, tournament):
         raise PermissionDenied(
@@ -401,6 +402,10 @@ def close_stage_page(request: HttpRequest, slug: str, order: int) -> HttpRespons
             % {"tournament": tournament.name}
         )
     stage = get_object_or_404(Stage, tournament=tournament, order=order)
+    if request.method != "POST":
+        if stage.status != Stage.Status.SEATED:
+            return redirect("manage", slug=slug)
+        return render(request, "scoring/confirm_close.html", _close_context(tournament, stage))
     try:
         stage = playoffs.close_stage(stage=stage, by=request.user)
     except StateConflict as error:
@@ -409,6 +414,28 @@ def close_stage_page(request: HttpRequest, slug: str, order: int) -> HttpRespons
         closed = _("%(stage)s is closed. See the bracket for what follows.")
         messages.success(request, closed % {"stage": stage.name})
     return redirect("manage", slug=slug)
+
+
+def _close_context(tournament: Tournament, stage: Stage) -> dict[str, Any]:
+    missing = playoffs.missing_results(stage)
+    meta = standings.standings_meta(stage)
+    tables = stage.tables.count()
+    if Stage.objects.qualifying_after(stage):
+        follows, next_stage = "qualifying", None
+    elif tables == 1:
+        follows, next_stage = "placings", None
+    else:
+        follows, next_stage = "playoff", Stage.objects.next_level_of(stage)
+    return {
+        "tournament": tournament,
+        "stage": stage,
+        "tables": tables,
+        "missing": missing[:12],
+        "missing_more": max(len(missing) - 12, 0),
+        "ties": [standings.tie_message(flag) for flag in meta.flags],
+        "follows": follows,
+        "next_stage": next_stage,
+    }
 
 
 @login_required

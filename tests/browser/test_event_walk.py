@@ -123,7 +123,10 @@ def test_a_whole_event(new_page, transactional_db, tmp_path):
 
     # The organiser closes the stage; the bracket shows the playoff table.
     desk.goto("/t/harbour/manage/")
-    submit(desk, "button[aria-label='Close Qualifying']")
+    submit(desk, "a[aria-label='Close Qualifying…']")  # asks first, saying what follows
+    accessible(desk)
+    assert "Each table's winner goes on to the next playoff level" in desk.inner_text("main")
+    submit(desk, "form button:text-is('Close Qualifying')")
     assert "Qualifying is closed" in desk.inner_text(".messages")
     desk.goto("/t/harbour/bracket/")
     accessible(desk)

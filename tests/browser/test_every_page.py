@@ -224,6 +224,12 @@ def visits_for(event: Event, who: str) -> list[Visit]:
             "se sienta con los clasificados de la fase anterior",
         ),
         Visit(
+            "close",
+            f"{manage}/stages/1/close/",
+            "It cannot close yet",
+            "Todavía no se puede cerrar",
+        ),
+        Visit(
             "progress",
             f"{manage}/stages/1/progress/",
             "Record the decision",

@@ -655,6 +655,44 @@ def test_bracket_page_shows_levels_tables_origins_and_placings(client, as_organi
     )
 
 
+def test_the_console_asks_before_closing_and_says_what_is_missing_and_what_follows(
+    client, organiser, tournament
+):
+    stage = qualifying_with_tables(tournament, [3, 3], wildcards=1)
+    semis = playoff(tournament, starting_double=9)
+    semis.rounds = 3
+    semis.save()
+    client.force_login(organiser)
+    console = client.get(f"/t/{tournament.slug}/manage/").content.decode()
+    ask = f"/t/{tournament.slug}/manage/stages/1/close/"
+    assert f'href="{ask}"' in console  # a link to the question, not a form that closes
+    page = client.get(ask).content.decode()
+    assert "It cannot close yet" in page and "Table 1 round 1 is missing" in page
+    assert '<form method="post"' not in page.split("What closing does", 1)[1]
+    # Table 2's players score a pip more than table 1's: no tie for the wildcard.
+    play_stage(stage, score_of=lambda seat, _: 5 * (seat.position - 1) + seat.table.number)
+    page = client.get(ask).content.decode()
+    assert "It cannot close yet" not in page
+    assert "cannot be opened again" in page
+    assert "Each table's winner goes on to the next playoff level" in page
+    assert "So does 1 more player, the best of the rest overall (a wildcard)." in page
+    assert f"{semis.name} starts from double-9 and plays 3 rounds." in page
+    stage.refresh_from_db()
+    assert stage.status == "seated"  # asking changed nothing
+    client.post(ask)
+    stage.refresh_from_db()
+    assert stage.status == "closed"
+    assert client.get(ask)["Location"] == f"/t/{tournament.slug}/manage/"  # nothing to ask
+
+
+def test_closing_the_final_says_it_decides_the_placings(client, organiser, tournament):
+    stage = qualifying_with_tables(tournament, [4])
+    client.force_login(organiser)
+    play_stage(stage)
+    page = client.get(f"/t/{tournament.slug}/manage/stages/1/close/").content.decode()
+    assert "Its ranking decides the placings" in page
+
+
 def test_close_from_the_console(client, organiser, tournament):
     stage = qualifying_with_tables(tournament, [3, 3])
     client.force_login(organiser)
