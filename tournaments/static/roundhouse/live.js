@@ -22,3 +22,42 @@
   document.addEventListener("htmx:afterSwap", tick);
   document.addEventListener("DOMContentLoaded", tick);
 })();
+
+// A part of the page that refreshes itself (hx-trigger "every ...") never takes away what
+// someone is doing in it: while a form in it has the focus, the refresh waits for the next
+// turn; a form that keeps what was chosen in it across refreshes has an id and hx-preserve;
+// and a link that had the focus has it again after the refresh (htmx restores focus by id
+// only, and these links have none), without scrolling.
+(function () {
+  "use strict";
+  function polls(elt) {
+    return /^\s*every\s/.test(elt.getAttribute("hx-trigger") || "");
+  }
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var active = document.activeElement;
+    if (polls(event.detail.elt) && active && active.form && event.detail.elt.contains(active)) {
+      event.preventDefault();
+    }
+  });
+  var focused = null;
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var active = document.activeElement;
+    focused = null;
+    if (active && active.matches("a[href]") && event.detail.target.contains(active)) {
+      focused = { href: active.getAttribute("href"), text: active.textContent };
+    }
+  });
+  document.addEventListener("htmx:afterSettle", function () {
+    if (!focused || (document.activeElement && document.activeElement !== document.body)) {
+      focused = null;
+      return;
+    }
+    var links = Array.prototype.filter.call(document.querySelectorAll("a[href]"), function (a) {
+      return a.getAttribute("href") === focused.href;
+    });
+    var same = links.filter(function (a) { return a.textContent === focused.text; });
+    var link = same[0] || links[0];
+    focused = null;
+    if (link) link.focus({ preventScroll: true });
+  });
+})();
