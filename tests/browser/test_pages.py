@@ -58,3 +58,41 @@ def test_public_pages_read_without_javascript(browser, live_server, event):
         assert "Consuelo Ibáñez" in page.inner_text("h1")
     finally:
         context.close()
+
+
+PROJECTORS = {"720p": (1280, 720), "1080p": (1920, 1080), "4:3": (1024, 768), "wxga": (1366, 768)}
+
+
+@pytest.fixture
+def hall(transactional_db):
+    """36 players, some with long names, every round confirmed."""
+    stage = factories.StageFactory(status="seated", rounds=2, order=1, table_size_max=3)
+    long = "Margaret Ellison-Whitfield-Papadopoulos"
+    seat_tables(stage, [[f"{long} {t}{s}" for s in range(3)] for t in range(12)])
+    play_stage(stage)
+    return stage.tournament
+
+
+@pytest.mark.parametrize("locale", ["en-US", "es-ES"])
+@pytest.mark.parametrize("size", PROJECTORS.values(), ids=PROJECTORS.keys())
+def test_a_projector_page_fits_the_screen_unscrolled(new_page, hall, size, locale):
+    width, height = size
+    page = new_page({"width": width, "height": height}, locale=locale)
+    page.goto(f"/t/{hall.slug}/screen/")
+    assert page.locator(".screen-table td.name").count() == 30  # a page: two columns of 15
+    assert not overflows_sideways(page)
+    crowded = page.evaluate(
+        "() => [...document.querySelectorAll('.screen-table th')]"
+        ".filter(th => th.scrollWidth > th.clientWidth).map(th => th.innerText)"
+    )
+    assert not crowded, f"headings wider than their column: {crowded}"
+    bottom = page.evaluate(
+        "() => Math.max(...[...document.querySelectorAll('main *')]"
+        ".map(e => e.getBoundingClientRect().bottom))"
+    )
+    assert bottom <= height, f"the page ends at {bottom}px on a {height}px screen"
+    smallest = page.evaluate(
+        "() => Math.min(...[...document.querySelectorAll('.screen-table td')]"
+        ".map(e => parseFloat(getComputedStyle(e).fontSize)))"
+    )
+    assert smallest >= 18  # readable across a hall

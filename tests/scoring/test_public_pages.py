@@ -236,9 +236,14 @@ def test_find_a_player_without_accents_case_or_the_names_order(client, tournamen
 
 def test_projector_pages_through_the_standings(client, tournament):
     stage = factories.StageFactory(tournament=tournament, rounds=1, status="seated", order=1)
-    seat_tables(stage, [[f"P{t}{s}" for s in range(3)] for t in range(6)])  # 18 players
+    seat_tables(stage, [[f"P{t:02}{s}" for s in range(3)] for t in range(12)])  # 36 players
     first = client.get(f"/t/{tournament.slug}/screen/").content.decode()
     assert "page 1 of 2" in first and "?page=2" in first
+    # A page is 30 players in two columns of 15, each a table of its own.
+    assert first.count('<table class="screen-table">') == 2
+    assert first.count('<td class="name">') == 30
     second = client.get(f"/t/{tournament.slug}/screen/?page=2", HTTP_HX_REQUEST="true")
-    assert "page 2 of 2" in second.content.decode()
-    assert "?page=1" in second.content.decode()
+    second = second.content.decode()
+    assert "page 2 of 2" in second and "?page=1" in second
+    assert second.count('<table class="screen-table">') == 1
+    assert second.count('<td class="name">') == 6
