@@ -140,7 +140,6 @@ def _entry_context(
         if seat.plays_round(round_no)
     ]
     general = [
-        *errors.get("non_field_errors", []),
         *errors.get("scores", []),
         *errors.get("round_no", []),
         *errors.get("__all__", []),
@@ -155,7 +154,8 @@ def _entry_context(
         "rows": rows,
         "went_out": went_out,
         "general_errors": general,
-        "blocked_errors": errors.get("blocked", []),
+        # "Nobody is marked as went out" too: beside the went-out choices.
+        "blocked_errors": [*errors.get("non_field_errors", []), *errors.get("blocked", [])],
         "reason_errors": errors.get("reason", []),
         "needs_reason": result is not None and result.status == RoundResult.Status.CONFIRMED,
         "idempotency_key": key or uuid.uuid4().hex,

@@ -83,6 +83,31 @@ def test_official_enters_fixes_an_error_and_confirms(new_page, seated, viewport)
     assert "Total before: 30" in page.inner_text(f"#total-{players[2].pk}")
 
 
+def test_nobody_marked_as_went_out_is_said_beside_the_choices_which_get_the_focus(new_page, seated):
+    _tournament, _table, players, _official = seated
+    page = signed_in_at_round_one(new_page, seated)
+    for player, value in zip(players, ["4", "14", "22", "9"], strict=True):
+        page.fill(f"#pips-{player.pk}", value)
+    page.click("#round-form button[type=submit]")
+    beside = page.locator("#js-error-blocked")
+    expect(beside).to_contain_text("Nobody is marked as went out")
+    # Said where it is put right; the top says only that something below needs correcting.
+    assert page.inner_text("#form-errors").strip() == "Not saved: correct what is marked below."
+    focused = page.evaluate("() => [document.activeElement.name, document.activeElement.value]")
+    assert focused == ["went_out", str(players[0].pk)]  # the first player's "Went out"
+    assert not RoundResult.objects.exists()
+
+
+def test_a_round_total_over_the_limit_is_said_at_the_top_which_gets_the_focus(new_page, seated):
+    _tournament, _table, players, _official = seated
+    page = signed_in_at_round_one(new_page, seated)
+    fill_round(page, players, ["0", "400", "400", "400"], went_out=0)
+    page.click("#round-form button[type=submit]")
+    expect(page.locator("#form-errors")).to_contain_text("Total 1,200 is more than")
+    assert page.evaluate("() => document.activeElement.id") == "form-errors"
+    assert not RoundResult.objects.exists()
+
+
 def test_entry_made_offline_is_kept_and_sent_once_when_the_network_returns(new_page, seated):
     _tournament, _table, players, _official = seated
     page = signed_in_at_round_one(new_page, seated)
@@ -232,7 +257,7 @@ def test_entry_refused_while_the_official_is_at_another_round_is_kept_and_shown(
     assert not RoundResult.objects.exists()
     refused.locator("a").click()
     page.wait_for_url(f"**/enter/{table.pk}/1/")
-    expect(page.locator("#form-errors")).to_contain_text("Nobody is marked as went out")
+    expect(page.locator("#js-error-blocked")).to_contain_text("Nobody is marked as went out")
     assert page.input_value(f"#pips-{players[0].pk}") == "4"  # what was sent, kept
 
 

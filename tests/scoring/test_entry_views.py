@@ -81,6 +81,21 @@ def test_bad_entry_shows_the_error_next_to_the_field_and_keeps_what_was_typed(
     assert not RoundResult.objects.exists()
 
 
+def test_nobody_marked_as_went_out_is_said_beside_the_went_out_choices(
+    official_client, table, players
+):
+    data = form(players, pips=("4", "12", "30", "7"))
+    del data["went_out"]
+    response = official_client.post(entry_url(table), data)
+    assert response.status_code == 400
+    page = response.content.decode()
+    blocked_row = page.split('class="player-row blocked-row"', 1)[1].split("</div>", 1)[0]
+    assert "Nobody is marked as went out" in blocked_row
+    errors_at_the_top = page.split('id="form-errors"', 1)[1].split("</div>", 1)[0]
+    assert "Nobody is marked" not in errors_at_the_top
+    assert not RoundResult.objects.exists()
+
+
 def test_double_tap_on_save_counts_once(official_client, table, players):
     official_client.post(entry_url(table), form(players, key="same-form"))
     again = official_client.post(entry_url(table), form(players, key="same-form"))

@@ -231,9 +231,11 @@
       var slot = null;
       if (key.indexOf("scores.") === 0) slot = document.getElementById("js-error-" + key.slice(7));
       else if (key === "blocked" || key === "reason") slot = document.getElementById("js-error-" + key);
+      // "Nobody is marked as went out": beside the went-out choices, where it is put right.
+      else if (key === "non_field_errors") slot = document.getElementById("js-error-blocked");
       if (slot) {
         fieldErrors += 1;
-        slot.textContent = list.join(". ");
+        slot.textContent = (slot.hidden ? "" : slot.textContent + ". ") + list.join(". ");
         slot.hidden = false;
         var row = slot.closest(".player-row, .reason");
         if (row) row.classList.add("has-error");
@@ -258,7 +260,7 @@
       messages.push(say("reload", "Reload the page to see the scores as they are now."));
     }
     if (fieldErrors && !messages.length) {
-      messages.push(say("fixFields", "Not saved: correct the scores marked below."));
+      messages.push(say("fixFields", "Not saved: correct what is marked below."));
     }
     messages.forEach(function (text) {
       var p = document.createElement("p");
@@ -268,11 +270,16 @@
     });
     var first = form.querySelector(".js-error:not([hidden])");
     var field = first && first.closest(".player-row, .reason");
-    var target = field && field.querySelector("input.pips, #id_reason, input[type=radio]");
+    var target = field && field.querySelector("input.pips, #id_reason");
+    if (field && !target) {  // the went-out choices: the one marked, else the first
+      target = form.querySelector("input[name=went_out]:checked") || form.querySelector("input[name=went_out]");
+    }
     if (target) {
       target.focus();
-    } else if (general.firstChild && general.scrollIntoView) {
-      general.scrollIntoView({block: "center"});
+      if (target.scrollIntoView) target.scrollIntoView({block: "center"});
+    } else if (general.firstChild) {
+      general.focus();  // the Save button that had the focus is disabled while sending
+      if (general.scrollIntoView) general.scrollIntoView({block: "center"});
     }
   }
 
