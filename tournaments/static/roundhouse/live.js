@@ -47,7 +47,7 @@
       focused = { href: active.getAttribute("href"), text: active.textContent };
     }
   });
-  document.addEventListener("htmx:afterSettle", function () {
+  document.addEventListener("htmx:afterSwap", function () {  // in the swap's own task
     if (!focused || (document.activeElement && document.activeElement !== document.body)) {
       focused = null;
       return;
