@@ -7,6 +7,7 @@ import csv
 import io
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext, gettext_lazy, ngettext
@@ -45,6 +46,11 @@ NO_ROWS = {
 }
 
 
+# Far more than any event's players or scores (a line is about 30 bytes), and a request that a
+# worker thread answers in seconds.
+MAX_UPLOAD_BYTES = 2_000_000
+
+
 def whole_number(text: str) -> int | None:
     """A cell's whole number (0 or more), or None: digits only, as ASCII ("²" is no number)."""
     text = text.strip()
@@ -56,29 +62,48 @@ def whole_number(text: str) -> int | None:
 def _decode(content: bytes) -> str:
     if content.startswith((b"\xff\xfe", b"\xfe\xff")):
         # Excel's "Unicode text" (and some other programs' CSV): UTF-16 with its byte order mark.
-        return content.decode("utf-16")
-    try:
-        return content.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        # Excel on Windows saves "CSV" in the Windows code page, not UTF-8.
-        return content.decode("cp1252", errors="strict")
+        text = content.decode("utf-16")
+    else:
+        try:
+            text = content.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            # Excel on Windows saves "CSV" in the Windows code page, not UTF-8.
+            text = content.decode("cp1252", errors="strict")
+    return text.lstrip("\ufeff")  # a file saved twice over may start with two marks
 
 
-def _delimiter(text: str) -> str:
-    """Comma, or the semicolon or tab a spreadsheet in another locale writes."""
-    header = text.split("\n", 1)[0]
+def _reader(text: str) -> tuple[Any, int]:
+    """A CSV reader of the text, and how many lines before its first it left out: Excel's
+    "sep=;" line, whose delimiter it then uses. Otherwise the delimiter is a comma, or the
+    semicolon or tab a spreadsheet in another locale writes."""
+    first, _, rest = text.partition("\n")
+    declared = first.strip()
+    if declared.lower().startswith("sep=") and len(declared) == 5:
+        return csv.reader(io.StringIO(rest, newline=""), delimiter=declared[4]), 1
     try:
-        return csv.Sniffer().sniff(header, delimiters=",;\t").delimiter
+        delimiter = csv.Sniffer().sniff(first, delimiters=",;\t").delimiter
     except csv.Error:
-        return ","
+        delimiter = ","
+    return csv.reader(io.StringIO(text, newline=""), delimiter=delimiter), 0
+
+
+def _why(error: Exception) -> str:
+    """Python's reason in the reader's words: a cell over the csv module's limit is most often
+    a quote left open that swallowed the rest of the file."""
+    if isinstance(error, StopIteration):
+        return gettext("the file has no lines")
+    if "field larger than field limit" in str(error):
+        return gettext(
+            'a cell is longer than %(limit)s characters: is a quote (") left open above it?'
+        ) % {"limit": f"{csv.field_size_limit():,}"}
+    return str(error)
 
 
 def unknown_columns(content: bytes, *, columns: Sequence[str]) -> list[str]:
     """The header's columns that are not among `columns` (which read_csv with ignore_unknown
     leaves out), for saying so; [] for a file read_csv would refuse anyway."""
     try:
-        text = _decode(content)
-        header = next(csv.reader(io.StringIO(text, newline=""), delimiter=_delimiter(text)))
+        header = next(_reader(_decode(content))[0])
     except (UnicodeDecodeError, csv.Error, StopIteration):
         return []
     return [column.strip() for column in header if column.strip().lower() not in columns]
@@ -97,6 +122,12 @@ def read_csv(
     `what` names the rows for messages ("players", "scores"). With `ignore_unknown`, columns
     other than `columns` are left out (see unknown_columns) instead of refused.
     """
+    if len(content) > MAX_UPLOAD_BYTES:
+        message = gettext(
+            "The file is %(size)s MB: an import takes at most %(most)s MB. Import it in parts."
+        )
+        size = f"{len(content) / 1_000_000:.1f}"
+        raise ImportRejected([(1, message % {"size": size, "most": MAX_UPLOAD_BYTES // 10**6})])
     try:
         text = _decode(content)
     except UnicodeDecodeError:
@@ -107,12 +138,12 @@ def read_csv(
         example = ",".join(required)
         message = gettext("The file is empty: it needs a header row such as %(example)s.")
         raise ImportRejected([(1, message % {"example": example})])
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=_delimiter(text))
+    reader, skipped = _reader(text)
     try:
         header = [column.strip().lower() for column in next(reader)]
-    except csv.Error as error:
-        message = gettext("The header row cannot be read: %(error)s.") % {"error": error}
-        raise ImportRejected([(1, message)]) from None
+    except (csv.Error, StopIteration) as error:
+        message = gettext("The header row cannot be read: %(error)s.") % {"error": _why(error)}
+        raise ImportRejected([(1 + skipped, message)]) from None
     errors: list[tuple[int, str]] = []
     unknown = [column for column in header if column not in columns]
     missing = [column for column in required if column not in header]
@@ -131,8 +162,10 @@ def read_csv(
         raise ImportRejected(errors)
 
     records: list[CsvRecord] = []
+    start = reader.line_num + 1  # where the next record begins: a quoted cell may span lines
     try:
         for cells in reader:
+            line, start = start + skipped, reader.line_num + 1
             if not any(cell.strip() for cell in cells):
                 continue
             values = {column: "" for column in columns}
@@ -141,12 +174,20 @@ def read_csv(
                 for i, column in enumerate(header)
                 if column in values
             )
-            record = CsvRecord(line=reader.line_num, values=values)
+            record = CsvRecord(line=line, values=values)
             if any("\x00" in cell for cell in cells):  # no database stores it in text
                 record.problems.append(gettext("the line contains a NUL character"))
                 record.values = {
                     column: value.replace("\x00", "") for column, value in values.items()
                 }
+            if any("\n" in value or "\r" in value for value in values.values()):
+                # A quote left open: the lines after it were read into one cell.
+                record.problems.append(
+                    gettext(
+                        'a quote (") opened on this line is not closed before the end of the '
+                        "line: close it, or remove it"
+                    )
+                )
             if len(cells) != len(header):
                 record.problems.append(
                     ngettext(
@@ -158,8 +199,8 @@ def read_csv(
                 )
             records.append(record)
     except csv.Error as error:
-        problem = gettext("this line cannot be read as CSV: %(error)s") % {"error": error}
-        records.append(CsvRecord(reader.line_num, {}, [problem]))
+        problem = gettext("this line cannot be read as CSV: %(error)s") % {"error": _why(error)}
+        records.append(CsvRecord(start + skipped, {column: "" for column in columns}, [problem]))
     if not records:
         message = NO_ROWS.get(what) or gettext("The file has a header row but no %(what)s.")
         raise ImportRejected([(1, str(message) % {"what": what})])

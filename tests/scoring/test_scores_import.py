@@ -184,3 +184,17 @@ def test_import_page_shows_errors_by_line(client, organiser, tournament, table, 
         f"/t/{tournament.slug}/manage/scores/import/", {"file": good}, follow=True
     )
     assert "Entered 2 round result(s) from the file." in response.content.decode()
+
+
+def test_a_quote_left_open_in_a_long_scores_file_is_a_line_error(
+    as_organiser, tournament, table, players
+):
+    swallowed = "".join(f"Qualifying,1,1,12,{n},P{n},5,no,\n" for n in range(5, 9_000))
+    text = HEADER + 'Qualifying,1,1,12,1,"Ann,0,yes,confirmed\n' + swallowed
+    response = upload(as_organiser, tournament, text)
+    assert response.status_code == 400
+    assert any(
+        line.startswith("Line 2: This line cannot be read as CSV: a cell is longer than")
+        for line in response.json()["file"]
+    )
+    assert not RoundResult.objects.exists()

@@ -113,6 +113,59 @@ def test_import_bad_files_are_400_with_a_reason(as_organiser, tournament, conten
     assert not tournament.players.exists()
 
 
+def test_a_quote_left_open_is_reported_on_its_line_not_read_into_a_name(as_organiser, tournament):
+    content = 'number,name\n1,Ann\n2,"Bob Ortiz\n3,Cy\n4,Di\n'
+    response = upload(as_organiser, tournament, content)
+    assert response.status_code == 400
+    (error,) = response.json()["file"]
+    assert error.startswith('Line 3: A quote (") opened on this line is not closed')
+    assert not tournament.players.exists()
+
+
+def test_a_quote_left_open_in_a_long_file_is_a_line_error_not_a_crash(as_organiser, tournament):
+    # The open quote swallows the rest of the file into one cell, past the csv module's limit.
+    rest = "".join(f"{n},Player {n}\n" for n in range(3, 12_000))
+    content = 'number,name\n1,Ann\n2,"Bob\n' + rest
+    response = upload(as_organiser, tournament, content)
+    assert response.status_code == 400
+    (error,) = response.json()["file"]
+    assert error.startswith("Line 3: This line cannot be read as CSV: a cell is longer than")
+    assert 'is a quote (") left open above it?' in error
+    assert not tournament.players.exists()
+
+
+def test_a_quoted_line_break_in_a_column_left_out_is_no_error(as_organiser, tournament):
+    content = 'number,name,notes\n1,Ann,"arrives late,\nneeds a ride"\n2,Bob,\n'
+    response = upload(as_organiser, tournament, content)
+    assert response.status_code == 201, response.json()
+    assert list(tournament.players.order_by("number").values_list("name", flat=True)) == [
+        "Ann",
+        "Bob",
+    ]
+
+
+def test_excels_sep_line_and_a_doubled_byte_order_mark_are_read(as_organiser, tournament):
+    content = "\ufeff\ufeffsep=;\nnumber;name\n1;Ann\n2;Bob;\n"
+    response = upload(as_organiser, tournament, content)
+    assert response.status_code == 400
+    # Line numbers are the file's, the sep= line counted: Bob's line is line 4.
+    assert response.json()["file"] == ["Line 4: The line has 3 cells but the header has 2."]
+    fixed = upload(as_organiser, tournament, "\ufeff\ufeffsep=;\nnumber;name\n1;Ann\n2;Bob\n")
+    assert fixed.status_code == 201
+    assert tournament.players.count() == 2
+
+
+def test_a_file_over_the_size_limit_is_refused_before_it_is_read(as_organiser, tournament):
+    content = "number,name\n" + "".join(f"{n},Player number {n:07}\n" for n in range(1, 90_000))
+    assert len(content) > 2_000_000
+    response = upload(as_organiser, tournament, content)
+    assert response.status_code == 400
+    assert response.json()["file"] == [
+        "Line 1: The file is 2.5 MB: an import takes at most 2 MB. Import it in parts."
+    ]
+    assert not tournament.players.exists()
+
+
 def test_import_leaves_out_columns_it_does_not_keep_and_names_them(as_organiser, tournament):
     # API.md: a header row naming at least number,name (a registration export has more).
     content = "number,Name,Email,household\n1,Ann,ann@example.com,Smith\n"
