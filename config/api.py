@@ -1,6 +1,10 @@
 """The API's error handler: services raise Django's ValidationError, clients get DRF's 400 shape."""
 
+from typing import Any
+
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.http import Http404
+from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext_lazy as _
 from rest_framework import exceptions
 from rest_framework.response import Response
@@ -13,6 +17,27 @@ class Conflict(exceptions.APIException):
     status_code = 409
     default_detail = _("This conflicts with the current state.")
     default_code = "conflict"
+
+
+# What a 404 of the API says is missing, in the reader's language (Django's own message names
+# the model: "No RoundResult matches the given query.").
+MISSING = {
+    "tournament": _("There is no tournament at this address."),
+    "stage": _("There is no stage with this id."),
+    "table": _("There is no table with this id."),
+    "roundresult": _("This round has no result at this table yet (or there is no such table)."),
+    "player": _("There is no player with this id in this tournament."),
+}
+
+
+def found(klass: Any, **lookup: Any) -> Any:
+    """get_object_or_404 for the API: the 404 says what is missing (MISSING)."""
+    try:
+        return get_object_or_404(klass, **lookup)
+    except Http404:
+        model = klass if isinstance(klass, type) else klass.model
+        detail = MISSING.get(model._meta.model_name, exceptions.NotFound.default_detail)
+        raise exceptions.NotFound(detail) from None
 
 
 def _django_errors(error: DjangoValidationError) -> dict[str, list[str]]:

@@ -9,7 +9,14 @@ api_v1 = [
     path("auth/token/", ObtainTokenApi.as_view(), name="api-token"),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     # The split view serves its script as a file, so the docs keep working under the CSP.
-    path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"),
+    path(
+        "docs/",
+        SpectacularSwaggerSplitView.as_view(
+            url_name="api-schema",
+            http_method_names=["get", "head"],  # its page renderer has nothing for OPTIONS
+        ),
+        name="api-docs",
+    ),
     path("", include("tournaments.api_urls")),
     path("", include("tables.api_urls")),
     path("", include("scoring.api_urls")),
@@ -32,9 +39,10 @@ def not_found(request, exception=None):
     """404: JSON under /api/ (API.md: JSON in and out), the site's page elsewhere."""
     from django.http import JsonResponse
     from django.views.defaults import page_not_found
+    from rest_framework.exceptions import NotFound
 
     if request.path.startswith("/api/"):
-        return JsonResponse({"detail": "Not found."}, status=404)
+        return JsonResponse({"detail": str(NotFound.default_detail)}, status=404)
     return page_not_found(request, exception)
 
 

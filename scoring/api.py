@@ -1,7 +1,6 @@
 """The v1 API of scoring: round results, standings, placings and CSV exports."""
 
 from django.http import StreamingHttpResponse
-from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -12,7 +11,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.api import Conflict
+from config.api import Conflict, found
 from scoring import exports, playoffs, selectors, services, standings
 from scoring.models import Placing, RoundResult, RoundResultVersion, TiebreakDecision
 from tables.models import Table
@@ -125,7 +124,7 @@ def request_meta(request: Request, source: str = "api") -> services.RequestMeta:
 
 
 def staffed_table(request: Request, table_id: int) -> Table:
-    table = get_object_or_404(Table.objects.select_related("stage__tournament"), pk=table_id)
+    table = found(Table.objects.select_related("stage__tournament"), pk=table_id)
     require_staff(request.user, table.stage.tournament)
     return table
 
@@ -154,7 +153,7 @@ class RoundResultApi(APIView):
 
     @extend_schema(responses=RoundResultOutput)
     def get(self, request: Request, table_id: int, round_no: int) -> Response:
-        result = get_object_or_404(
+        result = found(
             RoundResult.objects.select_related("stage__tournament"),
             table_id=table_id,
             round_no=round_no,
@@ -214,7 +213,7 @@ class ConfirmRoundResultApi(APIView):
     )
     def post(self, request: Request, table_id: int, round_no: int) -> Response:
         table = staffed_table(request, table_id)
-        result = get_object_or_404(RoundResult, table=table, round_no=round_no)
+        result = found(RoundResult, table=table, round_no=round_no)
         try:
             result = services.confirm_round_result(
                 result=result,
@@ -235,7 +234,7 @@ class RoundResultHistoryApi(APIView):
     @extend_schema(responses=VersionOutput(many=True))
     def get(self, request: Request, table_id: int, round_no: int) -> Response:
         table = staffed_table(request, table_id)
-        result = get_object_or_404(RoundResult, table=table, round_no=round_no)
+        result = found(RoundResult, table=table, round_no=round_no)
         versions = result.versions.select_related("by").order_by("version")
         return Response(VersionOutput(versions, many=True).data)
 
@@ -266,7 +265,7 @@ class StandingsApi(APIView):
 
     @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request: Request, stage_id: int) -> Response:
-        stage = get_object_or_404(Stage, pk=stage_id)
+        stage = found(Stage, pk=stage_id)
         meta = standings.standings_meta(stage)
         return Response(standings.standings_payload(stage, meta))
 
@@ -307,7 +306,7 @@ class TiebreakApi(APIView):
 
     @extend_schema(request=TiebreakInput, responses={201: OpenApiTypes.OBJECT})
     def post(self, request: Request, stage_id: int) -> Response:
-        stage = get_object_or_404(Stage.objects.select_related("tournament"), pk=stage_id)
+        stage = found(Stage.objects.select_related("tournament"), pk=stage_id)
         require_staff(request.user, stage.tournament)
         data = TiebreakInput(data=request.data)
         data.is_valid(raise_exception=True)
@@ -341,7 +340,7 @@ class CloseStageApi(APIView):
 
     @extend_schema(request=None, responses={202: OpenApiTypes.OBJECT, 409: OpenApiTypes.OBJECT})
     def post(self, request: Request, stage_id: int) -> Response:
-        stage = get_object_or_404(Stage.objects.select_related("tournament"), pk=stage_id)
+        stage = found(Stage.objects.select_related("tournament"), pk=stage_id)
         require_organiser(request.user, stage.tournament)
         try:
             stage = playoffs.close_stage(stage=stage, by=request.user)

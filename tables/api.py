@@ -1,7 +1,6 @@
 """The v1 API of seating: seat a stage, its tables, late players, withdrawals, table cards."""
 
 from django.http import HttpResponse
-from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
@@ -11,7 +10,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.api import Conflict
+from config.api import Conflict, found
 from tables import cards, selectors, services
 from tables.models import Seat
 from tournaments.api import PlayerSerializer
@@ -61,7 +60,7 @@ class LateSeatSerializer(serializers.ModelSerializer):
 
 
 def stage_or_404(stage_id: int) -> Stage:
-    return get_object_or_404(Stage.objects.select_related("tournament"), pk=stage_id)
+    return found(Stage.objects.select_related("tournament"), pk=stage_id)
 
 
 def tables_response(stage: Stage) -> Response:
@@ -121,7 +120,7 @@ class PlayerActionApi(APIView):
 
     @extend_schema(request=None, responses=PlayerSerializer)
     def post(self, request: Request, slug: str, player_id: int) -> Response:
-        player = get_object_or_404(
+        player = found(
             Player.objects.select_related("tournament"), pk=player_id, tournament__slug=slug
         )
         require_organiser(request.user, player.tournament)

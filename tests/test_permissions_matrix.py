@@ -62,12 +62,12 @@ class World:
     users: dict[str, Any]
     tokens: dict[str, str]
     qualifying: Stage  # seated, 4 rounds, table 1: Ann Bob Cy Di, round 1 submitted
-    early: Stage  # seated, 1 round, all confirmed: ready to close; Gus and Hal tied for 2nd
+    early: Stage  # seated, 1 round, all confirmed: ready to close; Hal and Ivy tied for 3rd
     playoff: Stage  # pending: PATCH and seat go here
     table: Any  # table 1 of `qualifying`
     early_table: Any
     seated: list[Player]  # Ann, Bob, Cy, Di in seat order
-    early_players: list[Player]  # Fay, Gus, Hal
+    early_players: list[Player]  # Fay, Gus, Hal, Ivy
     eve: Player  # registered, seated nowhere: late entry, check-in, withdrawal
     wes: Player  # withdrawn, seated nowhere: reinstatement
     other_stage: Stage  # of the other tournament: seated, one table of Zed, Yan, Xia
@@ -132,13 +132,15 @@ def build_world() -> World:
         table_size_min=3,
         status="seated",
     )
-    (early_players,) = seat_tables(early, [["Fay", "Gus", "Hal"]], first_number=6)
-    play(early, early_players, 1, [0, 10, 10])
+    # A tie for third at a stage of one table (its final) holds nothing up, but an official
+    # may still decide it.
+    (early_players,) = seat_tables(early, [["Fay", "Gus", "Hal", "Ivy"]], first_number=6)
+    play(early, early_players, 1, [0, 5, 10, 10])
     playoff = factories.StageFactory(
         tournament=this, order=3, name="Playoff", kind="playoff", rounds=4, starting_double=12
     )
     eve = factories.PlayerFactory(tournament=this, number=5, name="Eve", household="Smith")
-    wes = factories.PlayerFactory(tournament=this, number=9, name="Wes", status="withdrawn")
+    wes = factories.PlayerFactory(tournament=this, number=10, name="Wes", status="withdrawn")
     # The other tournament has its own stage and players, so that its staff are realistic.
     other_stage = factories.StageFactory(tournament=other, order=1, status="seated")
     seat_tables(other_stage, [["Zed", "Yan", "Xia"]])
@@ -242,8 +244,8 @@ def late_player_body(w: World) -> dict:
 
 
 def tiebreak_body(w: World) -> dict:
-    _, gus, hal = w.early_players
-    return {"table": w.early_table.pk, "order": [hal.pk, gus.pk], "method": "draw", "note": "coin"}
+    *_, hal, ivy = w.early_players
+    return {"table": w.early_table.pk, "order": [ivy.pk, hal.pk], "method": "draw", "note": "coin"}
 
 
 def scores_csv(w: World) -> dict:
@@ -382,7 +384,7 @@ def test_player_list_shows_households_to_this_tournaments_staff_only(world: Worl
     response = client_as(world, role).get(f"/api/v1/tournaments/{world.this.slug}/players/")
     assert response.status_code == 200
     players = response.json()
-    assert len(players) == 9  # Wes, withdrawn, is listed too
+    assert len(players) == 10  # Wes, withdrawn, is listed too
     assert all(("household" in p) is HOUSEHOLD_VISIBLE[role] for p in players)
     if HOUSEHOLD_VISIBLE[role]:
         assert {p["name"] for p in players if p["household"] == "Smith"} == {"Ann", "Cy", "Eve"}
@@ -496,6 +498,7 @@ def test_stage_reads_name_households_to_this_tournaments_staff_only(world: World
         tournament=world.this, order=4, name="Second round", rounds=4, starting_double=12
     )
     Player.objects.filter(pk=world.eve.pk).update(status="checked_in")
+    Player.objects.filter(pk=world.early_players[3].pk).update(status="withdrawn")  # Ivy
     seated = client_as(world, "organiser").post(
         f"/api/v1/stages/{second.pk}/seat/", {"seed": 7}, format="json"
     )

@@ -1,6 +1,5 @@
 """The v1 API of tournaments, staff, players and stages (shared/API.md)."""
 
-from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from drf_spectacular.utils import extend_schema, inline_serializer
@@ -14,7 +13,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.api import Conflict
+from config.api import Conflict, found
 from tournaments import services
 from tournaments.csvfiles import ImportRejected, unknown_columns
 from tournaments.models import Player, Staff, Stage, Tournament
@@ -150,7 +149,7 @@ def rejected_body(rejected: ImportRejected, what: str) -> dict:
 
 
 def tournament_or_404(slug: str) -> Tournament:
-    return get_object_or_404(Tournament, slug=slug)
+    return found(Tournament, slug=slug)
 
 
 class TournamentListApi(APIView):
@@ -309,13 +308,13 @@ class StageDetailApi(APIView):
 
     @extend_schema(responses=StageSerializer)
     def get(self, request: Request, stage_id: int) -> Response:
-        stage = get_object_or_404(Stage.objects.select_related("tournament"), pk=stage_id)
+        stage = found(Stage.objects.select_related("tournament"), pk=stage_id)
         staff = is_staff_of(request.user, stage.tournament)
         return Response(StageSerializer(stage, context={"staff": staff}).data)
 
     @extend_schema(request=StageSerializer, responses=StageSerializer)
     def patch(self, request: Request, stage_id: int) -> Response:
-        stage = get_object_or_404(Stage.objects.select_related("tournament"), pk=stage_id)
+        stage = found(Stage.objects.select_related("tournament"), pk=stage_id)
         require_staff(request.user, stage.tournament)
         if not isinstance(request.data, dict):
             body = {"non_field_errors": [_("Send a JSON object of settings.")]}

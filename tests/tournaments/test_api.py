@@ -421,6 +421,39 @@ def test_an_address_outside_the_api_routes_answers_json_404(as_organiser, client
         assert response.json() == {"detail": "Not found."}
     page = client.get("/no/such/page/")
     assert page.status_code == 404 and "Page not found" in page.content.decode()
+    spanish = as_organiser.get("/api/v1/nothing/", HTTP_ACCEPT_LANGUAGE="es")
+    assert spanish.json() == {"detail": "No encontrado."}
+
+
+@pytest.mark.parametrize(
+    ("path", "english", "spanish"),
+    [
+        (
+            "/api/v1/tournaments/no-such-event/",
+            "There is no tournament at this address.",
+            "No hay ningún torneo en esta dirección.",
+        ),
+        ("/api/v1/stages/99999/", "There is no stage with this id.", "No hay ninguna fase con"),
+        (
+            "/api/v1/tables/99999/rounds/1/",
+            "This round has no result at this table yet",
+            "Esta ronda aún no tiene resultado en esta mesa",
+        ),
+    ],
+)
+def test_a_404_of_the_api_says_what_is_missing_in_the_readers_language(
+    as_organiser, path, english, spanish
+):
+    response = as_organiser.get(path)
+    assert response.status_code == 404
+    assert response.json()["detail"].startswith(english)
+    assert "matches the given query" not in response.json()["detail"]
+    assert as_organiser.get(path, HTTP_ACCEPT_LANGUAGE="es").json()["detail"].startswith(spanish)
+
+
+def test_the_api_docs_page_answers_other_methods_405_not_500(anon):
+    for method in ("options", "post", "delete"):
+        assert getattr(anon, method)("/api/v1/docs/").status_code == 405
 
 
 def test_officials_set_a_playoffs_day_of_play_but_not_a_qualifying_stages(tournament, official):
