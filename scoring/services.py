@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.core.exceptions import ValidationError
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import OuterRef, Subquery
 from django.utils.translation import gettext as _
@@ -303,6 +303,9 @@ def _save(
     return Outcome(status=status, body=body, etag=result.etag, result=result)
 
 
+IDEMPOTENCY_KEY_LENGTH = IdempotencyRecord._meta.get_field("key").max_length
+
+
 def submit_round_result(
     *,
     table: Table,
@@ -321,6 +324,17 @@ def submit_round_result(
     request with the same key waits on the key's row and then replays; two different requests
     racing for a new round leave one result (the database's unique constraint), the other 428.
     """
+    if idempotency_key is not None and (
+        len(idempotency_key) > IDEMPOTENCY_KEY_LENGTH or not idempotency_key.isprintable()
+    ):  # the header's length is checked by the API; a form's hidden key is made by its page
+        raise ValidationError(
+            {
+                NON_FIELD_ERRORS: _(
+                    "This entry's key is not one the page made: reload the page and enter the "
+                    "round again."
+                )
+            }
+        )
     digest = body_hash(request_path, data)
     for attempt in (1, 2):
         try:

@@ -221,7 +221,8 @@ def enter_round(request: HttpRequest, slug: str, table_id: int, round_no: int) -
             errors = (
                 error.message_dict if hasattr(error, "error_dict") else {"__all__": error.messages}
             )
-            context = _entry_context(tournament, table, round_no, data=data, errors=errors, key=key)
+            # Nothing was stored under the key: the form sent again gets a key of its own.
+            context = _entry_context(tournament, table, round_no, data=data, errors=errors)
             return render(request, "scoring/enter_round.html", context, status=400)
         except (
             services.PreconditionRequired,

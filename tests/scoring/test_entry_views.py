@@ -244,3 +244,20 @@ def test_entry_pages_need_staff_of_this_tournament(client, table, players, other
     assert client.get(entry_url(table)).status_code == 403
     assert client.post(entry_url(table), form(players)).status_code == 403
     assert not RoundResult.objects.exists()
+
+
+@pytest.mark.parametrize("key", ["k" * 201, "key\x00with a NUL", "key\nwith a line break"])
+def test_a_form_whose_key_was_altered_is_refused_and_says_to_reload(
+    official_client, table, players, key
+):
+    response = official_client.post(entry_url(table), form(players, key=key))
+    assert response.status_code == 400
+    page = response.content.decode()
+    errors_at_the_top = page.split('id="form-errors"', 1)[1].split("</div>", 1)[0]
+    assert "reload the page and enter the round again" in errors_at_the_top
+    assert 'value="12"' in page  # what was typed is still in the form
+    assert not RoundResult.objects.exists()
+    fresh = page.split('name="idempotency_key" value="', 1)[1].split('"', 1)[0]
+    assert fresh != key and len(fresh) == 32  # sent again, the form is taken
+    again = official_client.post(entry_url(table), form(players, key=fresh))
+    assert again.status_code == 302 and RoundResult.objects.count() == 1
