@@ -304,9 +304,25 @@ def import_players(
 # ---- stages -------------------------------------------------------------------------------------
 
 
-def validate_stage(*, tournament: Tournament, values: dict[str, Any]) -> None:
-    """Check a stage's settings against the tournament's set and preset; ValidationError if not."""
+def validate_stage(
+    *, tournament: Tournament, values: dict[str, Any], stage: Stage | None = None
+) -> None:
+    """Check a stage's settings against the tournament's set and preset, and its name against
+    the tournament's other stages (`stage` is the one changed, if any); ValidationError if not."""
     errors: dict[str, list[str]] = {}
+    if "name" in values:
+        # Scores files and pages name stages: two of one name would be told apart by nothing.
+        # The same form sent twice (a double tap on Add stage) makes no second stage either.
+        same = " ".join(values["name"].split()).casefold()
+        others = tournament.stages.exclude(pk=stage.pk if stage else None)
+        taken = next(
+            (o for o in others.only("name") if " ".join(o.name.split()).casefold() == same), None
+        )
+        if taken is not None:
+            errors["name"] = [
+                _("This tournament has a stage named %(name)s already: choose another name.")
+                % {"name": taken.name}
+            ]
     domino_set = tournament.domino_set
     preset = get_preset(tournament.preset)
     starting_double = values["starting_double"]
@@ -470,7 +486,7 @@ def update_stage(*, stage: Stage, changes: dict[str, Any]) -> Stage:
             raise StateConflict(message)
     values = {name: getattr(stage, name) for name in STAGE_FIELDS}
     values.update(changed)
-    validate_stage(tournament=stage.tournament, values=values)
+    validate_stage(tournament=stage.tournament, values=values, stage=stage)
     for key, value in values.items():
         setattr(stage, key, value)
     stage.save()

@@ -269,6 +269,32 @@ def test_organiser_creates_stages_in_order(as_organiser, tournament):
     assert listed[0]["engines"] == [12, 11, 10, 9]
 
 
+def test_a_second_stage_of_the_same_name_is_refused(as_organiser, tournament):
+    url = f"/api/v1/tournaments/{tournament.slug}/stages/"
+    assert as_organiser.post(url, STAGE, format="json").status_code == 201
+    # The same request again (a double tap), or the name in other capitals and spaces.
+    for name in (STAGE["name"], "  qualifying "):
+        again = as_organiser.post(url, {**STAGE, "name": name}, format="json")
+        assert again.status_code == 400
+        assert again.json()["name"] == [
+            "This tournament has a stage named Qualifying already: choose another name."
+        ]
+    assert tournament.stages.count() == 1
+    playoff = as_organiser.post(url, {**STAGE, "name": "Playoff"}, format="json").json()
+    renamed = as_organiser.patch(
+        f"/api/v1/stages/{playoff['id']}/", {"name": "QUALIFYING"}, format="json"
+    )
+    assert renamed.status_code == 400 and "named Qualifying already" in renamed.json()["name"][0]
+    same = as_organiser.patch(
+        f"/api/v1/stages/{playoff['id']}/", {"name": "Playoff"}, format="json"
+    )
+    assert same.status_code == 200  # its own name is no clash
+    assert list(tournament.stages.values_list("name", flat=True).order_by("order")) == [
+        "Qualifying",
+        "Playoff",
+    ]
+
+
 @pytest.mark.parametrize(
     ("changes", "field", "message"),
     [
@@ -465,7 +491,7 @@ def test_officials_set_a_playoffs_day_of_play_but_not_a_qualifying_stages(tourna
     stage.refresh_from_db()
     assert stage.rounds != 3
     final = factories.StageFactory(
-        tournament=tournament, order=stage.order + 1, kind="playoff", rounds=2
+        tournament=tournament, order=stage.order + 1, kind="playoff", rounds=2, name="Final"
     )
     allowed = as_official.patch(f"/api/v1/stages/{final.pk}/", {"rounds": 3}, format="json")
     assert allowed.status_code == 200 and allowed.json()["rounds"] == 3
