@@ -284,9 +284,25 @@ def add_late_player(*, stage: Stage, player: Player, by: AbstractBaseUser) -> Se
         message = _("%(name)s already has a seat in %(stage)s.")
         raise ValidationError({"player": [message % {"name": player.name, "stage": stage.name}]})
     tables = {t.number: t for t in stage.tables.all()}
-    sizes = dict.fromkeys(tables, 0)
+    # A table that has reported every round has none left for a late player to play.
+    played = dict(
+        stage.round_results.order_by()
+        .values("table__number")
+        .annotate(top=Max("round_no"))
+        .values_list("table__number", "top")
+    )
+    sizes = {number: 0 for number in tables if played.get(number, 0) < stage.rounds}
+    if not sizes:
+        raise StateConflict(
+            _(
+                "Every table of %(stage)s has played all its rounds: a late player would play "
+                "none. Seat them at the next stage."
+            )
+            % {"stage": stage.name}
+        )
     for number in Seat.objects.filter(stage=stage).values_list("table__number", flat=True):
-        sizes[number] += 1
+        if number in sizes:
+            sizes[number] += 1
     # Households apart, as at seating, where a table with room allows it.
     household = seating.household_key(player.household)
     avoid = (

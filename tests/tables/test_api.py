@@ -272,6 +272,35 @@ def test_late_player_joins_the_smallest_table_and_nobody_moves(as_organiser, tou
     assert latecomer.status == "checked_in"
 
 
+def test_late_player_skips_a_table_that_has_played_every_round(as_organiser, tournament, stage):
+    add_players(tournament, 10)  # tables of 4, 3, 3
+    tables = seat(as_organiser, stage, seed=5).json()
+    small = [t for t in tables if len(t["seats"]) == 3]
+    for round_no in range(1, stage.rounds + 1):  # the first small table has finished
+        factories.RoundResultFactory(table_id=small[0]["id"], stage=stage, round_no=round_no)
+    latecomer = factories.PlayerFactory(tournament=tournament, number=99, name="Late Larry")
+    response = late(as_organiser, stage, latecomer.pk)
+    assert response.status_code == 201, response.json()
+    assert response.json()["table"] == small[1]["number"]  # the other small one
+    assert response.json()["from_round"] == 1
+
+
+def test_late_player_when_every_table_has_played_every_round_is_409(
+    as_organiser, tournament, stage
+):
+    add_players(tournament, 6)
+    for table in seat(as_organiser, stage, seed=5).json():
+        for round_no in range(1, stage.rounds + 1):
+            factories.RoundResultFactory(table_id=table["id"], stage=stage, round_no=round_no)
+    latecomer = factories.PlayerFactory(tournament=tournament, number=99, name="Late Larry")
+    response = late(as_organiser, stage, latecomer.pk)
+    assert response.status_code == 409
+    assert "has played all its rounds: a late player would play none" in response.json()["detail"]
+    assert not Seat.objects.filter(player=latecomer).exists()
+    latecomer.refresh_from_db()
+    assert latecomer.status == "registered"
+
+
 def test_late_player_when_every_table_is_full_goes_within_the_preset(
     as_organiser, tournament, stage
 ):
