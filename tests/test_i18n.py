@@ -539,7 +539,7 @@ def test_table_cards_speak_the_callers_language(official, table):
         "Firma del árbitro:",
         "Los jugadores comprobaron los totales (iniciales):",
     ]:
-        assert words in text, words  # Helvetica's Latin-1 has the accents
+        assert words in text, words
     assert "Deal" not in text and "signature" not in text
 
 

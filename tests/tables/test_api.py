@@ -501,6 +501,48 @@ def test_table_cards_print_names_with_angle_brackets_and_ampersands_as_typed(
         assert name in text
 
 
+def test_table_cards_print_names_outside_windows_1252_as_typed_and_still_scan(
+    as_official, as_organiser, tournament, stage
+):
+    # Helvetica's WinAnsiEncoding printed Ł, ễ, ă, Ễ, ğ, Greek and Cyrillic as black boxes; a
+    # glyph that the card's font lacks comes out of the text layer as something else.
+    tournament.name = "Łódź Open: Çağlar Cup"
+    tournament.save()
+    stage.name = "Квалификация Ελλάδα"
+    stage.save()
+    names = ["Łukasz Wójcik", "Nguyễn Văn Ễ", "Ömer Çağlar", "Юрий Ρήγας"]
+    for number, name in enumerate(names, start=1):
+        factories.PlayerFactory(tournament=tournament, number=number, name=name)
+    seat(as_organiser, stage, seed=1)
+    response = as_official.get(f"/api/v1/stages/{stage.pk}/cards.pdf")
+    assert response.status_code == 200
+    document = pdfium.PdfDocument(response.content)
+    assert len(document) == 1
+    page = document[0]
+    text = page.get_textpage().get_text_range()
+    lines = text.splitlines()
+    assert lines[:2] == [tournament.name, stage.name]
+    seat_lines = {line for line in lines if line.startswith("Seat ")}
+    assert seat_lines == {f"Seat {s.position}: #{s.player.number} {s.player.name}"
+                          for s in Seat.objects.filter(stage=stage)}  # fmt: skip
+    for name in names:  # its seat's line and the score grid's header
+        assert text.count(name) == 2, name
+    table = Table.objects.get(stage=stage)
+    found = [code.text for code in zxingcpp.read_barcodes(page.render(scale=2).to_pil())]
+    assert found == [f"http://testserver/t/{tournament.slug}/enter/{table.pk}/"]
+
+
+def test_table_cards_print_a_name_with_an_emoji(as_official, as_organiser, tournament, stage):
+    names = ["Dice 🎲 Dan", "Ann Lee", "Cy Di", "Ed Jones"]
+    for number, name in enumerate(names, start=1):
+        factories.PlayerFactory(tournament=tournament, number=number, name=name)
+    seat(as_organiser, stage, seed=1)
+    response = as_official.get(f"/api/v1/stages/{stage.pk}/cards.pdf")
+    assert response.status_code == 200  # the font has no emoji: a blank, the rest as typed
+    text = PdfReader(io.BytesIO(response.content)).pages[0].extract_text()
+    assert "Dice" in text and "Dan" in text and "Ed Jones" in text
+
+
 def test_table_cards_need_a_seated_stage_and_staff(anon, as_organiser, as_other_organiser, stage):
     assert as_organiser.get(f"/api/v1/stages/{stage.pk}/cards.pdf").status_code == 409
     assert anon.get(f"/api/v1/stages/{stage.pk}/cards.pdf").status_code == 401
