@@ -46,7 +46,8 @@ class StaffSerializer(serializers.Serializer):
         required=False,
         allow_blank=True,
         max_length=128,
-        help_text="Needed when the user is new.",
+        trim_whitespace=False,  # a password is kept as typed
+        help_text="Needed when the user is new; refused for an existing user.",
     )
 
 

@@ -44,6 +44,7 @@ class StaffForm(forms.Form):
         required=False,
         widget=forms.PasswordInput,
         max_length=128,
+        strip=False,  # a password is kept as typed
         label=_("Password"),
         help_text=_("Needed for a new user only."),
     )

@@ -4,6 +4,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Max
@@ -79,6 +80,33 @@ def create_tournament(
     return tournament
 
 
+def _new_user(user_model: Any, username: str, password: str | None) -> Any:
+    """A new account, its name and password checked as Django's own forms check them."""
+    errors: dict[str, list[str]] = {}
+    try:
+        user_model.username_validator(username)
+    except ValidationError as error:
+        errors["username"] = list(error.messages)
+    else:
+        lookalike = user_model.objects.filter(username__iexact=username).first()
+        if lookalike is not None:
+            message = _(
+                "%(existing)s has an account already (only the capitals differ): use that name."
+            )
+            errors["username"] = [message % {"existing": lookalike.get_username()}]
+    if not password:
+        message = _("%(username)s is a new user: give a password.")
+        errors["password"] = [message % {"username": repr(username)}]
+    else:
+        try:
+            validate_password(password, user_model(username=username))
+        except ValidationError as error:
+            errors["password"] = list(error.messages)
+    if errors:
+        raise ValidationError(errors)
+    return user_model.objects.create_user(username=username, password=password)
+
+
 @transaction.atomic
 def add_staff(
     *, tournament: Tournament, username: str, role: str, password: str | None = None
@@ -90,11 +118,15 @@ def add_staff(
     # The name the user would be stored under: a look-alike (full-width letters) is the same user.
     username = user_model.normalize_username(username)
     user = user_model.objects.filter(username=username).first()
+    if user is not None and password:
+        # Someone else's account (an organiser elsewhere, maybe): never reset from here.
+        message = _(
+            "%(username)s has an account already, and keeps its password: leave the password "
+            "empty to give them this role."
+        )
+        raise ValidationError({"password": [message % {"username": username}]})
     if user is None:
-        if not password:
-            message = _("%(username)s is a new user: give a password.")
-            raise ValidationError({"password": [message % {"username": repr(username)}]})
-        user = user_model.objects.create_user(username=username, password=password)
+        user = _new_user(user_model, username, password)
     # Under the tournament's lock: two organisers demoting each other at once leave one.
     Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
     organisers = Staff.objects.filter(tournament=tournament, role=Staff.Role.ORGANISER)

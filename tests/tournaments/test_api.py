@@ -132,18 +132,57 @@ def test_organiser_adds_a_new_official_who_can_then_log_in(as_organiser, tournam
     assert login.status_code == 200
 
 
-def test_adding_an_existing_user_changes_the_role_and_keeps_the_password(
+def test_adding_an_existing_user_changes_the_role_and_never_the_password(
     as_organiser, tournament, official
 ):
-    response = as_organiser.post(
-        f"/api/v1/tournaments/{tournament.slug}/staff/",
-        {"username": official.username, "role": "organiser", "password": "attacker-chosen"},
-        format="json",
-    )
+    url = f"/api/v1/tournaments/{tournament.slug}/staff/"
+    body = {"username": official.username, "role": "organiser"}
+    # A password for an existing account is refused, not dropped without a word: the organiser
+    # would expect it to work.
+    refused = as_organiser.post(url, {**body, "password": "attacker-chosen"}, format="json")
+    assert refused.status_code == 400
+    assert refused.json()["password"] == [
+        f"{official.username} has an account already, and keeps its password: leave the "
+        "password empty to give them this role."
+    ]
+    assert Staff.objects.get(tournament=tournament, user=official).role == "official"
+    response = as_organiser.post(url, body, format="json")
     assert response.status_code == 201  # as API.md has it, for a role given anew or changed
     assert Staff.objects.get(tournament=tournament, user=official).role == "organiser"
     official.refresh_from_db()
     assert official.check_password("a-long-test-password")
+
+
+def test_a_new_users_name_and_password_are_checked_and_the_password_kept_as_typed(
+    as_organiser, tournament, official
+):
+    url = f"/api/v1/tournaments/{tournament.slug}/staff/"
+    short = as_organiser.post(
+        url, {"username": "tablet9", "role": "official", "password": "abc"}, format="json"
+    )
+    assert short.status_code == 400 and "at least 8 characters" in short.json()["password"][0]
+    odd = as_organiser.post(
+        url, {"username": "a b/c<x>", "role": "official", "password": "long-enough"}, format="json"
+    )
+    assert odd.status_code == 400 and "Enter a valid username" in odd.json()["username"][0]
+    capitals = as_organiser.post(
+        url,
+        {"username": official.username.upper(), "role": "official", "password": "long-enough"},
+        format="json",
+    )
+    assert capitals.status_code == 400
+    assert f"{official.username} has an account already" in capitals.json()["username"][0]
+    assert not Staff.objects.filter(user__username__in=["tablet9", "a b/c<x>"]).exists()
+    spaced = as_organiser.post(
+        url,
+        {"username": "tablet9", "role": "official", "password": "  two spaces  "},
+        format="json",
+    )
+    assert spaced.status_code == 201
+    login = as_organiser.post(
+        "/api/v1/auth/token/", {"username": "tablet9", "password": "  two spaces  "}
+    )
+    assert login.status_code == 200  # the password as typed, spaces and all
 
 
 @pytest.mark.parametrize(
