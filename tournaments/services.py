@@ -17,6 +17,7 @@ from tournaments.csvfiles import ImportRejected, read_csv, whole_number
 from tournaments.models import Player, PlayerChange, Staff, Stage, Tournament
 from tournaments.presets import PRESETS, get_preset
 from tournaments.signals import player_changed
+from tournaments.text import hidden_character
 
 STAGE_FIELDS = (
     "name",
@@ -48,6 +49,7 @@ def create_tournament(
     with_stages: bool = False,
 ) -> Tournament:
     """Create a tournament; its creator becomes its organiser."""
+    check_printable(name=name)
     chosen = PRESETS.get(preset)
     if chosen is not None and domino_set not in chosen.deals:
         sets = ", ".join(str(Tournament.DominoSet(n).label) for n in chosen.sets())
@@ -146,6 +148,23 @@ def add_staff(
     return staff, created
 
 
+def check_printable(**fields: str) -> None:
+    """ValidationError for each field holding a character that does not print (an invisible
+    space, a control character, a right-to-left override): pages, cards and exports would show
+    it as nothing, or back to front."""
+    errors = {field: _unprintable(text) for field, text in fields.items() if _unprintable(text)}
+    if errors:
+        raise ValidationError(errors)
+
+
+def _unprintable(text: str) -> list[str]:
+    code = hidden_character(text)
+    if code is None:
+        return []
+    message = _("This contains a character that does not print (%(code)s): type it again.")
+    return [message % {"code": code}]
+
+
 def _player_number_taken(tournament: Tournament, number: int) -> ValidationError:
     message = _("Number %(number)s is already taken in %(tournament)s.")
     return ValidationError(
@@ -173,6 +192,7 @@ def create_player(
     status: str = Player.Status.REGISTERED,
     by: AbstractBaseUser | None = None,
 ) -> Player:
+    check_printable(name=name, household=household, club=club)
     if Player.objects.filter(tournament=tournament, number=number).exists():
         raise _player_number_taken(tournament, number)
     player = Player(
@@ -204,6 +224,7 @@ def update_player(
 ) -> Player:
     """Correct a player's number, name, household or club (a typo on the entry list); the pages
     that show them follow. Their status changes through check-in and withdrawal only."""
+    check_printable(name=name, household=household, club=club)
     player = Player.objects.select_for_update().get(pk=player.pk)
     fields = {"number": number, "name": name.strip(), "household": household.strip(),
               "club": club.strip()}  # fmt: skip
@@ -233,6 +254,13 @@ TOO_LONG = {
     "name": gettext_lazy("the name is longer than %(limit)s characters"),
     "household": gettext_lazy("the household is longer than %(limit)s characters"),
     "club": gettext_lazy("the club is longer than %(limit)s characters"),
+}
+
+
+UNPRINTABLE = {
+    "name": gettext_lazy("the name contains a character that does not print (%(code)s)"),
+    "household": gettext_lazy("the household contains a character that does not print (%(code)s)"),
+    "club": gettext_lazy("the club contains a character that does not print (%(code)s)"),
 }
 
 
@@ -282,6 +310,9 @@ def parse_players_csv(*, tournament: Tournament, content: bytes) -> list[dict[st
         for column, limit in MAX_LENGTHS.items():
             if len(values[column]) > limit:
                 problems.append(str(TOO_LONG[column]) % {"limit": limit})
+            code = hidden_character(values[column])
+            if code is not None:
+                problems.append(str(UNPRINTABLE[column]) % {"code": code})
         status = values["status"].lower().replace(" ", "_") or Player.Status.REGISTERED
         if status not in Player.Status.values:
             problems.append(
@@ -342,7 +373,9 @@ def validate_stage(
     """Check a stage's settings against the tournament's set and preset, and its name against
     the tournament's other stages (`stage` is the one changed, if any); ValidationError if not."""
     errors: dict[str, list[str]] = {}
-    if "name" in values:
+    if "name" in values and _unprintable(values["name"]):
+        errors["name"] = _unprintable(values["name"])
+    elif "name" in values:
         # Scores files and pages name stages: two of one name would be told apart by nothing.
         # The same form sent twice (a double tap on Add stage) makes no second stage either.
         same = " ".join(values["name"].split()).casefold()

@@ -9,3 +9,18 @@ def folded(text: str) -> str:
     return " ".join(
         "".join(c for c in decomposed if not unicodedata.combining(c)).split()
     ).casefold()
+
+
+# Format characters that join letters in some scripts (Persian, Indic, emoji sequences) are
+# part of a name; every other control or format character prints as nothing, or turns the text
+# around (a right-to-left override), on pages, cards and exports.
+JOINERS = {"\u200c", "\u200d"}
+
+
+def hidden_character(text: str) -> str | None:
+    """The code ("U+200B") of the first character of `text` that does not print (a control or
+    format character, a line or paragraph separator), or None."""
+    for character in text:
+        if character not in JOINERS and unicodedata.category(character) in {"Cc", "Cf", "Zl", "Zp"}:
+            return f"U+{ord(character):04X}"
+    return None

@@ -85,6 +85,7 @@ def test_create_tournament_anonymous_is_401(anon):
         ({"preset": "cardinal"}, "preset", "not a valid choice"),
         ({"slug": "has spaces"}, "slug", "letters, numbers"),
         ({"name": ""}, "name", "may not be blank"),
+        ({"name": "Rally\u200b"}, "name", "does not print (U+200B)"),
     ],
 )
 def test_create_tournament_bad_input_is_400_and_stores_nothing(db, body, field, message):
@@ -251,6 +252,10 @@ def test_organiser_adds_a_player(as_organiser, tournament):
         ({"name": "No Number"}, "number", "required"),
         ({"number": 9, "name": "x" * 121}, "name", "no more than 120"),
         ({"number": 9, "name": "Bad", "status": "asleep"}, "status", "not a valid choice"),
+        ({"number": 9, "name": "\u200b"}, "name", "does not print (U+200B)"),
+        ({"number": 9, "name": "Ann\u202eybaB"}, "name", "does not print (U+202E)"),
+        ({"number": 9, "name": "Ann\x1b[31m"}, "name", "does not print (U+001B)"),
+        ({"number": 9, "name": "Ann", "club": "Elks\x01"}, "club", "does not print (U+0001)"),
     ],
 )
 def test_add_player_bad_input_is_400_and_stores_nothing(
@@ -306,6 +311,25 @@ def test_organiser_creates_stages_in_order(as_organiser, tournament):
     listed = as_organiser.get(f"/api/v1/tournaments/{tournament.slug}/stages/").json()
     assert [s["name"] for s in listed] == ["Qualifying", "Playoff"]
     assert listed[0]["engines"] == [12, 11, 10, 9]
+
+
+def test_a_name_that_joins_letters_with_a_zero_width_joiner_is_kept(as_organiser, tournament):
+    name = "Mehr\u200cdad 👩\u200d👩"  # ZWNJ in a Persian name, ZWJ in an emoji
+    response = as_organiser.post(
+        f"/api/v1/tournaments/{tournament.slug}/players/",
+        {"number": 3, "name": name},
+        format="json",
+    )
+    assert response.status_code == 201
+    assert tournament.players.get().name == name
+
+
+def test_a_stage_name_that_does_not_print_is_refused(as_organiser, tournament):
+    url = f"/api/v1/tournaments/{tournament.slug}/stages/"
+    response = as_organiser.post(url, {**STAGE, "name": "Final\u2066"}, format="json")
+    assert response.status_code == 400
+    assert "does not print (U+2066)" in response.json()["name"][0]
+    assert not tournament.stages.exists()
 
 
 def test_a_second_stage_of_the_same_name_is_refused(as_organiser, tournament):

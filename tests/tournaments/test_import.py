@@ -144,6 +144,17 @@ def test_a_quoted_line_break_in_a_column_left_out_is_no_error(as_organiser, tour
     ]
 
 
+def test_a_name_with_a_character_that_does_not_print_is_a_line_error(as_organiser, tournament):
+    content = "number,name,club\n1,Ann,Elks\n2,\u200bBob,\n3,Cy,Lake\x07\n"
+    response = upload(as_organiser, tournament, content)
+    assert response.status_code == 400
+    assert response.json()["file"] == [
+        "Line 3: The name contains a character that does not print (U+200B).",
+        "Line 4: The club contains a character that does not print (U+0007).",
+    ]
+    assert not tournament.players.exists()
+
+
 def test_excels_sep_line_and_a_doubled_byte_order_mark_are_read(as_organiser, tournament):
     content = "\ufeff\ufeffsep=;\nnumber;name\n1;Ann\n2;Bob;\n"
     response = upload(as_organiser, tournament, content)
