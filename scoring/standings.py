@@ -772,8 +772,17 @@ def record_tiebreak(
         )
     errors: dict[str, list[str]] = {}
     if method not in TiebreakDecision.Method.values:
-        errors["method"] = [_("Choose tiebreak_round or draw.")]
-    if len(order) < 2 or len(set(order)) != len(order):
+        errors["method"] = [
+            _(
+                "Choose how the tie was decided: a tie-break round (tiebreak_round) or a draw "
+                "(draw)."
+            )
+        ]
+    if len(set(order)) != len(order):
+        errors["order"] = [
+            _("A player is chosen for two places: choose each tied player once, best first.")
+        ]
+    elif len(order) < 2:
         errors["order"] = [_("List each tied player once, best first: at least two players.")]
     table = stage.tables.filter(pk=table_id).first() if table_id is not None else None
     if table_id is not None and table is None:

@@ -497,7 +497,10 @@ def record_tiebreak_page(request: HttpRequest, slug: str, order: int) -> HttpRes
         )
     except (ValidationError, StateConflict) as error:
         text = " ".join(error.messages) if isinstance(error, ValidationError) else str(error)
-        messages.error(request, text)
+        number = stage.tables.filter(pk=table_id).values_list("number", flat=True).first()
+        if number is not None:  # which of the page's forms it was
+            text = _("Table %(table)s: %(problem)s") % {"table": number, "problem": text}
+        messages.error(request, _("The decision was not recorded. %(why)s") % {"why": text})
     else:
         messages.success(request, _("The tie-break decision is recorded; the standings follow it."))
     back = request.POST.get("next", "")

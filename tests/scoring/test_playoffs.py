@@ -716,6 +716,19 @@ def test_progress_board_and_a_tie_decided_from_it(client, organiser, tournament)
     page = client.get(f"/t/{tournament.slug}/manage/stages/1/progress/").content.decode()
     assert "2 confirmed, 0 to check, 2 missing." in page
     assert "⚑ tie to decide" in page and "Record the decision" in page
+    twice = client.post(
+        f"/t/{tournament.slug}/manage/stages/1/tiebreak/",
+        {
+            "table": Table.objects.get(stage=stage, number=1).pk,
+            "order": [first[1].pk, first[1].pk],  # the same player picked for both places
+            "method": "coin",
+        },
+        follow=True,
+    ).content.decode()
+    assert "The decision was not recorded. Table 1: " in twice
+    assert "A player is chosen for two places" in twice
+    assert "a tie-break round (tiebreak_round) or a draw (draw)" in twice
+    assert "tie to decide" in twice
     response = client.post(
         f"/t/{tournament.slug}/manage/stages/1/tiebreak/",
         {
