@@ -1,5 +1,6 @@
 """The API's error handler: services raise Django's ValidationError, clients get DRF's 400 shape."""
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.core.exceptions import ValidationError as DjangoValidationError
@@ -38,6 +39,36 @@ def found(klass: Any, **lookup: Any) -> Any:
         model = klass if isinstance(klass, type) else klass.model
         detail = MISSING.get(model._meta.model_name, exceptions.NotFound.default_detail)
         raise exceptions.NotFound(detail) from None
+
+
+class NamesUnusedFields:
+    """A serializer mixin: a request field the serializer would drop without a word is named in
+    a 400 instead (a misspelt field, or one the API sets itself). A read-only field is accepted
+    only with the value it has already (a client sending back what it read)."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, Mapping):
+            writable = sorted(name for name, field in self.fields.items() if not field.read_only)
+            errors = {}
+            for name in data:
+                if name not in self.fields:
+                    errors[name] = [
+                        _("Unknown field: the fields are %(fields)s.")
+                        % {"fields": ", ".join(writable)}
+                    ]
+                elif self.fields[name].read_only and self._current(name) != data[name]:
+                    errors[name] = [_("This field is set by Roundhouse and cannot be changed.")]
+            if errors:
+                raise exceptions.ValidationError(errors)
+        return super().to_internal_value(data)
+
+    def _current(self, name: str) -> Any:
+        """The field's value as the API shows it, or a value nothing equals (when creating)."""
+        if self.instance is None:
+            return object()
+        field = self.fields[name]
+        value = field.get_attribute(self.instance)
+        return None if value is None else field.to_representation(value)
 
 
 def _django_errors(error: DjangoValidationError) -> dict[str, list[str]]:

@@ -11,7 +11,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.api import Conflict, found
+from config.api import Conflict, NamesUnusedFields, found
 from scoring import exports, playoffs, selectors, services, standings
 from scoring.models import Placing, RoundResult, RoundResultVersion, TiebreakDecision
 from tables.models import Table
@@ -294,7 +294,7 @@ class TournamentStandingsApi(APIView):
         return Response(standings.standings_payload(stage, standings.standings_meta(stage)))
 
 
-class TiebreakInput(serializers.Serializer):
+class TiebreakInput(NamesUnusedFields, serializers.Serializer):
     table = serializers.IntegerField(required=False, allow_null=True)
     order = serializers.ListField(child=serializers.IntegerField(), min_length=2, max_length=20)
     method = serializers.ChoiceField(choices=TiebreakDecision.Method.choices)

@@ -127,9 +127,18 @@ def result_body(result: RoundResult, scores: list[Score] | None = None) -> dict[
     }
 
 
+SUBMISSION_FIELDS = ("blocked", "scores", "reason")
+SCORE_FIELDS = ("player", "pips", "went_out")
+
+
 def parse_submission(data: Mapping[str, Any]) -> tuple[bool, list[rules.ScoreLine], str]:
     """(blocked, lines, reason) from a request body, or ValidationError naming the field."""
     errors: dict[str, list[str]] = {}
+    for name in sorted(set(data) - set(SUBMISSION_FIELDS)):
+        errors[name] = [
+            _("Unknown field: the fields are %(fields)s.")
+            % {"fields": ", ".join(SUBMISSION_FIELDS)}
+        ]
     blocked = data.get("blocked", False)
     if not isinstance(blocked, bool):
         errors["blocked"] = [_("Say whether the round was blocked: true or false.")]
@@ -152,6 +161,16 @@ def parse_submission(data: Mapping[str, Any]) -> tuple[bool, list[rules.ScoreLin
                     _("Score %(index)s does not name a player by id.") % {"index": index + 1}
                 )
                 continue
+            unknown = sorted(set(item) - set(SCORE_FIELDS))
+            if unknown:  # a misspelt went_out would mark nobody as went out
+                errors.setdefault("scores", []).append(
+                    _("Score %(index)s has the unknown field %(names)s: a score has %(fields)s.")
+                    % {
+                        "index": index + 1,
+                        "names": ", ".join(map(repr, unknown)),
+                        "fields": ", ".join(SCORE_FIELDS),
+                    }
+                )
             lines.append(rules.ScoreLine(player, item.get("pips"), item.get("went_out", False)))
     if errors:
         raise ValidationError(errors)

@@ -10,7 +10,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.api import Conflict, found
+from config.api import Conflict, NamesUnusedFields, found
 from tables import cards, selectors, services
 from tables.models import Seat
 from tournaments.api import PlayerSerializer
@@ -39,14 +39,14 @@ class TableSerializer(serializers.Serializer):
     seats = SeatSerializer(many=True)
 
 
-class SeatStageInput(serializers.Serializer):
+class SeatStageInput(NamesUnusedFields, serializers.Serializer):
     seed = serializers.IntegerField(required=False, min_value=0, max_value=2**62)
     force = serializers.BooleanField(
         default=False, help_text="Reseat a stage that has results, discarding them."
     )
 
 
-class LatePlayerInput(serializers.Serializer):
+class LatePlayerInput(NamesUnusedFields, serializers.Serializer):
     player = serializers.IntegerField(help_text="The player's id.")
 
 

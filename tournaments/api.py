@@ -13,7 +13,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.api import Conflict, found
+from config.api import Conflict, NamesUnusedFields, found
 from tournaments import services
 from tournaments.csvfiles import ImportRejected, unknown_columns
 from tournaments.models import Player, Staff, Stage, Tournament
@@ -26,7 +26,7 @@ from tournaments.permissions import (
 )
 
 
-class TournamentSerializer(serializers.ModelSerializer):
+class TournamentSerializer(NamesUnusedFields, serializers.ModelSerializer):
     slug = serializers.SlugField(max_length=60)
     with_stages = serializers.BooleanField(
         default=False, write_only=True, help_text="Also create the preset's stages."
@@ -38,7 +38,7 @@ class TournamentSerializer(serializers.ModelSerializer):
         read_only_fields = ["id", "created_at"]
 
 
-class StaffSerializer(serializers.Serializer):
+class StaffSerializer(NamesUnusedFields, serializers.Serializer):
     username = serializers.CharField(max_length=150)
     role = serializers.ChoiceField(choices=Staff.Role.choices)
     password = serializers.CharField(
@@ -51,7 +51,7 @@ class StaffSerializer(serializers.Serializer):
     )
 
 
-class PlayerSerializer(serializers.ModelSerializer):
+class PlayerSerializer(NamesUnusedFields, serializers.ModelSerializer):
     number = serializers.IntegerField(min_value=1, max_value=Player.MAX_NUMBER)
     name = serializers.CharField(max_length=120)
 
@@ -68,7 +68,7 @@ class PublicPlayerSerializer(PlayerSerializer):
         fields = ["id", "number", "name", "club", "status"]
 
 
-class StageSerializer(serializers.ModelSerializer):
+class StageSerializer(NamesUnusedFields, serializers.ModelSerializer):
     rounds = serializers.IntegerField(min_value=1, max_value=19)
     starting_double = serializers.IntegerField(min_value=0, max_value=18)
     table_size_min = serializers.IntegerField(min_value=2, max_value=12)

@@ -248,3 +248,18 @@ def test_entering_and_confirming_a_round_take_a_bounded_number_of_queries(
     history = RoundResultVersion.objects.filter(result__table=table).order_by("version")
     assert [[s["name"] for s in v.scores] for v in history] == [["Ann", "Bob", "Cy", "Di"]] * 2
     assert [s["name"] for s in confirmed.json()["scores"]] == ["Ann", "Bob", "Cy", "Di"]
+
+
+def test_a_field_the_round_would_not_use_is_named_not_dropped(as_official, table, players):
+    body = round_body(players)
+    body["notes"] = "Bob arrived late"
+    body["scores"][1] = {"player": players[1].pk, "pips": 0, "wentout": True}  # misspelt
+    response = put(as_official, table, body)
+    assert response.status_code == 400
+    errors = response.json()
+    assert errors["notes"] == ["Unknown field: the fields are blocked, scores, reason."]
+    assert (
+        "Score 2 has the unknown field 'wentout': a score has player, pips, went_out."
+        in errors["scores"]
+    )
+    assert not RoundResult.objects.exists()

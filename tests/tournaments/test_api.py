@@ -394,6 +394,38 @@ def test_create_stage_needs_an_organiser_of_this_tournament(request, tournament,
     assert not tournament.stages.exists()
 
 
+def test_a_field_the_api_would_not_use_is_named_not_dropped(as_organiser, tournament):
+    stage = factories.StageFactory(tournament=tournament, name="Qualifying")
+    patch = as_organiser.patch(
+        f"/api/v1/stages/{stage.pk}/",
+        {"status": "closed", "order": 7, "bogus": "x", "rounds": 3},
+        format="json",
+    )
+    assert patch.status_code == 400
+    errors = patch.json()
+    assert (
+        errors["status"]
+        == errors["order"]
+        == ["This field is set by Roundhouse and cannot be changed."]
+    )
+    assert errors["bogus"][0].startswith("Unknown field: the fields are ")
+    assert "rounds" in errors["bogus"][0]
+    stage.refresh_from_db()
+    assert (stage.status, stage.order, stage.rounds) == ("pending", 1, 4)
+    # What was read, sent back unchanged with one change, is taken.
+    read = as_organiser.get(f"/api/v1/stages/{stage.pk}/").json()
+    again = as_organiser.patch(f"/api/v1/stages/{stage.pk}/", {**read, "rounds": 3}, format="json")
+    assert again.status_code == 200, again.json()
+    assert again.json()["rounds"] == 3
+    player = as_organiser.post(
+        f"/api/v1/tournaments/{tournament.slug}/players/",
+        {"number": 4, "name": "Ann", "houshold": "Smith"},
+        format="json",
+    )
+    assert player.status_code == 400 and "houshold" in player.json()
+    assert not tournament.players.exists()
+
+
 def test_patch_stage_sets_the_playoff_on_the_day(as_organiser, tournament):
     stage = factories.StageFactory(tournament=tournament, kind="playoff", table_size_max=10)
     response = as_organiser.patch(
