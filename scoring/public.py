@@ -9,13 +9,14 @@ from typing import Any
 
 from django.core.cache import cache, caches
 from django.db import connection
-from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 
 from scoring import selectors, standings
 from scoring.models import Placing, RoundResult, Score, StageStandings, StandingRow
@@ -72,12 +73,17 @@ def _in_page_language(payload: dict[str, Any] | None) -> dict[str, Any] | None:
     return {**payload, "rows": rows}
 
 
-def _standings_state(slug: str) -> tuple[Tournament, Stage | None, StageStandings | None]:
-    """The tournament, its current stage and the snapshot's header: one query once play has
-    begun."""
-    stage = selectors.current_stage(
-        Stage.objects.select_related("tournament", "standings").filter(tournament__slug=slug)
-    )
+def _standings_state(
+    slug: str, order: int | None = None
+) -> tuple[Tournament, Stage | None, StageStandings | None]:
+    """The tournament, its current stage (or the played stage of that order) and the snapshot's
+    header: one query once play has begun."""
+    stages = Stage.objects.select_related("tournament", "standings").filter(tournament__slug=slug)
+    if order is not None:
+        stages = stages.filter(order=order)
+    stage = selectors.current_stage(stages)
+    if stage is None and order is not None:
+        raise Http404(_("This stage has not been played."))
     if stage is None:
         return get_object_or_404(Tournament, slug=slug), None, None
     meta = getattr(stage, "standings", None)
@@ -133,9 +139,13 @@ def podium(tournament: Tournament, stage: Stage | None) -> list[Placing]:
 
 
 def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
-    """Live standings of the current stage: one query, then the page from the cache."""
+    """Live standings of the current stage: one query, then the page from the cache. With
+    ?stage=<order>, an earlier stage's (the qualifying standings while the playoffs are on),
+    rendered for the request."""
     partial = bool(getattr(request, "htmx", False))
-    current = _current_version(slug)
+    chosen = request.GET.get("stage", "")
+    order = int(chosen) if chosen.isascii() and chosen.isdigit() and len(chosen) < 6 else None
+    current = _current_version(slug) if order is None else None
     if current is not None and current[4] is not None:  # built at least once
         tournament_id, stage_id, status, built_seq, _, tournament_name, stage_name = current
         etag = _standings_etag(stage_id, built_seq, status, tournament_name, stage_name, partial)
@@ -144,7 +154,7 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
         if (kept := _kept_page(request, f"standings-page:{tournament_id}:{etag}")) is not None:
             return _live(kept, etag)
     # Rendered (or never built) here: the models themselves, and the version again with them.
-    tournament, stage, meta = _standings_state(slug)
+    tournament, stage, meta = _standings_state(slug, order)
     etag = (
         _standings_etag(
             stage.pk, meta.built_seq, stage.status, tournament.name, stage.name, partial
@@ -156,12 +166,15 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
         return unchanged
 
     def render_page() -> HttpResponse:
+        played = selectors.played_stages(tournament.stages.all()).values_list("order", "name")
         context = {
             "tournament": tournament,
             "stage": stage,
             "standings_table": standings_table(tournament, stage, meta) if stage else "",
             "meta": meta,
             "podium": podium(tournament, stage),
+            "stages": list(reversed(played)) if len(played) > 1 else [],
+            "chosen": order,
         }
         template = "scoring/_standings.html" if partial else "scoring/standings.html"
         return render(request, template, context)

@@ -398,6 +398,33 @@ def test_the_standings_page_and_the_projector_name_the_winners_once_the_final_is
         assert page.index(winner.name) < page.index(second.name) < page.index(third.name)
 
 
+def test_the_qualifying_standings_stay_one_tap_away_during_the_playoffs(
+    as_organiser, client, tournament
+):
+    stage = qualifying_with_tables(tournament, [3] * 3)
+    play_stage(stage)
+    home = f"/t/{tournament.slug}/"
+    assert 'class="stage-switch"' not in client.get(home).content.decode()  # one stage: no switch
+    close(as_organiser, stage)
+    final = Stage.objects.get(source_stage=stage)
+    page = client.get(home).content.decode()
+    assert f'<h2 id="standings-h">{final.name}</h2>' in page  # the playoff, as it is now
+    switch = page.split('class="stage-switch"', 1)[1].split("</nav>", 1)[0]
+    assert f'href="{home}?stage=1">{stage.name}</a>' in switch
+    assert f'href="{home}" aria-current="page">{final.name}</a>' in switch
+    earlier = client.get(f"{home}?stage=1")
+    assert earlier.status_code == 200
+    earlier = earlier.content.decode()
+    assert f'<h2 id="standings-h">{stage.name}</h2>' in earlier
+    assert "6 of 6 results in." in earlier and "This stage is over." in earlier
+    assert f'hx-get="{home}?stage=1"' in earlier  # it refreshes itself as itself
+    assert f'href="{home}?stage=1" aria-current="page">' in earlier
+    assert client.get(f"{home}?stage=7").status_code == 404  # no such stage played
+    assert (
+        f'<h2 id="standings-h">{final.name}</h2>' in client.get(f"{home}?stage=x").content.decode()
+    )
+
+
 def test_the_podium_of_a_final_of_two_names_the_third_place_from_the_qualifying(
     as_organiser, client, tournament
 ):
