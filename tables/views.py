@@ -83,6 +83,8 @@ def _console(
 ) -> HttpResponse:
     stages = tournament.stages.annotate(table_count=Count("tables", distinct=True))
     players = list(tournament.players.order_by("number"))
+    for form in (forms.get("player_form"), forms.get("stage_form")):
+        _focus_first_error(form)
     context = {
         "tournament": tournament,
         "stages": stages,
@@ -98,6 +100,17 @@ def _console(
         },
     }
     return render(request, "tables/console.html", context, status=status)
+
+
+def _focus_first_error(form: forms.Form | None) -> None:
+    """A form shown again with errors, far down a long page: its first wrong field takes the
+    focus (autofocus), so the browser brings it, and what is wrong with it, into view."""
+    if form is None:
+        return
+    for name in form.errors:
+        if name in form.fields:
+            form.fields[name].widget.attrs["autofocus"] = True
+            return
 
 
 @login_required

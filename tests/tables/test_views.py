@@ -1,5 +1,7 @@
 """The organiser's seating pages go through the same services as the API."""
 
+import re
+
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
@@ -289,6 +291,9 @@ def test_add_player_from_the_console_and_its_errors(organiser_client, tournament
     duplicate = organiser_client.post(url, {"number": "5", "name": "Another"})
     assert duplicate.status_code == 400
     assert "Number 5 is already taken" in duplicate.content.decode()
+    # The form is far down the console: its wrong field takes the focus, and so comes into view.
+    assert re.search(r'<input[^>]*name="number"[^>]*autofocus', duplicate.content.decode())
+    assert duplicate.content.decode().count("autofocus") == 1
     huge = organiser_client.post(url, {"number": "99999999999", "name": "Huge"})
     assert huge.status_code == 400
     assert "less than or equal to 2000000000" in huge.content.decode()
