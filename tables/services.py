@@ -17,7 +17,7 @@ from django.utils.translation import ngettext
 from tables import seating
 from tables.models import Seat, Table
 from tables.signals import seating_changed
-from tournaments.models import Player, PlayerChange, Stage
+from tournaments.models import Player, PlayerChange, Stage, Tournament
 from tournaments.presets import get_preset
 from tournaments.services import StateConflict, record_change
 
@@ -408,6 +408,21 @@ def reinstate_player(*, player: Player, by: AbstractBaseUser) -> Player:
     record_change(player, by=by, reason=PlayerChange.REINSTATED)
     player.save(update_fields=["status"])
     return player
+
+
+@transaction.atomic
+def check_in_everyone(*, tournament: Tournament, by: AbstractBaseUser) -> list[Player]:
+    """Check in every player still registered (a list of who confirmed they are coming); each
+    gets the same entry in their history as one checked in at the desk. Returns them."""
+    registered = Player.objects.select_for_update().filter(
+        tournament=tournament, status=Player.Status.REGISTERED
+    )
+    players = list(registered.order_by("number"))
+    for player in players:
+        player.status = Player.Status.CHECKED_IN
+        record_change(player, by=by, reason=PlayerChange.CHECKED_IN)
+        player.save(update_fields=["status"])
+    return players
 
 
 @transaction.atomic

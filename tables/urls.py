@@ -44,6 +44,11 @@ urlpatterns = [
         name="manage-reinstate",
     ),
     path(
+        "t/<slug:slug>/manage/players/check-in-everyone/",
+        views.check_in_everyone,
+        name="manage-check-in-everyone",
+    ),
+    path(
         "t/<slug:slug>/manage/players/<id:player_id>/check-in/",
         views.player_action,
         {"action": "check-in"},

@@ -395,6 +395,23 @@ def player_action(request: HttpRequest, slug: str, player_id: int, action: str) 
 
 
 @login_required
+def check_in_everyone(request: HttpRequest, slug: str) -> HttpResponse:
+    """GET asks to confirm, naming how many; POST checks in every player still registered."""
+    tournament = organised_tournament(request, slug)
+    registered = tournament.players.filter(status=Player.Status.REGISTERED)
+    if request.method != "POST":
+        context = {"tournament": tournament, "action": "check-in-everyone"}
+        context["registered"] = list(registered.order_by("number"))
+        return render(request, "tables/confirm_player.html", context)
+    checked_in = services.check_in_everyone(tournament=tournament, by=request.user)
+    done = ngettext(
+        "%(count)s player is checked in.", "%(count)s players are checked in.", len(checked_in)
+    )
+    messages.success(request, done % {"count": len(checked_in)})
+    return redirect(f"/t/{slug}/manage/#players")
+
+
+@login_required
 @form_action
 def day_of_play(request: HttpRequest, slug: str, order: int) -> HttpResponse:
     """Set a playoff's starting double and rounds, announced on the day."""

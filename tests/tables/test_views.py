@@ -612,3 +612,25 @@ def test_a_refused_stage_setting_is_shown_beside_its_field_with_what_was_typed(
     assert "With tables of 2, at most 1 player per table can advance." in above
     stage = tournament.stages.get()
     assert (stage.table_size_min, stage.table_size_max) == (3, 4)  # unchanged
+
+
+def test_check_in_everyone_still_registered_asks_first_then_records_each(
+    organiser_client, organiser, tournament
+):
+    for number, status in ((1, "registered"), (2, "registered"), (3, "checked_in")):
+        factories.PlayerFactory(tournament=tournament, number=number, status=status)
+    factories.PlayerFactory(tournament=tournament, number=4, status="withdrawn")
+    console = organiser_client.get(f"/t/{tournament.slug}/manage/").content.decode()
+    url = f"/t/{tournament.slug}/manage/players/check-in-everyone/"
+    assert f'href="{url}"' in console and "Check in the 2 registered…" in console
+    asked = organiser_client.get(url).content.decode()
+    assert "Check in the 2 players still registered?" in asked
+    assert tournament.players.filter(status="registered").count() == 2  # asking changed nothing
+    done = organiser_client.post(url, follow=True).content.decode()
+    assert "2 players are checked in." in done
+    statuses = dict(tournament.players.values_list("number", "status"))
+    assert statuses == {1: "checked_in", 2: "checked_in", 3: "checked_in", 4: "withdrawn"}
+    entry = tournament.players.get(number=1).history.first()
+    assert (entry.history_change_reason, entry.history_user) == ("checked_in", organiser)
+    again = organiser_client.get(url).content.decode()
+    assert "Nobody is still registered" in again
