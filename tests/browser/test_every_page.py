@@ -248,6 +248,12 @@ def visits_for(event: Event, who: str) -> list[Visit]:
             f"¿Readmitir a #{event.withdrawn.number}",
         ),
         Visit(
+            "check-in-everyone",
+            f"{manage}/players/check-in-everyone/",
+            "still registered",
+            "inscrit",
+        ),
+        Visit(
             "edit-player",
             f"{manage}/players/{event.withdrawable.pk}/edit/",
             f"Edit #{event.withdrawable.number}",
