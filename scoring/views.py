@@ -139,7 +139,10 @@ def _entry_context(
         for seat in sheet.seats
         if seat.plays_round(round_no)
     ]
+    needs_reason = result is not None and result.status == RoundResult.Status.CONFIRMED
     general = [
+        # A reason sent for a round that needs none has no field to be shown beside.
+        *([] if needs_reason else errors.get("reason", [])),
         *errors.get("scores", []),
         *errors.get("round_no", []),
         *errors.get("__all__", []),
@@ -157,7 +160,7 @@ def _entry_context(
         # "Nobody is marked as went out" too: beside the went-out choices.
         "blocked_errors": [*errors.get("non_field_errors", []), *errors.get("blocked", [])],
         "reason_errors": errors.get("reason", []),
-        "needs_reason": result is not None and result.status == RoundResult.Status.CONFIRMED,
+        "needs_reason": needs_reason,
         "idempotency_key": key or uuid.uuid4().hex,
         "api_url": reverse("round-result", args=[table.pk, round_no]),
         "check_url": reverse("check-round", args=[tournament.slug, table.pk, round_no]),

@@ -261,3 +261,12 @@ def test_a_form_whose_key_was_altered_is_refused_and_says_to_reload(
     assert fresh != key and len(fresh) == 32  # sent again, the form is taken
     again = official_client.post(entry_url(table), form(players, key=fresh))
     assert again.status_code == 302 and RoundResult.objects.count() == 1
+
+
+def test_a_reason_too_long_for_a_new_round_is_said_at_the_top(official_client, table, players):
+    # The reason field is shown for corrections only: a hand-made form's error has to show too.
+    response = official_client.post(entry_url(table), form(players, reason="x" * 1001))
+    assert response.status_code == 400
+    errors_at_the_top = response.content.decode().split('id="form-errors"', 1)[1]
+    assert "Keep the reason under 1,000 characters." in errors_at_the_top.split("</div>", 1)[0]
+    assert not RoundResult.objects.exists()
