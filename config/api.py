@@ -1,5 +1,6 @@
 """The API's error handler: services raise Django's ValidationError, clients get DRF's 400 shape."""
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -80,7 +81,21 @@ def _django_errors(error: DjangoValidationError) -> dict[str, list[str]]:
     return {"non_field_errors": [str(m) for m in error.messages]}
 
 
+# DRF's JSON parser says what is wrong in Python's words, untranslated: "JSON parse error -
+# Expecting property name enclosed in double quotes: line 1 column 2 (char 1)".
+JSON_POSITION = re.compile(r"line (\d+) column (\d+)")
+
+
 def exception_handler(exc: Exception, context: dict) -> Response | None:
     if isinstance(exc, DjangoValidationError):
         return Response(_django_errors(exc), status=400)
+    if isinstance(exc, exceptions.ParseError) and str(exc.detail).startswith("JSON parse error"):
+        where = JSON_POSITION.search(str(exc.detail))
+        detail = (
+            _("The body is not valid JSON: look near line %(line)s, column %(column)s.")
+            % {"line": where[1], "column": where[2]}
+            if where
+            else _("The body is not valid JSON.")
+        )
+        exc = exceptions.ParseError(detail)
     return drf_exception_handler(exc, context)

@@ -263,3 +263,19 @@ def test_a_field_the_round_would_not_use_is_named_not_dropped(as_official, table
         in errors["scores"]
     )
     assert not RoundResult.objects.exists()
+
+
+def test_a_body_that_is_not_json_is_said_so_in_the_readers_language(as_official, table, players):
+    for language, expected in (
+        ("en", "The body is not valid JSON: look near line 1, column 2."),
+        ("es", "El cuerpo no es JSON válido: mire cerca de la línea 1, columna 2."),
+    ):
+        response = as_official.put(
+            url(table),
+            "{blocked: false}",
+            content_type="application/json",
+            HTTP_ACCEPT_LANGUAGE=language,
+        )
+        assert response.status_code == 400
+        assert response.json() == {"detail": expected}
+    assert not RoundResult.objects.exists()
