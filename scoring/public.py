@@ -172,7 +172,7 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
             "stage": stage,
             "standings_table": standings_table(tournament, stage, meta) if stage else "",
             "meta": meta,
-            "podium": podium(tournament, stage),
+            "podium": podium(tournament, stage) if order is None else [],  # the final's page
             "stages": list(reversed(played)) if len(played) > 1 else [],
             "chosen": order,
         }

@@ -396,6 +396,8 @@ def test_the_standings_page_and_the_projector_name_the_winners_once_the_final_is
         assert f"{tournament.name} is decided" in page
         assert f"<strong>{winner.name}</strong>" in page and "winner" in page
         assert page.index(winner.name) < page.index(second.name) < page.index(third.name)
+    qualifying = client.get(f"/t/{tournament.slug}/?stage=1").content.decode()
+    assert "is decided" not in qualifying  # the podium is the final's page's
 
 
 def test_the_qualifying_standings_stay_one_tap_away_during_the_playoffs(
