@@ -22,7 +22,7 @@ from scoring.models import Placing, RoundResult, StandingRow
 from tables import seating
 from tables import services as table_services
 from tournaments.models import Stage
-from tournaments.services import StateConflict, create_stage, further_level
+from tournaments.services import StateConflict, create_stage, further_level, stage_name_key
 
 logger = logging.getLogger(__name__)
 
@@ -163,14 +163,19 @@ def _next_playoff_stage(stage: Stage, advancers: int) -> Stage:
     template = tournament.stages.filter(kind=Stage.Kind.PLAYOFF).order_by("-order").first() or stage
     final = advancers <= template.table_size_max
     levels = tournament.stages.filter(kind=Stage.Kind.PLAYOFF).count()
-    return create_stage(
-        tournament=tournament,
-        # Named by a worker, in the site's language (LANGUAGE_CODE).
-        name=pgettext("stage name", "Final")
+    # Named by a worker, in the site's language (LANGUAGE_CODE); a stage's name is unique in
+    # its tournament, and the organiser may have taken this one: then "Final (2)", and so on.
+    name = (
+        pgettext("stage name", "Final")
         if final
-        else pgettext("stage name", "Playoff level %(level)s") % {"level": levels + 1},
-        **further_level(template),
+        else pgettext("stage name", "Playoff level %(level)s") % {"level": levels + 1}
     )
+    taken = {stage_name_key(n) for n in tournament.stages.values_list("name", flat=True)}
+    free, copy = name, 1
+    while stage_name_key(free) in taken:
+        copy += 1
+        free = f"{name} ({copy})"
+    return create_stage(tournament=tournament, name=free, **further_level(template))
 
 
 @transaction.atomic

@@ -367,6 +367,11 @@ def import_players(
 # ---- stages -------------------------------------------------------------------------------------
 
 
+def stage_name_key(name: str) -> str:
+    """A stage's name as names are compared: capitals and spaces aside."""
+    return " ".join(name.split()).casefold()
+
+
 def validate_stage(
     *, tournament: Tournament, values: dict[str, Any], stage: Stage | None = None
 ) -> None:
@@ -375,14 +380,15 @@ def validate_stage(
     errors: dict[str, list[str]] = {}
     if "name" in values and _unprintable(values["name"]):
         errors["name"] = _unprintable(values["name"])
-    elif "name" in values:
+    elif "name" in values and (
+        stage is None or stage_name_key(values["name"]) != stage_name_key(stage.name)
+    ):
         # Scores files and pages name stages: two of one name would be told apart by nothing.
         # The same form sent twice (a double tap on Add stage) makes no second stage either.
-        same = " ".join(values["name"].split()).casefold()
+        # Checked when the name is given or changed: an unchanged one blocks no other change.
+        same = stage_name_key(values["name"])
         others = tournament.stages.exclude(pk=stage.pk if stage else None)
-        taken = next(
-            (o for o in others.only("name") if " ".join(o.name.split()).casefold() == same), None
-        )
+        taken = next((o for o in others.only("name") if stage_name_key(o.name) == same), None)
         if taken is not None:
             errors["name"] = [
                 _("This tournament has a stage named %(name)s already: choose another name.")

@@ -348,6 +348,31 @@ def test_the_close_job_run_twice_seats_once(as_organiser, tournament):
     assert Stage.objects.filter(tournament=tournament).count() == 2
 
 
+def test_a_level_the_worker_makes_takes_a_free_name(as_organiser, tournament):
+    # The organiser named the only playoff stage "Final", but it is seated at two tables: the
+    # level the worker makes after it is a final too, and "Final" is taken.
+    stage = qualifying_with_tables(tournament, [3] * 8)
+    named = playoff(tournament)
+    Stage.objects.filter(pk=named.pk).update(name="Final")
+    play_stage(stage)
+    assert close(as_organiser, stage).status_code == 202
+    named.refresh_from_db()
+    assert named.tables.count() == 2
+    play_stage(named)
+    assert close(as_organiser, named).status_code == 202
+    made = Stage.objects.get(source_stage=named)
+    assert made.name == "Final (2)" and made.tables.count() == 1
+
+
+def test_duplicate_names_from_before_block_no_other_change(as_organiser, tournament):
+    first = playoff(tournament, order=2)
+    twin = playoff(tournament, order=3)
+    Stage.objects.filter(pk=twin.pk).update(name=first.name)  # made before names were unique
+    changed = as_organiser.patch(f"/api/v1/stages/{twin.pk}/", {"rounds": 3}, format="json")
+    assert changed.status_code == 200, changed.json()
+    assert changed.json()["rounds"] == 3
+
+
 def test_ten_winners_at_tables_of_four_then_a_final_of_three_then_placings(
     as_organiser, anon, tournament
 ):
@@ -590,7 +615,7 @@ def test_nobody_advances_from_the_final_and_a_tie_for_first_decides_the_winner(
     assert sum(line.endswith(",yes") for line in qualifying) == 2  # the two table winners
 
 
-def test_a_tie_for_second_place_in_the_final_holds_the_close_but_one_for_third_does_not(
+def test_a_tie_for_second_place_in_the_final_holds_the_close_but_one_for_fourth_does_not(
     as_organiser, as_official, anon, tournament
 ):
     stage = qualifying_with_tables(tournament, [3] * 5)
