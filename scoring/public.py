@@ -155,10 +155,12 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
             return _live(kept, etag)
     # Rendered (or never built) here: the models themselves, and the version again with them.
     tournament, stage, meta = _standings_state(slug, order)
+    played = list(selectors.played_stages(tournament.stages.all()).values_list("order", "name"))
+    # An earlier stage's page names the stages played since in its switch: they are part of
+    # its version. (The current stage's version changes with them by itself.)
+    names = "" if stage is None else stage.name if order is None else f"{stage.name}\x00{played}"
     etag = (
-        _standings_etag(
-            stage.pk, meta.built_seq, stage.status, tournament.name, stage.name, partial
-        )
+        _standings_etag(stage.pk, meta.built_seq, stage.status, tournament.name, names, partial)
         if stage and meta
         else _standings_etag(0, 0, "", "", "", partial)
     )
@@ -166,7 +168,6 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
         return unchanged
 
     def render_page() -> HttpResponse:
-        played = selectors.played_stages(tournament.stages.all()).values_list("order", "name")
         context = {
             "tournament": tournament,
             "stage": stage,

@@ -450,6 +450,11 @@ def test_the_qualifying_standings_stay_one_tap_away_during_the_playoffs(
     assert (
         f'<h2 id="standings-h">{final.name}</h2>' in client.get(f"{home}?stage=x").content.decode()
     )
+    # A stage renamed or played since changes the earlier stage's page (its switch): no 304.
+    etag = client.get(f"{home}?stage=1")["ETag"]
+    assert client.get(f"{home}?stage=1", HTTP_IF_NONE_MATCH=etag).status_code == 304
+    Stage.objects.filter(pk=final.pk).update(name="Grand final")
+    assert client.get(f"{home}?stage=1", HTTP_IF_NONE_MATCH=etag).status_code == 200
 
 
 def test_the_podium_of_a_final_of_two_names_the_third_place_from_the_qualifying(
