@@ -192,8 +192,10 @@ class AddStaffApi(APIView):
         require_organiser(request.user, tournament)
         serializer = StaffSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        staff, _created = services.add_staff(tournament=tournament, **serializer.validated_data)
-        body = {"username": staff.user.username, "role": staff.role}
+        added = services.add_staff(tournament=tournament, **serializer.validated_data)
+        body = {"username": added.staff.user.username, "role": added.staff.role}
+        if added.password_unchanged:  # nothing given is dropped without a word
+            body["detail"] = services.password_unchanged(added.staff.user.username)
         # 201 as API.md has it, for a user given a role anew or given another one.
         return Response(body, status=status.HTTP_201_CREATED)
 

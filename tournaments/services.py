@@ -1,10 +1,9 @@
 """Every state change of tournaments, staff, players and stages."""
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
-from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Max
@@ -83,50 +82,55 @@ def create_tournament(
 
 
 def _new_user(user_model: Any, username: str, password: str | None) -> Any:
-    """A new account, its name and password checked as Django's own forms check them."""
+    """A new account. API.md asks only for a password; a name that does not print, or one that
+    differs from an existing account's only in capitals (a second account by mistake), is
+    refused."""
     errors: dict[str, list[str]] = {}
-    try:
-        user_model.username_validator(username)
-    except ValidationError as error:
-        errors["username"] = list(error.messages)
-    else:
-        lookalike = user_model.objects.filter(username__iexact=username).first()
-        if lookalike is not None:
-            message = _(
-                "%(existing)s has an account already (only the capitals differ): use that name."
-            )
-            errors["username"] = [message % {"existing": lookalike.get_username()}]
+    lookalike = user_model.objects.filter(username__iexact=username).first()
+    if _unprintable(username):
+        errors["username"] = _unprintable(username)
+    elif lookalike is not None:
+        message = _(
+            "%(existing)s has an account already (only the capitals differ): use that name."
+        )
+        errors["username"] = [message % {"existing": lookalike.get_username()}]
     if not password:
         message = _("%(username)s is a new user: give a password.")
         errors["password"] = [message % {"username": repr(username)}]
-    else:
-        try:
-            validate_password(password, user_model(username=username))
-        except ValidationError as error:
-            errors["password"] = list(error.messages)
     if errors:
         raise ValidationError(errors)
     return user_model.objects.create_user(username=username, password=password)
 
 
+def password_unchanged(username: str) -> str:
+    """What add_staff's caller says when StaffAdded.password_unchanged."""
+    return _(
+        "%(username)s has an account already: the password given was not used, and theirs is "
+        "unchanged."
+    ) % {"username": username}
+
+
+class StaffAdded(NamedTuple):
+    staff: Staff
+    created: bool  # the role is new in the tournament
+    password_unchanged: bool  # a password was given for an existing account, and not used
+
+
 @transaction.atomic
 def add_staff(
     *, tournament: Tournament, username: str, role: str, password: str | None = None
-) -> tuple[Staff, bool]:
-    """Give a user a role in the tournament, creating the user when new: (staff, created)."""
+) -> StaffAdded:
+    """Give a user a role in the tournament, creating the user when new. A password given for
+    an existing account never changes it (API.md: it creates the user when new); the answer
+    says so when it differs from theirs."""
     if role not in Staff.Role.values:
         raise ValidationError({"role": [_("Choose official or organiser.")]})
     user_model = get_user_model()
     # The name the user would be stored under: a look-alike (full-width letters) is the same user.
     username = user_model.normalize_username(username)
     user = user_model.objects.filter(username=username).first()
-    if user is not None and password:
-        # Someone else's account (an organiser elsewhere, maybe): never reset from here.
-        message = _(
-            "%(username)s has an account already, and keeps its password: leave the password "
-            "empty to give them this role."
-        )
-        raise ValidationError({"password": [message % {"username": username}]})
+    # Someone else's account (an organiser elsewhere, maybe): never reset from here.
+    unchanged = user is not None and bool(password) and not user.check_password(password)
     if user is None:
         user = _new_user(user_model, username, password)
     # Under the tournament's lock: two organisers demoting each other at once leave one.
@@ -145,7 +149,7 @@ def add_staff(
     staff, created = Staff.objects.update_or_create(
         tournament=tournament, user=user, defaults={"role": role}
     )
-    return staff, created
+    return StaffAdded(staff, created, unchanged)
 
 
 def check_printable(**fields: str) -> None:

@@ -58,7 +58,9 @@ def staff_page(request: HttpRequest, slug: str) -> HttpResponse:
     form = StaffForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            staff, created = services.add_staff(tournament=tournament, **form.cleaned_data)
+            staff, created, password_unchanged = services.add_staff(
+                tournament=tournament, **form.cleaned_data
+            )
         except ValidationError as error:
             for field, problems in error.message_dict.items():
                 for problem in problems:
@@ -67,6 +69,8 @@ def staff_page(request: HttpRequest, slug: str) -> HttpResponse:
             done = _("%(user)s added as %(role)s.") if created else _("%(user)s is now %(role)s.")
             role = staff.get_role_display().lower()
             messages.success(request, done % {"user": staff.user.username, "role": role})
+            if password_unchanged:
+                messages.warning(request, services.password_unchanged(staff.user.username))
             return redirect("manage-staff", slug=slug)
     staff = tournament.staff.select_related("user").order_by("role", "user__username")
     context = {"tournament": tournament, "form": form, "staff": staff}

@@ -216,7 +216,7 @@ def test_add_staff_with_a_look_alike_of_an_existing_username_gives_that_user_the
     joe = factories.UserFactory(username="joe")
     response = token_client(organiser).post(
         "/api/v1/tournaments/fuzz/staff/",
-        {"username": "\uff4a\uff4f\uff45", "role": "official"},
+        {"username": "\uff4a\uff4f\uff45", "role": "official", "password": "a-long-password"},
         format="json",
     )
     assert response.status_code == 201  # a new role, for the same joe: not a second user

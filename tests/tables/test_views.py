@@ -365,6 +365,15 @@ def test_staff_page_adds_an_official(organiser_client, tournament):
     assert (
         missing.status_code == 400 and "is a new user: give a password" in missing.content.decode()
     )
+    # Given again with another password, tablet3 becomes an organiser; the page says the
+    # password was not used rather than dropping it unsaid.
+    again = organiser_client.post(
+        f"/t/{tournament.slug}/manage/staff/",
+        {"username": "tablet3", "role": "organiser", "password": "something-else"},
+        follow=True,
+    ).content.decode()
+    assert "tablet3 is now organiser." in again
+    assert "tablet3 has an account already: the password given was not used" in again
 
 
 def test_the_only_organiser_cannot_make_themselves_an_official(
