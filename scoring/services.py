@@ -129,12 +129,19 @@ def result_body(result: RoundResult, scores: list[Score] | None = None) -> dict[
 
 SUBMISSION_FIELDS = ("blocked", "scores", "reason")
 SCORE_FIELDS = ("player", "pips", "went_out")
+# What the API's answer has besides (result_body, _score_body): a client may send back what it
+# read with a change; these are set by Roundhouse and not read from a request.
+ANSWER_FIELDS = (
+    "table", "round_no", "engine", "status", "version", "submitted_by", "confirmed_by",
+    "updated_at",
+)  # fmt: skip
+SCORE_ANSWER_FIELDS = ("number", "name")
 
 
 def parse_submission(data: Mapping[str, Any]) -> tuple[bool, list[rules.ScoreLine], str]:
     """(blocked, lines, reason) from a request body, or ValidationError naming the field."""
     errors: dict[str, list[str]] = {}
-    for name in sorted(set(data) - set(SUBMISSION_FIELDS)):
+    for name in sorted(set(data) - set(SUBMISSION_FIELDS) - set(ANSWER_FIELDS)):
         errors[name] = [
             _("Unknown field: the fields are %(fields)s.")
             % {"fields": ", ".join(SUBMISSION_FIELDS)}
@@ -161,7 +168,7 @@ def parse_submission(data: Mapping[str, Any]) -> tuple[bool, list[rules.ScoreLin
                     _("Score %(index)s does not name a player by id.") % {"index": index + 1}
                 )
                 continue
-            unknown = sorted(set(item) - set(SCORE_FIELDS))
+            unknown = sorted(set(item) - set(SCORE_FIELDS) - set(SCORE_ANSWER_FIELDS))
             if unknown:  # a misspelt went_out would mark nobody as went out
                 errors.setdefault("scores", []).append(
                     _("Score %(index)s has the unknown field %(names)s: a score has %(fields)s.")

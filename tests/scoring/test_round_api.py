@@ -279,3 +279,12 @@ def test_a_body_that_is_not_json_is_said_so_in_the_readers_language(as_official,
         assert response.status_code == 400
         assert response.json() == {"detail": expected}
     assert not RoundResult.objects.exists()
+
+
+def test_what_was_read_can_be_sent_back_with_a_change(as_official, table, players):
+    first = put(as_official, table, round_body(players))
+    read = as_official.get(url(table)).json()
+    read["scores"][1]["pips"] = 21  # Bob's 12 was 21
+    again = put(as_official, table, read, HTTP_IF_MATCH=first["ETag"])
+    assert again.status_code == 200, again.json()
+    assert [s["pips"] for s in again.json()["scores"]] == [0, 21, 30, 7]
