@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
+from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import OuterRef, Subquery
 from django.utils.translation import gettext as _
@@ -355,7 +355,7 @@ def submit_round_result(
     ):  # the header's length is checked by the API; a form's hidden key is made by its page
         raise ValidationError(
             {
-                NON_FIELD_ERRORS: _(
+                "idempotency_key": _(
                     "This entry's key is not one the page made: reload the page and enter the "
                     "round again."
                 )

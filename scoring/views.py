@@ -145,8 +145,20 @@ def _entry_context(
         *([] if needs_reason else errors.get("reason", [])),
         *errors.get("scores", []),
         *errors.get("round_no", []),
+        *errors.get("idempotency_key", []),
         *errors.get("__all__", []),
     ]
+    blocked_errors = [*errors.get("non_field_errors", []), *errors.get("blocked", [])]
+    if errors and not general:  # the top says that nothing was saved, and where to look
+        general = [_("Not saved: correct what is marked below.")]
+    # Without JavaScript, the first thing to correct takes the focus as the page loads.
+    wrong = next((row for row in rows if row["errors"]), None)
+    if wrong is not None:
+        focus = f"pips-{wrong['seat'].player_id}"
+    elif blocked_errors and rows:
+        focus = "went-out-first"
+    else:
+        focus = "reason" if errors.get("reason") and needs_reason else ""
     return {
         "tournament": tournament,
         "table": table,
@@ -158,7 +170,8 @@ def _entry_context(
         "went_out": went_out,
         "general_errors": general,
         # "Nobody is marked as went out" too: beside the went-out choices.
-        "blocked_errors": [*errors.get("non_field_errors", []), *errors.get("blocked", [])],
+        "blocked_errors": blocked_errors,
+        "focus": focus,
         "reason_errors": errors.get("reason", []),
         "needs_reason": needs_reason,
         "idempotency_key": key or uuid.uuid4().hex,

@@ -1,5 +1,7 @@
 """The tablet pages without JavaScript: the same services, the same rules, errors by the field."""
 
+import re
+
 import pytest
 
 from scoring.models import RoundResult, RoundResultVersion
@@ -77,6 +79,8 @@ def test_bad_entry_shows_the_error_next_to_the_field_and_keeps_what_was_typed(
     page = response.content.decode()
     assert f'id="error-{players[1].pk}"' in page
     assert "Enter a whole number of pips, 0 or more" in page
+    wrong = re.search(rf'<input[^>]*id="pips-{players[1].pk}"[^>]*>', page)[0]
+    assert "autofocus" in wrong and 'aria-invalid="true"' in wrong
     assert 'value="1x"' in page and 'value="30"' in page
     assert not RoundResult.objects.exists()
 
@@ -93,6 +97,12 @@ def test_nobody_marked_as_went_out_is_said_beside_the_went_out_choices(
     assert "Nobody is marked as went out" in blocked_row
     errors_at_the_top = page.split('id="form-errors"', 1)[1].split("</div>", 1)[0]
     assert "Nobody is marked" not in errors_at_the_top
+    assert "Not saved: correct what is marked below." in errors_at_the_top
+    # The first "Went out" takes the focus as the page loads, described by the message.
+    first = re.search(r'<input type="radio" name="went_out"[^>]*>', page)[0]
+    assert f'value="{players[0].pk}"' in first and "autofocus" in first
+    assert 'aria-describedby="blocked-errors"' in first and 'id="blocked-errors"' in page
+    assert page.count("autofocus") == 1
     assert not RoundResult.objects.exists()
 
 
