@@ -77,7 +77,7 @@ def _reader(text: str) -> tuple[Any, int]:
     "sep=;" line, whose delimiter it then uses. Otherwise the delimiter is a comma, or the
     semicolon or tab a spreadsheet in another locale writes."""
     first, _, rest = text.partition("\n")
-    declared = first.strip()
+    declared = first.rstrip("\r\n").strip(" ")  # "sep=\t" names a tab: keep it
     if declared.lower().startswith("sep=") and len(declared) == 5:
         return csv.reader(io.StringIO(rest, newline=""), delimiter=declared[4]), 1
     try:
@@ -151,13 +151,13 @@ def read_csv(
     if unknown and not ignore_unknown:
         names = ", ".join(map(repr, unknown))
         message = gettext("Unknown column %(names)s: the columns are %(columns)s.")
-        errors.append((1, message % {"names": names, "columns": ", ".join(columns)}))
+        errors.append((1 + skipped, message % {"names": names, "columns": ", ".join(columns)}))
     if missing:
         message = gettext("Missing column %(names)s.")
-        errors.append((1, message % {"names": ", ".join(map(repr, missing))}))
+        errors.append((1 + skipped, message % {"names": ", ".join(map(repr, missing))}))
     if repeated:
         message = gettext("Column %(names)s appears twice.")
-        errors.append((1, message % {"names": ", ".join(map(repr, repeated))}))
+        errors.append((1 + skipped, message % {"names": ", ".join(map(repr, repeated))}))
     if errors:
         raise ImportRejected(errors)
 
@@ -184,8 +184,8 @@ def read_csv(
                 # A quote left open: the lines after it were read into one cell.
                 record.problems.append(
                     gettext(
-                        'a quote (") opened on this line is not closed before the end of the '
-                        "line: close it, or remove it"
+                        "a value runs over more than one line: keep each value on its line (is "
+                        'a quote (") opened on this line left open?)'
                     )
                 )
             if len(cells) != len(header):
@@ -203,5 +203,5 @@ def read_csv(
         records.append(CsvRecord(start + skipped, {column: "" for column in columns}, [problem]))
     if not records:
         message = NO_ROWS.get(what) or gettext("The file has a header row but no %(what)s.")
-        raise ImportRejected([(1, str(message) % {"what": what})])
+        raise ImportRejected([(1 + skipped, str(message) % {"what": what})])
     return records

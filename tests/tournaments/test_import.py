@@ -118,7 +118,8 @@ def test_a_quote_left_open_is_reported_on_its_line_not_read_into_a_name(as_organ
     response = upload(as_organiser, tournament, content)
     assert response.status_code == 400
     (error,) = response.json()["file"]
-    assert error.startswith('Line 3: A quote (") opened on this line is not closed')
+    assert error.startswith("Line 3: A value runs over more than one line")
+    assert 'is a quote (") opened on this line left open?' in error
     assert not tournament.players.exists()
 
 
@@ -164,6 +165,15 @@ def test_excels_sep_line_and_a_doubled_byte_order_mark_are_read(as_organiser, to
     fixed = upload(as_organiser, tournament, "\ufeff\ufeffsep=;\nnumber;name\n1;Ann\n2;Bob\n")
     assert fixed.status_code == 201
     assert tournament.players.count() == 2
+
+
+def test_a_sep_line_naming_a_tab_and_header_errors_on_the_headers_own_line(
+    as_organiser, tournament
+):
+    tabbed = upload(as_organiser, tournament, "sep=\t\nnumber\tname\n1\tAnn\n")
+    assert tabbed.status_code == 201, tabbed.json()
+    missing = upload(as_organiser, tournament, "sep=;\nname;club\nBob;Elks\n")
+    assert missing.json()["file"] == ["Line 2: Missing column 'number'."]
 
 
 def test_a_file_over_the_size_limit_is_refused_before_it_is_read(as_organiser, tournament):
