@@ -643,3 +643,21 @@ def test_check_in_everyone_still_registered_asks_first_then_records_each(
     assert (entry.history_change_reason, entry.history_user) == ("checked_in", organiser)
     again = organiser_client.get(url).content.decode()
     assert "Nobody is still registered" in again
+
+
+def test_an_official_may_not_close_a_stage_or_check_in_everyone(client, tournament, official):
+    stage = factories.StageFactory(tournament=tournament, order=1, status="seated")
+    factories.PlayerFactory(tournament=tournament, number=1, status="registered")
+    client.force_login(official)
+    for path in (
+        f"/t/{tournament.slug}/manage/stages/1/close/",
+        f"/t/{tournament.slug}/manage/players/check-in-everyone/",
+    ):
+        assert client.get(path).status_code == 403
+        assert client.post(path).status_code == 403
+    stage.refresh_from_db()
+    assert stage.status == "seated"
+    assert tournament.players.get().status == "registered"
+    client.logout()
+    asked = client.get(f"/t/{tournament.slug}/manage/stages/1/close/")
+    assert asked.status_code == 302 and "/accounts/login/" in asked["Location"]
