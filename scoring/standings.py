@@ -323,14 +323,7 @@ def _advancers(
         return set(), []
     if len({seat.table_number for seat in seats.values()}) == 1:
         return set(), _final_ties(ranked, seats, finished)
-    return _table_advancers(
-        stage,
-        ranked,
-        seats,
-        finished,
-        per_table=stage.advance_per_table,
-        wildcards=stage.wildcards,
-    )
+    return _table_advancers(stage, ranked, seats, finished)
 
 
 # The places the final is played for (a Samboree's playoff decides first and second place).
@@ -358,9 +351,6 @@ def _table_advancers(
     ranked: list[rules.Ranked],
     seats: dict[int, SeatFacts],
     finished: set[int | None],
-    *,
-    per_table: int,
-    wildcards: int,
 ) -> tuple[set[int], list[dict[str, Any]]]:
     late_excluded = stage.late_entry_rule == Stage.LateEntryRule.NO_ADVANCE
 
@@ -374,7 +364,7 @@ def _table_advancers(
             by_table[row.table].append(row)
     advancing: set[int] = set()
     flags = []
-    k = per_table
+    k = stage.advance_per_table
     for table, rows in by_table.items():
         if len(rows) <= k:
             advancing.update(r.player_id for r in rows)
@@ -387,10 +377,10 @@ def _table_advancers(
                 flags.append({"table": table, "players": tied, "place": line})
         else:
             advancing.update(r.player_id for r in rows[:k])
-    if wildcards:
+    if stage.wildcards:
         others = [r for r in ranked if r.player_id not in advancing and eligible(r.player_id)]
-        chosen = others[:wildcards]
-        if len(others) > wildcards and others[wildcards].rank == chosen[-1].rank:
+        chosen = others[: stage.wildcards]
+        if len(others) > stage.wildcards and others[stage.wildcards].rank == chosen[-1].rank:
             # A tie straddles the last wildcard: nobody in it takes one yet.
             line = chosen[-1].rank
             advancing.update(r.player_id for r in chosen if r.rank < line)
