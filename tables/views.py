@@ -168,6 +168,9 @@ def _save_player(
     except ValidationError as error:
         form.add_error(None, error)
         return None
+    except StateConflict as conflict:  # the tournament is over
+        form.add_error(None, str(conflict))
+        return None
     messages.success(request, _said(done, player))
     return redirect(f"/t/{slug}/manage/#players")
 
@@ -232,6 +235,9 @@ def import_players(request: HttpRequest, slug: str) -> HttpResponse:
     except ImportRejected as rejected:
         return _console(request, tournament, status=400, import_form=form,
                         import_errors=rejected.rows)  # fmt: skip
+    except StateConflict as conflict:  # the tournament is over
+        form.add_error("file", str(conflict))
+        return _console(request, tournament, status=400, import_form=form)
     imported = ngettext("Imported %(count)s player.", "Imported %(count)s players.", len(players))
     messages.success(request, imported % {"count": len(players)})
     if left := unknown_columns(content, columns=tournament_services.IMPORT_COLUMNS):

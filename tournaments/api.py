@@ -217,9 +217,12 @@ class PlayerListApi(APIView):
         require_organiser(request.user, tournament)
         serializer = PlayerSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        player = services.create_player(
-            tournament=tournament, by=request.user, **serializer.validated_data
-        )
+        try:
+            player = services.create_player(
+                tournament=tournament, by=request.user, **serializer.validated_data
+            )
+        except services.StateConflict as conflict:
+            raise Conflict(str(conflict)) from None
         return Response(PlayerSerializer(player).data, status=status.HTTP_201_CREATED)
 
 
@@ -243,6 +246,8 @@ class CsvUploadApi(APIView):
             created = self.create(tournament=tournament, content=content, request=request)
         except ImportRejected as rejected:
             return Response(rejected_body(rejected, self.what), status=400)
+        except services.StateConflict as conflict:
+            raise Conflict(str(conflict)) from None
         body: dict[str, object] = {"created": created}
         if self.ignores_columns and (
             left := unknown_columns(content, columns=services.IMPORT_COLUMNS)

@@ -197,6 +197,7 @@ def create_player(
     by: AbstractBaseUser | None = None,
 ) -> Player:
     check_printable(name=name, household=household, club=club)
+    check_entries_open(tournament)
     if Player.objects.filter(tournament=tournament, number=number).exists():
         raise _player_number_taken(tournament, number)
     player = Player(
@@ -345,6 +346,7 @@ def import_players(
     *, tournament: Tournament, content: bytes, by: AbstractBaseUser | None = None
 ) -> list[Player]:
     """Create every player of a CSV file, or none: ImportRejected lists every bad row."""
+    check_entries_open(tournament)
     rows = parse_players_csv(tournament=tournament, content=content)
     try:
         with transaction.atomic():
@@ -468,6 +470,18 @@ def further_level(like: Stage) -> dict[str, Any]:
         "late_entry_rule": Stage.LateEntryRule.TABLE_HIGH,
         "carry_forward": False,
     }
+
+
+def check_entries_open(tournament: Tournament) -> None:
+    """StateConflict once the placings are decided: a player added then would play nothing."""
+    if (final := Stage.objects.final_of(tournament)) is not None:
+        raise StateConflict(
+            _(
+                "%(stage)s has decided the placings: the tournament is over, so no player can be "
+                "added. A player's entry can still be corrected."
+            )
+            % {"stage": final.name}
+        )
 
 
 def check_not_finished(tournament: Tournament) -> None:

@@ -6,6 +6,7 @@ from contextlib import contextmanager
 
 import psycopg
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import connection
 
 from scoring import playoffs, standings, tasks
@@ -665,6 +666,36 @@ def test_a_single_table_stage_decides_the_placings(as_organiser, anon, tournamen
         (4, "Q4"),
     ]
     assert Placing.objects.filter(tournament=tournament).count() == 4
+
+
+def test_no_player_is_added_once_the_placings_are_decided(
+    as_organiser, client, organiser, tournament
+):
+    stage = qualifying_with_tables(tournament, [4])
+    play_stage(stage)
+    close(as_organiser, stage)
+    api = f"/api/v1/tournaments/{tournament.slug}/players/"
+    added = as_organiser.post(api, {"number": 50, "name": "Late Lou"}, format="json")
+    assert added.status_code == 409
+    assert "the tournament is over, so no player can be added" in added.json()["detail"]
+    upload = SimpleUploadedFile("players.csv", b"number,name\n51,Lou\n")
+    imported = as_organiser.post(f"{api}import/", {"file": upload}, format="multipart")
+    assert imported.status_code == 409
+    client.force_login(organiser)
+    console = client.get(f"/t/{tournament.slug}/manage/").content.decode()
+    assert "no player can be added" in console and "manage/players/add/" not in console
+    form = client.post(f"/t/{tournament.slug}/manage/players/add/", {"number": 52, "name": "Lu"})
+    assert form.status_code == 400 and "no player can be added" in form.content.decode()
+    assert tournament.players.count() == 4
+    # A typo in an entry can still be put right.
+    q1 = tournament.players.get(number=1)
+    fixed = client.post(
+        f"/t/{tournament.slug}/manage/players/{q1.pk}/edit/",
+        {"number": 1, "name": "Q One", "household": "", "club": ""},
+    )
+    assert fixed.status_code == 302
+    q1.refresh_from_db()
+    assert q1.name == "Q One"
 
 
 def test_officials_set_the_playoff_on_the_day_after_it_was_seated(
