@@ -197,7 +197,7 @@ def create_player(
     by: AbstractBaseUser | None = None,
 ) -> Player:
     check_printable(name=name, household=household, club=club)
-    check_entries_open(tournament)
+    check_not_finished(tournament, adding="player")
     if Player.objects.filter(tournament=tournament, number=number).exists():
         raise _player_number_taken(tournament, number)
     player = Player(
@@ -346,7 +346,7 @@ def import_players(
     *, tournament: Tournament, content: bytes, by: AbstractBaseUser | None = None
 ) -> list[Player]:
     """Create every player of a CSV file, or none: ImportRejected lists every bad row."""
-    check_entries_open(tournament)
+    check_not_finished(tournament, adding="player")
     rows = parse_players_csv(tournament=tournament, content=content)
     try:
         with transaction.atomic():
@@ -472,25 +472,21 @@ def further_level(like: Stage) -> dict[str, Any]:
     }
 
 
-def check_entries_open(tournament: Tournament) -> None:
-    """StateConflict once the placings are decided: a player added then would play nothing."""
+def check_not_finished(tournament: Tournament, *, adding: str = "stage") -> None:
+    """StateConflict once a stage has decided the placings: no stage follows it, and a player
+    added then would play nothing (`adding`: "stage" or "player")."""
     if (final := Stage.objects.final_of(tournament)) is not None:
-        raise StateConflict(
+        message = (
             _(
-                "%(stage)s has decided the placings: the tournament is over, so no player can be "
-                "added. A player's entry can still be corrected."
+                "%(stage)s has decided the placings: the tournament is over, so no player can "
+                "be added. A player's entry can still be corrected."
             )
-            % {"stage": final.name}
+            if adding == "player"
+            else _(
+                "%(stage)s has decided the placings: the tournament is over, so no stage follows."
+            )
         )
-
-
-def check_not_finished(tournament: Tournament) -> None:
-    """StateConflict once a stage has decided the placings: no stage follows it."""
-    if (final := Stage.objects.final_of(tournament)) is not None:
-        raise StateConflict(
-            _("%(stage)s has decided the placings: the tournament is over, so no stage follows.")
-            % {"stage": final.name}
-        )
+        raise StateConflict(message % {"stage": final.name})
 
 
 @transaction.atomic
