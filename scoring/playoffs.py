@@ -187,9 +187,10 @@ def advance_from_stage(*, stage: Stage) -> Stage | None:
         return None
     if Stage.objects.filter(source_stage=stage).exists():
         return None  # seated already
-    if Stage.objects.qualifying_after(stage):
+    follows = Stage.objects.what_follows(stage, tables=stage.tables.count())
+    if follows == "qualifying":
         return None  # everyone plays the next qualifying stage, which the organiser seats
-    if stage.tables.count() == 1:
+    if follows == "placings":
         decide_placings(final=stage)
         # The public pages are kept per snapshot: a new one draws them again, with the winners.
         standings.request_rebuild(stage)

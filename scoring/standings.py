@@ -319,9 +319,11 @@ def _advancers(
     and second place are flagged because they decide the winners (_final_ties), and a
     qualifying stage that another qualifying stage follows (everyone plays that one), where no
     tie decides anything."""
-    if Stage.objects.qualifying_after(stage):
+    tables = len({seat.table_number for seat in seats.values()})
+    follows = Stage.objects.what_follows(stage, tables=tables)
+    if follows == "qualifying":
         return set(), []
-    if len({seat.table_number for seat in seats.values()}) == 1:
+    if follows == "placings":
         return set(), _final_ties(ranked, seats, finished)
     return _table_advancers(stage, ranked, seats, finished)
 

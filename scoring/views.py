@@ -436,17 +436,11 @@ def close_stage_page(request: HttpRequest, slug: str, order: int) -> HttpRespons
 def _close_context(tournament: Tournament, stage: Stage) -> dict[str, Any]:
     missing = playoffs.missing_results(stage)
     meta = standings.standings_meta(stage)
-    tables = stage.tables.count()
-    if Stage.objects.qualifying_after(stage):
-        follows, next_stage = "qualifying", None
-    elif tables == 1:
-        follows, next_stage = "placings", None
-    else:
-        follows, next_stage = "playoff", Stage.objects.next_level_of(stage)
+    follows = Stage.objects.what_follows(stage, tables=stage.tables.count())
+    next_stage = Stage.objects.next_level_of(stage) if follows == "playoff" else None
     return {
         "tournament": tournament,
         "stage": stage,
-        "tables": tables,
         "missing": missing[:12],
         "missing_more": max(len(missing) - 12, 0),
         "ties": [standings.tie_message(flag) for flag in meta.flags],

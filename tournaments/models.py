@@ -166,6 +166,14 @@ class StageQuerySet(models.QuerySet):
             tournament_id=stage.tournament_id, order__gt=stage.order, kind=Stage.Kind.QUALIFYING
         ).exists()
 
+    def what_follows(self, stage: "Stage", *, tables: int) -> str:
+        """What follows `stage`, of `tables` tables, once it closes: "qualifying" (everyone
+        plays the later qualifying stage: nobody advances), "placings" (a stage of one table is
+        the final) or "playoff" (its advancers are seated at the next level)."""
+        if self.qualifying_after(stage):
+            return "qualifying"
+        return "placings" if tables == 1 else "playoff"
+
     def awaiting_next_level(self) -> "StageQuerySet":
         """Closed stages of several tables whose advancers are not seated at a next level yet
         (nor will be: a later qualifying stage follows)."""
@@ -207,8 +215,7 @@ class StageQuerySet(models.QuerySet):
         if (
             latest is not None
             and latest.status == Stage.Status.CLOSED
-            and latest.table_count == 1
-            and not self.qualifying_after(latest)
+            and self.what_follows(latest, tables=latest.table_count) == "placings"
         ):
             return latest
         return None
