@@ -87,8 +87,8 @@ def _new_user(user_model: Any, username: str, password: str | None) -> Any:
     refused."""
     errors: dict[str, list[str]] = {}
     lookalike = user_model.objects.filter(username__iexact=username).first()
-    if _unprintable(username):
-        errors["username"] = _unprintable(username)
+    if unprintable := _unprintable(username):
+        errors["username"] = unprintable
     elif lookalike is not None:
         message = _(
             "%(existing)s has an account already (only the capitals differ): use that name."
@@ -156,7 +156,8 @@ def check_printable(**fields: str) -> None:
     """ValidationError for each field holding a character that does not print (an invisible
     space, a control character, a right-to-left override): pages, cards and exports would show
     it as nothing, or back to front."""
-    errors = {field: _unprintable(text) for field, text in fields.items() if _unprintable(text)}
+    found = {field: _unprintable(text) for field, text in fields.items()}
+    errors = {field: messages for field, messages in found.items() if messages}
     if errors:
         raise ValidationError(errors)
 
@@ -384,8 +385,8 @@ def validate_stage(
     """Check a stage's settings against the tournament's set and preset, and its name against
     the tournament's other stages (`stage` is the one changed, if any); ValidationError if not."""
     errors: dict[str, list[str]] = {}
-    if "name" in values and _unprintable(values["name"]):
-        errors["name"] = _unprintable(values["name"])
+    if "name" in values and (unprintable := _unprintable(values["name"])):
+        errors["name"] = unprintable
     elif "name" in values and (
         stage is None or stage_name_key(values["name"]) != stage_name_key(stage.name)
     ):
