@@ -421,7 +421,10 @@ def test_the_standings_page_and_the_projector_name_the_winners_once_the_final_is
         page = client.get(path).content.decode()
         assert f"{tournament.name} is decided" in page
         assert f"<strong>{winner.name}</strong>" in page and "winner" in page
-        assert page.index(winner.name) < page.index(second.name) < page.index(third.name)
+        # In the podium: a name as short as "Q4" can also turn up in the page's random CSRF
+        # token, in the header.
+        podium = page.split('class="podium"', 1)[1].split("</section>", 1)[0]
+        assert podium.index(winner.name) < podium.index(second.name) < podium.index(third.name)
     qualifying = client.get(f"/t/{tournament.slug}/?stage=1").content.decode()
     assert "is decided" not in qualifying  # the podium is the final's page's
 
