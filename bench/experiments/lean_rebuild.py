@@ -15,6 +15,11 @@ time is a lower bound for any rebuild of this shape, not a replacement:
   table ranking by lexsort (total, rounds won, countback from the last round), ranks and ties
   from the sorted keys, a digest per line by FNV over its columns.
 
+Two more columns time no rebuild at all, only database work that any rebuild of this storage
+does before it computes anything: "I/O only" is the lean rebuild's statements with nothing
+computed (the lines it wrote, prepared before the clock starts), and "bare" is less again: the
+scores read, the same number of lines written (three columns each), the asynchronous commit.
+
 Needs NumPy, which is no dependency of the project:
     python3 -m pip install --target /tmp/np numpy   # NUMPY_PATH names another place
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/roundhouse_bench \
@@ -23,6 +28,7 @@ Needs NumPy, which is no dependency of the project:
 """
 
 import argparse
+import functools
 import gc
 import json
 import os
@@ -181,6 +187,49 @@ def lean_rebuild(stage):
     return len(changed)
 
 
+def io_only(stage, document):
+    """The lean rebuild's database work and nothing else: the same header and lock, the same
+    packed reads of the seats, scores and digests, and the same write of as many lines as it
+    wrote (their stored values, prepared before the clock starts), then the commit. No ranking,
+    no digests, no JSON encoding: what any rebuild that writes pays here before it computes."""
+    with transaction.atomic(), psycopg.Cursor(connection.connection) as c:
+        c.execute(HEADER, [stage.pk], binary=True)
+        locked, _, change_seq, rounds, _, tables_count = c.fetchone()
+        assert locked
+        packed(c, SEATS, [stage.pk, stage.pk, stage.tournament_id], SEAT)
+        packed(c, SCORES, [stage.pk], SCORE)
+        packed(c, DIGESTS, [stage.pk], DIGEST)
+        c.execute(WRITE, [document, stage.pk, change_seq, 0, tables_count * rounds, stage.pk])
+        c.fetchone()
+    return 0
+
+
+def bare_io(stage, document):
+    """Less than io_only: the scores read and the lines written (only their rank, scores and
+    digest), with the asynchronous commit. No lock, no header, no seats, no digests read."""
+    with transaction.atomic(), psycopg.Cursor(connection.connection) as c:
+        c.execute("SELECT set_config('synchronous_commit', 'off', true)")
+        packed(c, SCORES, [stage.pk], SCORE)
+        c.execute(
+            "UPDATE scoring_standingrow r SET rank = v.rank, scores = v.scores, digest = v.digest"
+            " FROM json_populate_recordset(NULL::scoring_standingrow, %s) v"
+            " WHERE r.stage_id = %s AND r.player_id = v.player_id",
+            [document, stage.pk],
+        )
+    return 0
+
+
+def stored_document(stage, lines):
+    """JSON of the first `lines` stored lines of the stage, as the lean rebuild sends them."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT json_agg(r) FROM (SELECT * FROM scoring_standingrow WHERE stage_id = %s"
+            " ORDER BY player_id LIMIT %s) r",
+            [stage.pk, lines],
+        )
+        return json.dumps(cursor.fetchone()[0])
+
+
 def vacuum():
     with connection.cursor() as cursor:
         cursor.execute("VACUUM ANALYZE scoring_standingrow")
@@ -235,7 +284,10 @@ def main():
         sys.exit("lean_rebuild: DATABASE_URL must name bench_standings.py's PostgreSQL database")
     gc.freeze()
     print(f"load average {os.getloadavg()[0]:.2f}; median of {args.runs}, ms")
-    print(f"{'size':>11} | {'rebuild':>8} | {'lean':>7} | {'floor':>6} | lean / floor")
+    print(
+        f"{'size':>11} | {'rebuild':>8} | {'lean':>7} | {'I/O only':>8} | {'bare':>5}"
+        f" | {'floor':>6} | lean / floor | I/O only / floor | bare / floor"
+    )
     sizes = (("500x4", "500 x 4"), ("2000x13", "2,000 x 13"), ("10000x13", "10,000 x 13"))
     for slug, label in sizes:
         stage = Stage.objects.get(tournament__slug=f"bench-standings-{slug}", order=1)
@@ -243,11 +295,18 @@ def main():
         real, _ = timed(stage, args.runs, lambda s: rebuild_standings(stage=s))
         vacuum()
         lean, lines = timed(stage, args.runs, lean_rebuild)
+        vacuum()
+        rebuild_standings(stage=stage)  # the real snapshot back
+        document = stored_document(stage, int(lines))
+        vacuum()
+        io, _ = timed(stage, args.runs, functools.partial(io_only, document=document))
+        bare, _ = timed(stage, args.runs, functools.partial(bare_io, document=document))
         low = floor(stage, args.runs)
         vacuum()
         rebuild_standings(stage=stage)  # the real snapshot back
         print(
-            f"{label:>11} | {real:8.1f} | {lean:7.1f} | {low:6.1f} | {lean / low:.1f}x"
+            f"{label:>11} | {real:8.1f} | {lean:7.1f} | {io:8.1f} | {bare:5.1f} | {low:6.1f}"
+            f" | {lean / low:11.1f}x | {io / low:15.1f}x | {bare / low:11.1f}x"
             f" | {lines:.0f} lines written"
         )
     print(f"load average {os.getloadavg()[0]:.2f}")
