@@ -19,7 +19,7 @@ from tables.models import Seat, Table
 from tables.signals import seating_changed
 from tournaments.models import Player, PlayerChange, Stage, Tournament
 from tournaments.presets import get_preset
-from tournaments.services import StateConflict, record_change
+from tournaments.services import StateConflict, check_not_finished, record_change
 
 T = TypeVar("T")
 
@@ -342,9 +342,10 @@ def add_late_player(*, stage: Stage, player: Player, by: AbstractBaseUser) -> Se
 def withdraw_player(*, player: Player, by: AbstractBaseUser) -> Player:
     """Withdraw a player: their history stays, they play no further round and cannot advance.
 
-    Withdrawing twice is harmless.
+    Withdrawing twice is harmless; once the placings are decided, nobody can withdraw.
     """
     player = Player.objects.select_for_update().get(pk=player.pk)
+    check_not_finished(player.tournament, adding="status")
     if player.status == Player.Status.WITHDRAWN:
         return player
     player.status = Player.Status.WITHDRAWN
@@ -367,9 +368,11 @@ def reinstate_player(*, player: Player, by: AbstractBaseUser) -> Player:
     their table has reported a round since they withdrew (they missed it: their line would lack
     a score the rest of the table has).
 
-    Reinstating a player who has not withdrawn is harmless.
+    Reinstating a player who has not withdrawn is harmless; once the placings are decided,
+    nobody can rejoin.
     """
     player = Player.objects.select_for_update().get(pk=player.pk)
+    check_not_finished(player.tournament, adding="status")
     if player.status != Player.Status.WITHDRAWN:
         return player
     closed_seats = Seat.objects.filter(
@@ -414,6 +417,7 @@ def reinstate_player(*, player: Player, by: AbstractBaseUser) -> Player:
 def check_in_everyone(*, tournament: Tournament, by: AbstractBaseUser) -> list[Player]:
     """Check in every player still registered (a list of who confirmed they are coming); each
     gets the same entry in their history as one checked in at the desk. Returns them."""
+    check_not_finished(tournament, adding="status")
     registered = Player.objects.select_for_update().filter(
         tournament=tournament, status=Player.Status.REGISTERED
     )
@@ -427,8 +431,10 @@ def check_in_everyone(*, tournament: Tournament, by: AbstractBaseUser) -> list[P
 
 @transaction.atomic
 def check_in_player(*, player: Player, by: AbstractBaseUser) -> Player:
-    """Check a registered player in; checking in twice is harmless."""
+    """Check a registered player in; checking in twice is harmless. Not once the placings are
+    decided."""
     player = Player.objects.select_for_update().get(pk=player.pk)
+    check_not_finished(player.tournament, adding="status")
     if player.status == Player.Status.WITHDRAWN:
         raise StateConflict(
             _("%(name)s has withdrawn and cannot be checked in.") % {"name": player.name}

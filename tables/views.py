@@ -383,15 +383,16 @@ def player_action(request: HttpRequest, slug: str, player_id: int, action: str) 
     checks in."""
     tournament = organised_tournament(request, slug)
     player = get_object_or_404(Player, tournament=tournament, pk=player_id)
-    if request.method != "POST":
-        context = {"tournament": tournament, "player": player, "action": action}
-        return render(request, "tables/confirm_player.html", context)
     service, done = {
         "withdraw": (services.withdraw_player, _("#%(number)s %(name)s is withdrawn.")),
         "reinstate": (services.reinstate_player, _("#%(number)s %(name)s is back in.")),
         "check-in": (services.check_in_player, _("#%(number)s %(name)s is checked in.")),
     }[action]
     try:
+        if request.method != "POST":  # asking to confirm what cannot be done helps nobody
+            tournament_services.check_not_finished(tournament, adding="status")
+            context = {"tournament": tournament, "player": player, "action": action}
+            return render(request, "tables/confirm_player.html", context)
         service(player=player, by=request.user)
     except StateConflict as conflict:
         messages.error(request, str(conflict))
@@ -405,11 +406,16 @@ def check_in_everyone(request: HttpRequest, slug: str) -> HttpResponse:
     """GET asks to confirm, naming how many; POST checks in every player still registered."""
     tournament = organised_tournament(request, slug)
     registered = tournament.players.filter(status=Player.Status.REGISTERED)
-    if request.method != "POST":
-        context = {"tournament": tournament, "action": "check-in-everyone"}
-        context["registered"] = list(registered.order_by("number"))
-        return render(request, "tables/confirm_player.html", context)
-    checked_in = services.check_in_everyone(tournament=tournament, by=request.user)
+    try:
+        if request.method != "POST":
+            tournament_services.check_not_finished(tournament, adding="status")
+            context = {"tournament": tournament, "action": "check-in-everyone"}
+            context["registered"] = list(registered.order_by("number"))
+            return render(request, "tables/confirm_player.html", context)
+        checked_in = services.check_in_everyone(tournament=tournament, by=request.user)
+    except StateConflict as conflict:
+        messages.error(request, str(conflict))
+        return redirect(f"/t/{slug}/manage/#players")
     done = ngettext(
         "%(count)s player is checked in.", "%(count)s players are checked in.", len(checked_in)
     )

@@ -474,20 +474,27 @@ def further_level(like: Stage) -> dict[str, Any]:
 
 
 def check_not_finished(tournament: Tournament, *, adding: str = "stage") -> None:
-    """StateConflict once a stage has decided the placings: no stage follows it, and a player
-    added then would play nothing (`adding`: "stage" or "player")."""
-    if (final := Stage.objects.final_of(tournament)) is not None:
-        message = (
-            _(
-                "%(stage)s has decided the placings: the tournament is over, so no player can "
-                "be added. A player's entry can still be corrected."
-            )
-            if adding == "player"
-            else _(
-                "%(stage)s has decided the placings: the tournament is over, so no stage follows."
-            )
+    """StateConflict once a stage has decided the placings: no stage follows it, a player added
+    then would play nothing, and a player withdrawn, reinstated or checked in then would change
+    the ranking of a finished event without changing its placings (`adding`: "stage",
+    "player" or "status")."""
+    if (final := Stage.objects.final_of(tournament)) is None:
+        return
+    if adding == "player":
+        message = _(
+            "%(stage)s has decided the placings: the tournament is over, so no player can "
+            "be added. A player's entry can still be corrected."
         )
-        raise StateConflict(message % {"stage": final.name})
+    elif adding == "status":
+        message = _(
+            "%(stage)s has decided the placings: the tournament is over, so no player can "
+            "withdraw, rejoin or check in. A player's entry can still be corrected."
+        )
+    else:
+        message = _(
+            "%(stage)s has decided the placings: the tournament is over, so no stage follows."
+        )
+    raise StateConflict(message % {"stage": final.name})
 
 
 @transaction.atomic

@@ -701,6 +701,54 @@ def test_no_player_is_added_once_the_placings_are_decided(
     assert q1.name == "Q One"
 
 
+def test_nobody_withdraws_rejoins_or_checks_in_once_the_placings_are_decided(
+    as_organiser, client, organiser, tournament
+):
+    """A withdrawal after the final would rank the winner after everyone at the next rebuild,
+    while the placings said first: the finished event's results stand as they are."""
+    stage = qualifying_with_tables(tournament, [4])
+    late = factories.PlayerFactory(
+        tournament=tournament, number=60, name="Reg", status="registered"
+    )
+    gone = factories.PlayerFactory(
+        tournament=tournament, number=61, name="Gone", status="withdrawn"
+    )
+    # Two registered: the console offers to check in everyone registered from two.
+    factories.PlayerFactory(tournament=tournament, number=62, name="Reg Two", status="registered")
+    play_stage(stage)
+    close(as_organiser, stage)
+    winner = tournament.players.get(name="Q1")
+    placings = f"/api/v1/tournaments/{tournament.slug}/placings/"
+    before = as_organiser.get(placings).json()
+    assert before[0]["player"]["name"] == "Q1"
+    reason = (
+        "Qualifying has decided the placings: the tournament is over, so no player can withdraw,"
+        " rejoin or check in. A player's entry can still be corrected."
+    )
+    players = f"/api/v1/tournaments/{tournament.slug}/players"
+    for player, action in [(winner, "withdraw"), (gone, "reinstate"), (late, "check-in")]:
+        refused = as_organiser.post(f"{players}/{player.pk}/{action}/")
+        assert refused.status_code == 409 and refused.json()["detail"] == reason, action
+    client.force_login(organiser)
+    manage = f"/t/{tournament.slug}/manage/players"
+    console = client.get(f"/t/{tournament.slug}/manage/").content.decode()
+    assert "nobody can withdraw, rejoin or check in" in console
+    for player, action in [(winner, "withdraw"), (gone, "reinstate"), (late, "check-in")]:
+        assert f"{manage}/{player.pk}/{action}/" not in console, action
+    assert f"{manage}/check-in-everyone/" not in console
+    for player, action in [(winner, "withdraw"), (gone, "reinstate"), (late, "check-in")]:
+        for ask in (client.get, client.post):  # a stale tab: the confirmation, or its button
+            page = ask(f"{manage}/{player.pk}/{action}/", follow=True).content.decode()
+            assert reason.replace("'", "&#x27;") in page, (action, ask)
+    for ask in (client.get, client.post):
+        page = ask(f"{manage}/check-in-everyone/", follow=True).content.decode()
+        assert reason.replace("'", "&#x27;") in page
+    statuses = dict(tournament.players.values_list("name", "status"))
+    assert statuses["Q1"] != "withdrawn"
+    assert (statuses["Reg"], statuses["Gone"]) == ("registered", "withdrawn")
+    assert as_organiser.get(placings).json() == before
+
+
 def test_officials_set_the_playoff_on_the_day_after_it_was_seated(
     as_organiser, as_official, tournament
 ):
