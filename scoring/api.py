@@ -62,6 +62,11 @@ class ScoreInput(serializers.Serializer):
 
 
 class RoundResultInput(serializers.Serializer):
+    """A round's scores. A result read from this address may be sent back with a change: the
+    answer's other fields (table, round_no, engine, status, version, submitted_by,
+    confirmed_by, updated_at, and a score's number and name) are accepted when they are what
+    the round's answer says now, and refused with a 400 naming the field otherwise."""
+
     blocked = serializers.BooleanField(default=False, help_text="Blocked, or time was called.")
     scores = ScoreInput(many=True)
     reason = serializers.CharField(

@@ -114,13 +114,20 @@ def result_body(result: RoundResult, scores: list[Score] | None = None) -> dict[
     scores = _scores_of(result) if scores is None else scores
     ordered = sorted(scores, key=lambda s: s.position or 0)
     return {
+        **_answer_fields(result),
+        "blocked": result.blocked,
+        "scores": [_score_body(s) for s in ordered],
+    }
+
+
+def _answer_fields(result: RoundResult) -> dict[str, Any]:
+    """What the answer says of a result that Roundhouse sets, not a request (ANSWER_FIELDS)."""
+    return {
         "table": result.table_id,
         "round_no": result.round_no,
         "engine": result.engine,
-        "blocked": result.blocked,
         "status": result.status,
         "version": result.version,
-        "scores": [_score_body(s) for s in ordered],
         "submitted_by": result.submitted_by.username if result.submitted_by else None,
         "confirmed_by": result.confirmed_by.username if result.confirmed_by else None,
         "updated_at": result.updated_at.isoformat(),
@@ -182,6 +189,64 @@ def parse_submission(data: Mapping[str, Any]) -> tuple[bool, list[rules.ScoreLin
     if errors:
         raise ValidationError(errors)
     return blocked, lines, reason.strip()
+
+
+def answer_mismatches(
+    data: Mapping[str, Any],
+    *,
+    answer: Mapping[str, Any],
+    seats: list[Seat],
+) -> dict[str, list[str]]:
+    """Errors for what a body says of the round, or of a score's player, that is not so.
+
+    A client may send back the answer it read, changed (ANSWER_FIELDS); those fields are set by
+    Roundhouse, so a value other than the answer's is a mistake that ignoring would hide: a
+    round sent to another table's address, "status": "confirmed" meant as a confirmation, or a
+    score whose player id is not the player it names. `answer` holds the fields a GET of the
+    round would answer now (table, round_no and engine only, when it has no result yet)."""
+    errors: dict[str, list[str]] = {}
+    for name in ANSWER_FIELDS:
+        if name not in data or data[name] == answer.get(name):
+            continue
+        if name not in answer and data[name] is None:
+            continue  # a round with no result yet has none of these
+        if name not in answer:
+            message = _(
+                "This round has no result yet, so it has no %(field)s: Roundhouse sets it. "
+                "Leave the field out."
+            )
+        elif name == "status":
+            message = _(
+                "This round's status is %(value)s, not %(sent)s: Roundhouse sets it. A result "
+                "is confirmed with its confirm address, once it is saved."
+            )
+        else:
+            message = _(
+                "This round's %(field)s is %(value)s, not %(sent)s: Roundhouse sets it. Check "
+                "that you are sending to the right table and round, or leave the field out."
+            )
+        shown = {"value": json.dumps(answer.get(name)), "sent": json.dumps(data[name])}
+        errors[name] = [message % {"field": name, **shown}]
+    players = {seat.player_id: seat.player for seat in seats}
+    for index, item in enumerate(data.get("scores") or [], start=1):
+        if not isinstance(item, dict) or (player := players.get(item.get("player"))) is None:
+            continue  # not a score, or not a seated player's: said elsewhere
+        sent = {name: item[name] for name in SCORE_ANSWER_FIELDS if name in item}
+        if sent and sent != {name: getattr(player, name) for name in sent}:
+            errors.setdefault("scores", []).append(
+                _(
+                    "Score %(index)s is for player %(id)s, who is #%(number)s %(name)s, not "
+                    "%(sent)s: check which player this score is for."
+                )
+                % {
+                    "index": index,
+                    "id": player.pk,
+                    "number": player.number,
+                    "name": player.name,
+                    "sent": ", ".join(json.dumps(value) for value in sent.values()),
+                }
+            )
+    return errors
 
 
 def _record_version(
@@ -274,6 +339,15 @@ def _save(
         domino_set=stage.domino_set,
         engine=engine,
     )
+    answer: dict[str, Any] = {}
+    if not set(data).isdisjoint(ANSWER_FIELDS):  # sent back: its users are read only then
+        answer = (
+            _answer_fields(existing)
+            if existing is not None
+            else {"table": table.pk, "round_no": round_no, "engine": engine}
+        )
+    for name, messages in answer_mismatches(data, answer=answer, seats=seats).items():
+        errors.setdefault(name, []).extend(messages)
     was_confirmed = existing is not None and existing.status == RoundResult.Status.CONFIRMED
     if was_confirmed and not reason:
         errors.setdefault("reason", []).append(

@@ -288,3 +288,78 @@ def test_what_was_read_can_be_sent_back_with_a_change(as_official, table, player
     again = put(as_official, table, read, HTTP_IF_MATCH=first["ETag"])
     assert again.status_code == 200, again.json()
     assert [s["pips"] for s in again.json()["scores"]] == [0, 21, 30, 7]
+
+
+def test_what_was_read_is_refused_when_sent_to_another_round_or_table(
+    as_official, stage, table, players
+):
+    first = put(as_official, table, round_body(players))
+    read = as_official.get(url(table)).json()
+    # Round 1's answer sent to round 2's address: saved there, it would be round 2's scores.
+    moved = put(as_official, table, read, round_no=2)
+    assert moved.status_code == 400
+    assert moved.json()["round_no"] == [
+        "This round's round_no is 2, not 1: Roundhouse sets it. Check that you are sending to "
+        "the right table and round, or leave the field out."
+    ]
+    assert moved.json()["engine"][0].startswith("This round's engine is 11, not 12")
+    # A round with no result has no status, version or authors.
+    assert moved.json()["version"] == [
+        "This round has no result yet, so it has no version: Roundhouse sets it. Leave the "
+        "field out."
+    ]
+    assert RoundResult.objects.filter(round_no=2).count() == 0
+    other = factories.TableFactory(stage=stage, number=2)
+    others = []
+    for position, name in enumerate(["Eve", "Flo", "Gus", "Hal"], start=1):
+        player = factories.PlayerFactory(
+            tournament=stage.tournament, number=4 + position, name=name
+        )
+        factories.SeatFactory(table=other, player=player, position=position)
+        others.append(player)
+    # Table 1's round, its scores put right for table 2's players, sent to table 2's address.
+    elsewhere = put(as_official, other, {**read, "scores": round_body(others)["scores"]})
+    assert elsewhere.status_code == 400
+    assert elsewhere.json()["table"][0].startswith(
+        f"This round's table is {other.pk}, not {table.pk}"
+    )
+    assert not RoundResult.objects.filter(table=other).exists()
+    assert RoundResult.objects.get().version == 1 and first.status_code == 201
+
+
+def test_a_status_sent_back_changed_is_refused_not_taken_as_a_confirmation(
+    as_official, table, players
+):
+    first = put(as_official, table, round_body(players))
+    read = as_official.get(url(table)).json()
+    read["status"] = "confirmed"
+    refused = put(as_official, table, read, HTTP_IF_MATCH=first["ETag"])
+    assert refused.status_code == 400
+    assert refused.json()["status"] == [
+        'This round\'s status is "submitted", not "confirmed": Roundhouse sets it. A result is '
+        "confirmed with its confirm address, once it is saved."
+    ]
+    result = RoundResult.objects.get()
+    assert (result.status, result.version) == ("submitted", 1)
+
+
+def test_a_score_naming_another_player_than_its_id_is_refused(as_official, table, players):
+    body = round_body(players)
+    ann, bob = players[0], players[1]
+    # The tablet swapped two ids: Bob's 12 pips would go to Ann's line.
+    body["scores"][0].update(player=bob.pk, number=ann.number, name=ann.name)
+    body["scores"][1].update(player=ann.pk, number=bob.number, name=bob.name)
+    response = put(as_official, table, body)
+    assert response.status_code == 400
+    assert (
+        f"Score 1 is for player {bob.pk}, who is #{bob.number} Bob, not {ann.number}, "
+        '"Ann": check which player this score is for.'
+    ) in response.json()["scores"]
+    assert len(response.json()["scores"]) == 2
+    assert not RoundResult.objects.exists()
+    # The name alone, or the number alone, is checked as well; the right ones pass.
+    body = round_body(players)
+    body["scores"][2]["name"] = "Cyrus"
+    assert put(as_official, table, body).status_code == 400
+    body["scores"][2].update(name="Cy", number=players[2].number)
+    assert put(as_official, table, body).status_code == 201
