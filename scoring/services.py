@@ -278,8 +278,8 @@ def _guard_open(stage: Stage) -> None:
     if stage.status == Stage.Status.CLOSED:
         raise StateConflict(
             _(
-                "%(stage)s is closed: its results can no longer be entered or changed. "
-                "Ask an organiser if a correction is needed."
+                "%(stage)s is closed: its results can no longer be entered or changed, by "
+                "anyone. Its standings and who advanced from it stand as they are."
             )
             % {"stage": stage.name}
         )
