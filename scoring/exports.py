@@ -6,18 +6,10 @@ from collections.abc import Iterable, Iterator
 
 from scoring.models import Placing, Score, StandingRow
 from tables.models import Seat
+from tournaments.csvfiles import neutralise
 from tournaments.models import Tournament
 
 BOM = "\ufeff"
-# A cell starting with one of these is read by Excel, LibreOffice or Sheets as a formula.
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-
-
-def neutralise(value: object) -> object:
-    """Prefix a formula-like text cell with an apostrophe, so it shows as text and never runs."""
-    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
-        return "'" + value
-    return value
 
 
 class _Line:

@@ -39,6 +39,26 @@ class CsvRecord:
         return text[:1].upper() + text[1:] + "."
 
 
+# A cell starting with one of these is read by Excel, LibreOffice or Sheets as a formula.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def neutralise(value: object) -> object:
+    """Prefix a formula-like text cell with an apostrophe, so it shows as text and never runs
+    (the exports)."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
+def restored(text: str) -> str:
+    """A cell as it was before neutralise: an export read back (scores.csv as the paper-scores
+    import, players.csv as next year's entry list) has the names it was written from."""
+    if text.startswith("'") and text[1:].startswith(FORMULA_STARTS):
+        return text[1:]
+    return text
+
+
 # "The file has a header row but no players", by what the rows are.
 NO_ROWS = {
     "players": gettext_lazy("The file has a header row but no players."),
@@ -170,7 +190,7 @@ def read_csv(
                 continue
             values = {column: "" for column in columns}
             values.update(
-                (column, cells[i].strip() if i < len(cells) else "")
+                (column, restored(cells[i].strip()).strip() if i < len(cells) else "")
                 for i, column in enumerate(header)
                 if column in values
             )

@@ -55,6 +55,36 @@ def test_export_then_import_round_trips(as_organiser, tournament, table, players
     assert RoundResult.objects.count() == 2
 
 
+def test_names_the_export_guarded_against_formulas_import_as_the_players(
+    as_organiser, tournament, table, players
+):
+    """scores.csv writes a name like =SUM(A1) as '=SUM(A1), so that a spreadsheet shows it
+    as text: read back, it is the player's name again, not a different name."""
+    names = ['=HYPERLINK("x")', "-Minus Person", "+1 Cy", "@Di"]
+    for player, name in zip(players, names, strict=True):
+        player.name = name
+        player.save(update_fields=["name"])
+    unnamed = GOOD
+    for name in ("Ann", "Bob", "Cy", "Di"):
+        unnamed = unnamed.replace(f",{name},", ",,")
+    assert upload(as_organiser, tournament, unnamed).status_code == 201
+    exported = b"".join(
+        as_organiser.get(
+            f"/api/v1/tournaments/{tournament.slug}/exports/scores.csv"
+        ).streaming_content
+    ).decode("utf-8-sig")
+    assert "'-Minus Person" in exported
+    RoundResult.objects.all().delete()
+    response = upload(as_organiser, tournament, exported)
+    assert response.status_code == 201, response.json()
+    assert RoundResult.objects.count() == 2
+    # A guarded name that is not the player's is still refused, the name shown as written.
+    wrong = exported.replace("'-Minus Person", "'-Plus Person", 1)
+    refused = upload(as_organiser, tournament, wrong)
+    assert refused.status_code == 400
+    assert "Number 2 is -Minus Person, not '-Plus Person'" in str(refused.json()["rows"])
+
+
 def test_import_reports_every_bad_line_and_enters_nothing(as_organiser, tournament, table, players):
     text = (
         HEADER + "Finals,1,1,12,1,Ann,0,yes,\n"  # line 2

@@ -220,3 +220,22 @@ def test_import_needs_an_organiser_of_this_tournament(request, tournament, clien
     response = upload(request.getfixturevalue(client), tournament, "number,name\n1,Ann\n")
     assert response.status_code == status
     assert not tournament.players.exists()
+
+
+def test_last_events_players_csv_imports_with_the_names_it_was_written_from(
+    as_organiser, organiser, tournament
+):
+    """players.csv guards a name a spreadsheet would run as a formula with an apostrophe; the
+    import reads that file back with the names as they were ("O'Neil" keeps its apostrophe)."""
+    last_year = factories.TournamentFactory(slug="last-year")
+    factories.StaffFactory(tournament=last_year, user=organiser, role="organiser")
+    names = ["=Eq Ann", "-Dash Bob", "+Plus Cy", "@At Di", "'Quoted Ed", "O'Neil"]
+    for number, name in enumerate(names, start=1):
+        factories.PlayerFactory(tournament=last_year, number=number, name=name)
+    exported = b"".join(
+        as_organiser.get("/api/v1/tournaments/last-year/exports/players.csv").streaming_content
+    )
+    assert b"'-Dash Bob" in exported
+    response = upload(as_organiser, tournament, exported)
+    assert response.status_code == 201, response.json()
+    assert list(tournament.players.order_by("number").values_list("name", flat=True)) == names
