@@ -775,8 +775,18 @@ def test_bracket_page_shows_levels_tables_origins_and_placings(client, as_organi
     page = client.get(f"/t/{tournament.slug}/bracket/").content.decode()
     assert "Playoff 2" in page and "Players came from the tables of" in page
     assert "table 6" in page  # the winner of table 6 is seated, and where they came from shows
+
+    def level_of(page: str, stage: Stage) -> str:
+        return page.split(f'id="level-{stage.pk}"', 1)[1].split("</section>", 1)[0]
+
+    # While a level is played, its places and who goes on are the score so far.
     play_stage(level1)
+    playing = level_of(client.get(f"/t/{tournament.slug}/bracket/").content.decode(), level1)
+    assert "Place so far" in playing and ">would advance<" in playing
+    assert ">advances<" not in playing and ">Place<" not in playing
     close(as_organiser, level1)
+    played = level_of(client.get(f"/t/{tournament.slug}/bracket/").content.decode(), level1)
+    assert ">Place<" in played and ">advances<" in played and "so far" not in played
     final = Stage.objects.get(source_stage=level1)
     # The last seat goes out every round: the final's places run against its seat order.
     play_stage(final, score_of=lambda seat, round_no: 5 * (3 - seat.position))
