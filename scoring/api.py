@@ -5,6 +5,7 @@ from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
+from rest_framework.authentication import SessionAuthentication
 from rest_framework.negotiation import BaseContentNegotiation
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
@@ -121,6 +122,12 @@ class VersionOutput(serializers.ModelSerializer):
 
 
 def request_meta(request: Request, source: str = "api") -> services.RequestMeta:
+    """Who sent a change, for the history. A request signed in by the session comes from
+    Roundhouse's own pages (the tablet's entry page sends its rounds here, and resends them
+    when the network is back): the history says the web pages, as for a confirmation there.
+    Scripts and integrations sign in with a token: the API."""
+    if source == "api" and isinstance(request.successful_authenticator, SessionAuthentication):
+        source = "web"
     return services.RequestMeta(
         source=source,
         ip_address=request.META.get("REMOTE_ADDR") or None,

@@ -367,3 +367,23 @@ def test_a_score_naming_another_player_than_its_id_is_refused(as_official, table
     assert put(as_official, table, body).status_code == 400
     body["scores"][2].update(name="Cy", number=players[2].number)
     assert put(as_official, table, body).status_code == 201
+
+
+def test_the_history_says_where_each_version_came_from(official, table, players):
+    """The tablet's entry page sends its rounds to this API, signed in by the session: its
+    versions come from the web pages, like a confirmation there. A script's token: the API."""
+    tablet = client_for(None)
+    tablet.force_login(official)
+    first = put(tablet, table, round_body(players), HTTP_IDEMPOTENCY_KEY="tablet-t1-r1")
+    assert first.status_code == 201
+    script = client_for(None)
+    token = script.post(
+        "/api/v1/auth/token/",
+        {"username": official.username, "password": "a-long-test-password"},
+        format="json",
+    ).json()["token"]
+    script.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    body = round_body(players, pips=(0, 13, 30, 7))
+    assert put(script, table, body, HTTP_IF_MATCH=first["ETag"]).status_code == 200
+    history = tablet.get(url(table, suffix="history/")).json()
+    assert [(v["version"], v["source"]) for v in history] == [(1, "web"), (2, "api")]
