@@ -391,8 +391,16 @@ def player_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
                     "stage": stage,
                     "seat": seats[stage.pk],
                     "row": row,
+                    # (round, engine, pips, went out, missed: before a late entry sat down,
+                    # counted by the stage's rule, as on the table's sheet)
                     "rounds": [
-                        (n, stage.engine(n), scores.get(str(n)), (stage.pk, n) in went_out)
+                        (
+                            n,
+                            stage.engine(n),
+                            scores.get(str(n)),
+                            (stage.pk, n) in went_out,
+                            n < seats[stage.pk].from_round,
+                        )
                         for n in range(1, stage.rounds + 1)
                     ],
                 }

@@ -26,6 +26,9 @@ class PlayerRecord:
     scores: Mapping[int, int]  # round_no -> pips, confirmed rounds only
     went_out: frozenset[int] = frozenset()  # rounds this player went out in (won)
     carried: int = 0  # total carried forward from an earlier stage (added to total)
+    # Of scores, the rounds a late entry missed, filled by the stage's rule (missed_round_scores):
+    # they count in the total and the countback, not as rounds played.
+    missed: int = 0
 
     # Each is needed again at every level of the ranking: computed once, with the record.
     total: int = field(init=False, compare=False)
@@ -242,7 +245,7 @@ def rank_players(
                     table_rank,
                     record.total,
                     record.rounds_won,
-                    len(record.scores),
+                    len(record.scores) - record.missed,
                     tied,
                     table_tied,
                 )

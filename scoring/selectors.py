@@ -4,6 +4,7 @@ from dataclasses import dataclass, field
 
 from django.db.models import QuerySet
 
+from scoring import rules
 from scoring.models import RoundResult, Score
 from tables.models import Seat, Table
 from tournaments.models import Stage
@@ -16,11 +17,23 @@ class SheetRound:
     result: RoundResult | None
     pips: dict[int, int | None] = field(default_factory=dict)  # player id -> pips
     went_out: int | None = None  # player id
+    # A late entry's round before they sat down, as the stage's rule counts it (the standings'
+    # rules.missed_round_scores): player id -> pips.
+    missed: dict[int, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class SheetCell:
+    pips: int | None
+    went_out: bool
+    missed: bool  # not played: a late entry's round before they sat down, counted by the rule
 
 
 @dataclass
 class Sheet:
-    """A table's score sheet: engines down the side, players across, running totals."""
+    """A table's score sheet: engines down the side, players across, running totals. The totals
+    count a late entry's missed rounds as the standings do, so that a table agrees the totals
+    that the standings rank."""
 
     table: Table
     seats: list[Seat]
@@ -31,10 +44,29 @@ class Sheet:
         for sheet_round in self.rounds:
             if sheet_round.round_no >= round_no:
                 break
-            for player_id, pips in sheet_round.pips.items():
-                if pips is not None and player_id in totals:
-                    totals[player_id] += pips
+            for scores in (sheet_round.pips, sheet_round.missed):
+                for player_id, pips in scores.items():
+                    if pips is not None and player_id in totals:
+                        totals[player_id] += pips
         return totals
+
+    def grid(self) -> list[tuple[SheetRound, list[SheetCell]]]:
+        """Each round with a cell per seat, in seat order, for the pages."""
+        return [
+            (
+                r,
+                [
+                    SheetCell(pips, r.went_out == seat.player_id, False)
+                    if (pips := r.pips.get(seat.player_id)) is not None
+                    else SheetCell(r.missed.get(seat.player_id), False, seat.player_id in r.missed)
+                    for seat in self.seats
+                ],
+            )
+            for r in self.rounds
+        ]
+
+    def has_missed(self) -> bool:
+        return any(r.missed for r in self.rounds)
 
     def totals(self) -> dict[int, int]:
         return self.totals_before(len(self.rounds) + 1)
@@ -64,6 +96,14 @@ def table_sheet(table: Table, *, confirmed_only: bool = False) -> Sheet:
             rounds[round_no - 1].pips[player_id] = pips
             if went_out:
                 rounds[round_no - 1].went_out = player_id
+    if late := [seat for seat in seats if seat.from_round > 1]:
+        table_rounds = {r.round_no: r.pips for r in rounds}
+        for seat in late:
+            missed = rules.missed_round_scores(
+                table_rounds=table_rounds, from_round=seat.from_round, rule=stage.late_entry_rule
+            )
+            for round_no, pips in missed.items():
+                rounds[round_no - 1].missed[seat.player_id] = pips
     return Sheet(table=table, seats=seats, rounds=rounds)
 
 

@@ -263,6 +263,7 @@ def _records(
     no_wins: frozenset[int] = frozenset()
     for player_id, seat in seats.items():
         own = scores.get(player_id, {})
+        missed = {}
         if seat.from_round > 1:  # a late entry: the rule fills the rounds played before
             missed = rules.missed_round_scores(
                 table_rounds=late_rounds.get(seat.table_id, {}),
@@ -277,6 +278,7 @@ def _records(
                 own,
                 frozenset(won[player_id]) if player_id in won else no_wins,
                 carried.get(player_id, 0),
+                len(missed),
             )
         )
     counted = sum(table_rounds.values())

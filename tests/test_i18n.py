@@ -195,8 +195,8 @@ def test_closed_stage_conflict_speaks_spanish(official, table, players):
     )
     assert response.status_code == 409
     assert response.json()["detail"] == (
-        "La fase Qualifying está cerrada: sus resultados ya no se pueden anotar ni cambiar. "
-        "Si hace falta una corrección, pídasela a un organizador."
+        "La fase Qualifying está cerrada: nadie puede ya anotar ni cambiar sus resultados. "
+        "Su clasificación y quién avanzó desde ella quedan como están."
     )
     assert not RoundResult.objects.exists()
 

@@ -216,6 +216,49 @@ def test_late_entry_scores_the_highest_at_the_table_for_missed_rounds(anon, stag
     assert eve["total"] == 45 and eve["note"] == "joined in round 2"
 
 
+def test_a_late_entrys_total_is_the_same_on_every_page_and_the_missed_round_is_marked(
+    anon, official, stage
+):
+    """The standings count Eve's missed round 1 as the table's highest (40): her table's sheet,
+    the tablet's totals and her own page say the same total, and mark round 1 as not played."""
+    (table,) = seat_tables(stage, [["Ann", "Bob", "Cy"]])
+    play(stage, table, 1, [0, 25, 40])
+    late = factories.PlayerFactory(tournament=stage.tournament, number=9, name="Eve")
+    sheet_table = Table.objects.get(stage=stage)
+    factories.SeatFactory(table=sheet_table, player=late, position=4, from_round=2)
+    play(stage, [*table, late], 2, [0, 10, 10, 5])
+    eve = next(r for r in rows(anon, stage) if r["player"]["name"] == "Eve")
+    assert (eve["total"], eve["rounds_played"]) == (45, 1)  # 40 counted + 5 played
+    slug = stage.tournament.slug
+
+    def eves_column(page: str) -> list[str]:
+        """Eve's cells (the 4th player's) in the page's round table, in order, as text."""
+        body = page.split("<tbody>", 1)[1].split("</tfoot>", 1)[0]
+        cells = []
+        for line in body.split("<tr>")[1:]:
+            tds = [td.split("</td>", 1)[0] for td in line.split('<td class="num">')[1:]]
+            text = tds[3] if len(tds) > 3 else ""
+            cells.append(" ".join(text.replace("<strong>", "").replace("</strong>", "").split()))
+        return cells
+
+    public = anon.get(f"/t/{slug}/tables/{stage.order}/1/").content.decode()
+    assert eves_column(public)[:2] == [
+        '40 <span class="badge missed">not played</span>',
+        "5",
+    ]
+    assert eves_column(public)[-1] == "45"  # the total row
+    assert "It counts as the highest score at the table in that round" in public
+    tablet = client_for(None)
+    tablet.force_login(official)
+    entry = tablet.get(f"/t/{slug}/enter/{sheet_table.pk}/3/").content.decode()
+    eve_row = entry.split(f'id="total-{late.pk}"', 1)[1].split("</p>", 1)[0]
+    assert "Total before: <strong>45</strong>" in eve_row
+    page = anon.get(f"/t/{slug}/players/9/").content.decode()
+    assert "Joined in round 2." in page
+    assert '40 <span class="badge missed">not played</span>' in page
+    assert "<strong>45</strong>" in page
+
+
 @pytest.mark.parametrize(
     ("rule", "total", "advances"), [("zero", 0, True), ("no_advance", 0, False)]
 )
