@@ -329,13 +329,15 @@ def add_late_player(*, stage: Stage, player: Player, by: AbstractBaseUser) -> Se
         player.status = Player.Status.CHECKED_IN
         record_change(player, by=by, reason=PlayerChange.SEATED_LATE)
         player.save(update_fields=["status"])
-    return Seat.objects.create(
+    seat = Seat.objects.create(
         stage=stage,
         table=table,
         player=player,
         position=position,
         from_round=_reported_rounds(table) + 1,
     )
+    seating_changed.send(sender=Stage, stage=stage)  # the standings list them from now
+    return seat
 
 
 @transaction.atomic

@@ -216,6 +216,22 @@ def test_late_entry_scores_the_highest_at_the_table_for_missed_rounds(anon, stag
     assert eve["total"] == 45 and eve["note"] == "joined in round 2"
 
 
+def test_a_late_entry_is_in_the_standings_as_soon_as_seated(anon, as_organiser, stage):
+    """Seating a late player changes the standings (a new line, the missed rounds counted),
+    without waiting for the next result."""
+    table, other = seat_tables(stage, [["Ann", "Bob", "Cy"], OTHERS])
+    play(stage, table, 1, [0, 25, 40])
+    play_beside(stage, other, 1)
+    assert len(rows(anon, stage)) == 6
+    eve = factories.PlayerFactory(tournament=stage.tournament, number=9, name="Eve")
+    seated = as_organiser.post(
+        f"/api/v1/stages/{stage.pk}/late-players/", {"player": eve.pk}, format="json"
+    )
+    assert seated.status_code == 201, seated.json()
+    line = next(r for r in rows(anon, stage) if r["player"]["name"] == "Eve")
+    assert (line["total"], line["rounds_played"], line["note"]) == (40, 0, "joined in round 2")
+
+
 def test_a_late_entrys_total_is_the_same_on_every_page_and_the_missed_round_is_marked(
     anon, official, stage
 ):
