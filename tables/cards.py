@@ -1,8 +1,11 @@
 """Table cards and score sheets: one PDF page per table of a stage, drawn with ReportLab."""
 
 import functools
+import importlib.resources
 import io
 import itertools
+import re
+import unicodedata
 from collections.abc import Callable
 from xml.sax.saxutils import escape
 
@@ -14,7 +17,7 @@ from reportlab.lib.pagesizes import letter
 from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
 from reportlab.lib.units import inch
 from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.pdfbase.ttfonts import TTFont, shapeFragWord
 from reportlab.platypus import (
     Flowable,
     PageBreak,
@@ -34,9 +37,23 @@ QR_SIZE = 1.4 * inch
 
 # Noto Sans, from pymupdf-fonts (its static Regular and Bold, OFL): Helvetica's WinAnsiEncoding
 # printed a name with Ł, ğ, ễ, Greek or Cyrillic letters as black boxes; Noto Sans has Latin
-# Extended-A and -B, Vietnamese, Greek and Cyrillic. A character it lacks (an emoji) prints as
-# a blank, the rest of the name as typed.
+# Extended-A and -B, Vietnamese, Greek and Cyrillic. A character that neither it nor a fallback
+# font has (an emoji) prints as a blank, the rest of the name as typed.
 FONT, FONT_BOLD = "NotoSans", "NotoSans-Bold"
+
+# The fallback fonts, (regular, bold), tried in turn for a run of characters that Noto Sans
+# lacks. FiraGO (pymupdf-fonts, OFL) has Arabic and Hebrew. WenQuanYi Micro Hei (Apache 2.0,
+# from paperang-p2-fonts-cjk: the one font on PyPI for Chinese, Japanese and Korean alike in
+# TrueType outlines, which ReportLab needs; Noto Sans CJK is in CFF) has no bold. ReportLab's
+# own CID fonts are not embedded: without a CJK font on the reader's machine, pdfium (Chrome's
+# viewer) drew nothing and poppler drew boxes.
+FALLBACKS = [("FiraGO", "FiraGO-Bold"), ("WenQuanYiMicroHei", "WenQuanYiMicroHei")]
+
+# Bidi classes: the strong right-to-left letters (Hebrew, Arabic), and those of a word that
+# sits inside right-to-left text without breaking it (punctuation, spaces, combining marks).
+RTL = frozenset({"R", "AL"})
+NEUTRAL = frozenset({"ON", "WS", "CS", "ES", "ET", "BN", "NSM", "S", "B"})
+NBSP = "\u00a0"
 
 
 @functools.cache
@@ -49,6 +66,108 @@ def register_fonts() -> None:
     pdfmetrics.registerFontFamily(
         FONT, normal=FONT, bold=FONT_BOLD, italic=FONT, boldItalic=FONT_BOLD
     )
+
+
+@functools.cache
+def fallback_fonts() -> list[tuple[str, str, dict]]:
+    """Register the fallback fonts on the first name that needs one (about 120 ms, once per
+    process): (regular, bold, the characters that they have) for each."""
+    cjk = importlib.resources.files("paperang_p2_fonts_cjk") / "fonts" / "wqy-microhei.ttc"
+    for name, source in [
+        (FALLBACKS[0][0], io.BytesIO(pymupdf_fonts.myfont("figo"))),
+        (FALLBACKS[0][1], io.BytesIO(pymupdf_fonts.myfont("figbo"))),
+        (FALLBACKS[1][0], str(cjk)),
+    ]:
+        pdfmetrics.registerFont(TTFont(name, source))
+    # ReportLab's shaping asks HarfBuzz for discretionary ligatures too (dlig, which a font
+    # leaves for the typesetter to ask for): FiraGO's made the yod and vav of יוסף one Yiddish
+    # letter, ױ, the wrong way round. It has no setting for them: its default features, off.
+    shapeFragWord.__defaults__[0]["dlig"] = False
+    return [
+        (regular, bold, pdfmetrics.getFont(regular).face.charToGlyph) for regular, bold in FALLBACKS
+    ]
+
+
+def _font_for(char: str) -> tuple[str, str] | None:
+    """The fallback (regular, bold) that has char, or None for Noto Sans (or for none)."""
+    if char.isspace() or ord(char) in pdfmetrics.getFont(FONT).face.charToGlyph:
+        return None
+    for regular, bold, chars in fallback_fonts():
+        if ord(char) in chars:
+            return regular, bold
+    return None
+
+
+def _is_rtl(word: str) -> bool:
+    return any(unicodedata.bidirectional(char) in RTL for char in word)
+
+
+def _is_neutral(word: str) -> bool:
+    return all(unicodedata.bidirectional(char) in NEUTRAL for char in word)
+
+
+def _rtl_runs(words: list[str]) -> list[tuple[bool, list[str]]]:
+    """The words, grouped: (True, a run of right-to-left words, with the neutral ones between
+    them) or (False, [a word])."""
+    runs: list[tuple[bool, list[str]]] = []
+    for index, word in enumerate(words):
+        after = next((w for w in words[index + 1 :] if not _is_neutral(w)), "")
+        if runs and runs[-1][0] and (_is_rtl(word) or (_is_neutral(word) and _is_rtl(after))):
+            runs[-1][1].append(word)
+        else:
+            runs.append((_is_rtl(word), [word]))
+    return runs
+
+
+def _lines(words: list[str], font: str, size: float, width: float | None) -> list[str]:
+    """Right-to-left words, first first, as few runs of them as fit in width: ReportLab lays a
+    run's words out in its own order, and only HarfBuzz (the paragraph's shaping) turns them
+    right to left, within one word. So a run's words are joined by no-break spaces (one word to
+    ReportLab), and the runs fit the width (it breaks the lines between them)."""
+    lines = [words[0]]
+    for word in words[1:]:
+        longer = f"{lines[-1]} {word}"
+        if width is None or pdfmetrics.stringWidth(longer, font, size) <= width:
+            lines[-1] = longer
+        else:
+            lines.append(word)
+    return [line.replace(" ", NBSP) for line in lines]
+
+
+def _markup(
+    text: str, style: ParagraphStyle, *, bold: bool = False, width: float | None = None
+) -> str:
+    """text as Paragraph markup: XML-escaped, and each run of characters that Noto Sans lacks
+    in a fallback font that has them. Arabic and Hebrew words go to the fallback font whole
+    (HarfBuzz shapes a word in one font), then lie right to left when the paragraph is shaped
+    (see _paragraph); a run of them wraps within width. A digit ends such a run (HarfBuzz would
+    turn '12' into '21'): 'علي 12 حسن' prints as three runs, left to right. HarfBuzz takes a
+    word's direction from its first letter: the Hebrew of 'Dov-כהן', one word, prints reversed."""
+    bold = bold or style.fontName == FONT_BOLD
+    pieces: list[tuple[tuple[str, str] | None, str]] = []
+    for rtl, words in _rtl_runs(re.split(r"\s+", text.strip())):
+        if pieces:
+            pieces.append((None, " "))
+        if rtl:
+            fonts = next(filter(None, map(_font_for, "".join(words))), None)
+            font = (fonts or (FONT, FONT_BOLD))[bold]
+            pieces.append((fonts, " ".join(_lines(words, font, style.fontSize, width))))
+        else:
+            pieces.extend((_font_for(char), char) for char in words[0])
+    markup = []
+    for fonts, run in itertools.groupby(pieces, key=lambda piece: piece[0]):
+        escaped = escape("".join(char for _, char in run))
+        markup.append(f'<font name="{fonts[bold]}">{escaped}</font>' if fonts else escaped)
+    return "".join(markup)
+
+
+def _paragraph(markup: str, style: ParagraphStyle) -> Paragraph:
+    """A paragraph with right-to-left letters is shaped by HarfBuzz, which joins Arabic letters
+    and lays each word out right to left. Only such a paragraph is: shaping would kern Latin
+    letters too, and takes time."""
+    if _is_rtl(markup):
+        style = ParagraphStyle(f"{style.name}-shaped", parent=style, shaping=1)
+    return Paragraph(markup, style)
 
 
 class QrCode(Flowable):
@@ -98,11 +217,14 @@ def _styles() -> dict[str, ParagraphStyle]:
 
 def _table_page(stage: Stage, table: Table, entry_url: str, styles: dict) -> list:
     seats = list(table.seats.all())
+    heading_width = 5.4 * inch - 12  # a cell's text: its width less the padding, 6 pt a side
     preset = get_preset(stage.tournament.preset)
     tiles = preset.tiles_dealt(stage.domino_set, len(seats))
     heading = [
-        Paragraph(escape(stage.tournament.name), styles["event"]),
-        Paragraph(escape(stage.name), styles["body"]),
+        _paragraph(
+            _markup(stage.tournament.name, styles["event"], width=heading_width), styles["event"]
+        ),
+        _paragraph(_markup(stage.name, styles["body"], width=heading_width), styles["body"]),
         Paragraph(_("Table %(number)s") % {"number": table.number}, styles["table"]),
         Paragraph(
             _(
@@ -127,13 +249,19 @@ def _table_page(stage: Stage, table: Table, entry_url: str, styles: dict) -> lis
         values = {
             "seat": seat.position,
             "number": seat.player.number,
-            "name": escape(seat.player.name),
+            "name": _markup(seat.player.name, styles["body"]),
             "round": seat.from_round,
         }
-        seat_lines.append(Paragraph(line % values, styles["body"]))
+        seat_lines.append(_paragraph(line % values, styles["body"]))
 
+    first = 1.3 * inch
+    width = (7.0 * inch - first) / max(len(seats), 1)
     header = [Paragraph("<b>" + _("Round (engine)") + "</b>", styles["cell"])] + [
-        Paragraph(f"<b>{escape(seat.player.name)}</b><br/>#{seat.player.number}", styles["cell"])
+        _paragraph(
+            f"<b>{_markup(seat.player.name, styles['cell'], bold=True, width=width - 12)}</b>"
+            f"<br/>#{seat.player.number}",
+            styles["cell"],
+        )
         for seat in seats
     ]
     rows = [header]
@@ -141,8 +269,6 @@ def _table_page(stage: Stage, table: Table, entry_url: str, styles: dict) -> lis
         label = _("%(round)s (double-%(engine)s)") % {"round": round_no, "engine": engine}
         rows.append([Paragraph(label, styles["cell"])] + [""] * len(seats))
     rows.append([Paragraph("<b>" + _("Total") + "</b>", styles["cell"])] + [""] * len(seats))
-    first = 1.3 * inch
-    width = (7.0 * inch - first) / max(len(seats), 1)
     grid = GridTable(rows, colWidths=[first] + [width] * len(seats),
                      rowHeights=[0.55 * inch] + [0.5 * inch] * (len(rows) - 1))  # fmt: skip
     grid.setStyle(TableStyle([

@@ -1,6 +1,7 @@
 """Seating a stage, late players, withdrawals and table cards through the v1 API."""
 
 import io
+import unicodedata
 from collections import Counter
 
 import pypdfium2 as pdfium
@@ -541,6 +542,107 @@ def test_table_cards_print_a_name_with_an_emoji(as_official, as_organiser, tourn
     assert response.status_code == 200  # the font has no emoji: a blank, the rest as typed
     text = PdfReader(io.BytesIO(response.content)).pages[0].extract_text()
     assert "Dice" in text and "Dan" in text and "Ed Jones" in text
+
+
+def letters(page) -> list[tuple[str, tuple[float, float, float, float], float]]:
+    """Each letter printed on the page: the letter (a joined Arabic form as its plain letter),
+    its box in points (left, bottom, right, top), and the share of dark pixels in that box when
+    the page is rendered at 144 dpi, as it prints."""
+    scale = 2
+    image = page.render(scale=scale, grayscale=True).to_pil()
+    height = page.get_height()
+    textpage = page.get_textpage()
+    found = []
+    for index in range(textpage.count_chars()):
+        char = unicodedata.normalize("NFKC", textpage.get_text_range(index, 1))
+        if not char.strip():
+            continue
+        box = left, bottom, right, top = textpage.get_charbox(index, loose=True)
+        crop = image.crop((int(left * scale), int((height - top) * scale),
+                           int(right * scale) + 1, int((height - bottom) * scale) + 1))  # fmt: skip
+        dark = sum(crop.histogram()[:128])
+        found.append((char, box, dark / max(crop.width * crop.height, 1)))
+    return found
+
+
+def assert_inked(page, names: list[str]) -> None:
+    """Every letter of the names prints: a letter that the font lacks left its box blank."""
+    wanted = {char for name in names for char in name if char.strip()}
+    printed = [(char, ink) for char, _, ink in letters(page) if char in wanted]
+    assert {char for char, _ in printed} == wanted
+    blank = sorted({char for char, ink in printed if ink < 0.03})
+    assert not blank, f"printed blank: {blank}"
+
+
+def lines_of(page) -> list[dict[str, float]]:
+    """Each line of the page: where the middle of each of its letters is, across, in points.
+    (The fonts' boxes differ in height: a letter whose box is centred within 5 pt of a line's
+    first letter is on that line; the lines are 13 pt apart or more.)"""
+    lines: list[tuple[float, dict[str, float]]] = []
+    for char, (left, bottom, right, top), _ in letters(page):
+        height = (bottom + top) / 2
+        line = next((line for y, line in lines if abs(y - height) < 5), None)
+        if line is None:
+            lines.append((height, line := {}))
+        line.setdefault(char, (left + right) / 2)
+    return [line for _, line in lines]
+
+
+def right_to_left(line: dict[str, float], *words: str) -> bool:
+    """Whether the words lie right to left on the line, each word's letters too."""
+    middles = [line[char] for word in words for char in word if char.strip()]
+    return middles == sorted(middles, reverse=True)
+
+
+def test_table_cards_print_chinese_japanese_and_korean_names(
+    as_official, as_organiser, tournament, stage
+):
+    tournament.name = "東京ドミノ Open"
+    tournament.save()
+    stage.name = "예선 1"
+    stage.save()
+    names = ["王芳", "山田はなこ", "김민준", "Ana 王"]
+    for number, name in enumerate(names, start=1):
+        factories.PlayerFactory(tournament=tournament, number=number, name=name)
+    seat(as_organiser, stage, seed=1)
+    response = as_official.get(f"/api/v1/stages/{stage.pk}/cards.pdf")
+    assert response.status_code == 200
+    page = pdfium.PdfDocument(response.content)[0]
+    text = page.get_textpage().get_text_range()
+    assert text.splitlines()[:2] == [tournament.name, stage.name]
+    for name in names:  # its seat's line and the score grid's header
+        assert text.count(name) == 2, name
+    assert_inked(page, [tournament.name, stage.name, *names])
+
+
+def test_table_cards_print_arabic_and_hebrew_names_joined_and_right_to_left(
+    as_official, as_organiser, tournament, stage
+):
+    tournament.name = "كأس القاهرة"
+    tournament.save()
+    names = ["سمير خان", "יוסף כהן", "Dov גלעד", "Ann Lee"]
+    for number, name in enumerate(names, start=1):
+        factories.PlayerFactory(tournament=tournament, number=number, name=name)
+    seat(as_organiser, stage, seed=1)
+    response = as_official.get(f"/api/v1/stages/{stage.pk}/cards.pdf")
+    assert response.status_code == 200
+    page = pdfium.PdfDocument(response.content)[0]
+    assert_inked(page, [tournament.name, *names])
+    # The Arabic letters join: سمير is drawn in its initial, medial, medial and final forms.
+    text = PdfReader(io.BytesIO(response.content)).pages[0].extract_text()
+    assert "\ufeb3\ufee4\ufef4\ufeae" in text or "\ufeae\ufef4\ufee4\ufeb3" in text
+    # Each line that prints a name (its seat's line, the grid's header) lays its Arabic and
+    # Hebrew words out right to left, the first word rightmost; "Dov" stays left of "גלעד".
+    lines = lines_of(page)
+    arabic = [line for line in lines if "س" in line and "خ" in line]
+    hebrew = [line for line in lines if "ף" in line]
+    mixed = [line for line in lines if "D" in line and "ג" in line]
+    title = [line for line in lines if "ك" in line]
+    assert (len(arabic), len(hebrew), len(mixed), len(title)) == (2, 2, 2, 1)
+    assert all(right_to_left(line, "سمير", "خان") for line in arabic)
+    assert all(right_to_left(line, "יוסף", "כהן") for line in hebrew)
+    assert all(right_to_left(line, "גלעד", "vD") for line in mixed)  # Dov: its D left of its v
+    assert right_to_left(title[0], "كأس", "قة")
 
 
 def test_table_cards_need_a_seated_stage_and_staff(anon, as_organiser, as_other_organiser, stage):
