@@ -86,6 +86,7 @@ AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
 AXES_COOLOFF_TIME = timedelta(minutes=15)
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "tournaments.views.locked_out"
+AXES_USERNAME_CALLABLE = "tournaments.views.axes_username"
 AXES_ENABLE_ACCESS_FAILURE_LOG = True
 
 # Content Security Policy: no inline scripts or styles anywhere; everything from this site.

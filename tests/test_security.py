@@ -73,6 +73,24 @@ def test_login_page_is_throttled_too(client):
     assert "Vuelva a intentarlo dentro de 15 minutos." in spanish
 
 
+def test_a_sign_in_with_a_username_longer_than_axes_keeps_is_refused_not_a_500(client):
+    """Scanners send usernames of hundreds of characters. django-axes records each failed
+    sign-in in a column of 255 (on PostgreSQL, a longer value was a DataError, so a 500): the
+    sign-in is refused like any other, and repeated, it is throttled like any other."""
+    for username in ("é" * 300, "a" * 1000):
+        assert token(client, username, "wrong", "203.0.113.9").status_code == 400
+        page = client.post(
+            "/accounts/login/",
+            {"username": username, "password": "wrong"},
+            REMOTE_ADDR="203.0.113.9",
+        )
+        assert page.status_code == 200 and "_auth_user_id" not in client.session
+    scanner = "x" * 400
+    for _ in range(settings.AXES_FAILURE_LIMIT - 1):
+        assert token(client, scanner, "wrong", "203.0.113.10").status_code == 400
+    assert token(client, scanner, "wrong", "203.0.113.10").status_code == 429
+
+
 def deploy_check(**env: str) -> subprocess.CompletedProcess:
     variables = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
     variables.update(env)

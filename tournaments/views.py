@@ -1,5 +1,6 @@
 """Pages of tournaments: the list, a new tournament from a preset, the staff of one."""
 
+from axes.conf import settings as axes_settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -18,6 +19,20 @@ def locked_out(request: HttpRequest, *args: object) -> HttpResponse:
     reader's language, where axes' own is a line of English text."""
     context = {"message": lockout_message()}
     return render(request, "registration/locked_out.html", context, status=429)
+
+
+# django-axes keeps the username of a failed sign-in in a column of 255 characters.
+AXES_USERNAME_MAX = 255
+
+
+def axes_username(request: HttpRequest, credentials: dict | None = None) -> str | None:
+    """The username django-axes records for a sign-in (AXES_USERNAME_CALLABLE): its own lookup,
+    cut to what its tables hold. A longer one, as scanners send, made a failed sign-in a 500 on
+    PostgreSQL, at the login page and the API's token alike (jazzband/django-axes#1381)."""
+    field = axes_settings.AXES_USERNAME_FORM_FIELD
+    source = credentials if credentials else getattr(request, "data", request.POST)
+    username = source.get(field)
+    return username[:AXES_USERNAME_MAX] if isinstance(username, str) else username
 
 
 def home(request: HttpRequest) -> HttpResponse:
