@@ -219,21 +219,29 @@ def _table_page(stage: Stage, table: Table, entry_url: str, styles: dict) -> lis
     seats = list(table.seats.all())
     heading_width = 5.4 * inch - 12  # a cell's text: its width less the padding, 6 pt a side
     preset = get_preset(stage.tournament.preset)
-    tiles = preset.tiles_dealt(stage.domino_set, len(seats))
+    # The deal is for who plays now: a card printed again after a withdrawal or a late entry
+    # deals for the players still at the table, from the round the table changed.
+    playing = [seat for seat in seats if seat.to_round is None] or seats
+    try:
+        tiles = preset.tiles_dealt(stage.domino_set, len(playing))
+    except ValueError:  # fewer left than the preset deals for: the deal the table was seated with
+        playing = seats
+        tiles = preset.tiles_dealt(stage.domino_set, len(seats))
+    changed = [s.from_round for s in seats if s.from_round > 1] + [
+        s.to_round + 1 for s in seats if s.to_round is not None
+    ]
+    deal = _(
+        "Deal <b>%(tiles)s tiles</b> to each of the %(players)s players (double-%(set)s set)."
+    ) % {"tiles": tiles, "players": len(playing), "set": stage.domino_set}
+    if changed and playing is not seats and max(changed) <= stage.rounds:
+        deal += " " + _("From round %(round)s, as the table is now.") % {"round": max(changed)}
     heading = [
         _paragraph(
             _markup(stage.tournament.name, styles["event"], width=heading_width), styles["event"]
         ),
         _paragraph(_markup(stage.name, styles["body"], width=heading_width), styles["body"]),
         Paragraph(_("Table %(number)s") % {"number": table.number}, styles["table"]),
-        Paragraph(
-            _(
-                "Deal <b>%(tiles)s tiles</b> to each of the %(players)s players "
-                "(double-%(set)s set)."
-            )
-            % {"tiles": tiles, "players": len(seats), "set": stage.domino_set},
-            styles["body"],
-        ),
+        Paragraph(deal, styles["body"]),
     ]
     qr_cell = [QrCode(entry_url, QR_SIZE), Paragraph(_("Scan to enter scores"), styles["small"])]
     top = GridTable([[heading, qr_cell]], colWidths=[5.4 * inch, 1.6 * inch])
@@ -241,16 +249,20 @@ def _table_page(stage: Stage, table: Table, entry_url: str, styles: dict) -> lis
 
     seat_lines = []
     for seat in seats:
-        line = (
-            _("Seat %(seat)s: #%(number)s %(name)s (plays from round %(round)s)")
-            if seat.from_round > 1
-            else _("Seat %(seat)s: #%(number)s %(name)s")
-        )
+        if seat.to_round is not None and seat.to_round < seat.from_round:
+            line = _("Seat %(seat)s: #%(number)s %(name)s (withdrew before playing)")
+        elif seat.to_round is not None:
+            line = _("Seat %(seat)s: #%(number)s %(name)s (withdrew after round %(last)s)")
+        elif seat.from_round > 1:
+            line = _("Seat %(seat)s: #%(number)s %(name)s (plays from round %(round)s)")
+        else:
+            line = _("Seat %(seat)s: #%(number)s %(name)s")
         values = {
             "seat": seat.position,
             "number": seat.player.number,
             "name": _markup(seat.player.name, styles["body"]),
             "round": seat.from_round,
+            "last": seat.to_round,
         }
         seat_lines.append(_paragraph(line % values, styles["body"]))
 
@@ -277,6 +289,14 @@ def _table_page(stage: Stage, table: Table, entry_url: str, styles: dict) -> lis
         ("BACKGROUND", (0, -1), (-1, -1), colors.HexColor("#f2f2f2")),
         ("LINEABOVE", (0, -1), (-1, -1), 2, colors.black),
         ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+        # A round a seat does not play (before a late entry sat down, after a withdrawal) is
+        # shaded: no score goes there.
+        *(
+            ("BACKGROUND", (column, round_no), (column, round_no), colors.HexColor("#bdbdbd"))
+            for column, seat in enumerate(seats, start=1)
+            for round_no in range(1, stage.rounds + 1)
+            if not seat.plays_round(round_no)
+        ),
     ]))  # fmt: skip
     return [
         top,

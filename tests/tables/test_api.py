@@ -13,6 +13,7 @@ from scoring.models import RoundResult
 from tables.models import Seat, Table
 from tests import factories
 from tournaments.models import Player, Stage
+from tournaments.presets import get_preset
 
 pytestmark = pytest.mark.django_db
 
@@ -486,6 +487,47 @@ def test_table_cards_pdf_has_a_page_per_table_with_players_deal_and_grid(
         image = page.render(scale=2).to_pil()  # 144 dpi, about what a phone sees
         found = [code.text for code in zxingcpp.read_barcodes(image)]
         assert found == [f"http://testserver/t/{tournament.slug}/enter/{tables[number]}/"]
+
+
+def test_table_cards_printed_again_show_withdrawals_late_entries_and_the_deal_now(
+    as_official, as_organiser, tournament, stage
+):
+    """A card printed again mid-stage is the table as it is: who withdrew after which round,
+    who joined when, the deal for the players now and from which round; a round that a seat
+    does not play is shaded, so that nobody writes a score there."""
+    stage.table_size_max = 5
+    stage.save(update_fields=["table_size_max"])
+    add_players(tournament, 10)  # two tables of 5
+    seat(as_organiser, stage, seed=1)
+    first, second = Table.objects.filter(stage=stage).order_by("number")
+    factories.RoundResultFactory(table=first, stage=stage, round_no=1)
+    factories.RoundResultFactory(table=second, stage=stage, round_no=1)
+    factories.RoundResultFactory(table=second, stage=stage, round_no=2)
+    leaving = first.seats.get(position=2).player
+    url = f"/api/v1/tournaments/{tournament.slug}/players/{leaving.pk}/withdraw/"
+    assert as_organiser.post(url).status_code == 200
+    newcomer = factories.PlayerFactory(tournament=tournament, number=11, name="Late Lou")
+    joined = as_organiser.post(
+        f"/api/v1/stages/{stage.pk}/late-players/", {"player": newcomer.pk}, format="json"
+    )
+    assert joined.status_code == 201 and joined.json()["table"] == 1  # the smaller table now
+    deal = get_preset(tournament.preset).tiles_dealt
+    response = as_official.get(f"/api/v1/stages/{stage.pk}/cards.pdf")
+    pages = [
+        " ".join(p.extract_text().split()) for p in PdfReader(io.BytesIO(response.content)).pages
+    ]
+    assert f"Seat 2: #{leaving.number} {leaving.name} (withdrew after round 1)" in pages[0]
+    assert "#11 Late Lou (plays from round 2)" in pages[0]
+    assert (
+        f"Deal {deal(12, 5)} tiles to each of the 5 players (double-12 set). From round 2, as "
+        "the table is now."
+    ) in pages[0]
+    assert f"Deal {deal(12, 5)} tiles to each of the 5 players (double-12 set)." in pages[1]
+    assert "From round" not in pages[1] and "withdrew" not in pages[1]
+    # The shading: round 2's cell under the player who left is grey, round 1's is white.
+    image = pdfium.PdfDocument(response.content)[0].render(scale=1).to_pil().convert("L")
+    shaded = Counter(image.getdata())[0xBD]  # #bdbdbd, the shading's grey
+    assert shaded > 3 * 1500  # three rounds after the withdrawal, and round 1 of the late one
 
 
 def test_table_cards_print_names_with_angle_brackets_and_ampersands_as_typed(
