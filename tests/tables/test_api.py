@@ -526,7 +526,7 @@ def test_table_cards_printed_again_show_withdrawals_late_entries_and_the_deal_no
     assert "From round" not in pages[1] and "withdrew" not in pages[1]
     # The shading: round 2's cell under the player who left is grey, round 1's is white.
     image = pdfium.PdfDocument(response.content)[0].render(scale=1).to_pil().convert("L")
-    shaded = Counter(image.getdata())[0xBD]  # #bdbdbd, the shading's grey
+    shaded = image.histogram()[0xBD]  # pixels of #bdbdbd, the shading's grey
     assert shaded > 3 * 1500  # three rounds after the withdrawal, and round 1 of the late one
 
 
