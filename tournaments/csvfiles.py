@@ -45,18 +45,22 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 def neutralise(value: object) -> object:
     """Prefix a formula-like text cell with an apostrophe, so it shows as text and never runs
-    (the exports)."""
-    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+    (the exports). So is a text that already looks neutralised ("'-Ann"), so that restored
+    gives back exactly what was written."""
+    if isinstance(value, str) and _formula_like(value):
         return "'" + value
     return value
+
+
+def _formula_like(text: str) -> bool:
+    """Starts like a formula, after any apostrophes."""
+    return text.lstrip("'").startswith(FORMULA_STARTS)
 
 
 def restored(text: str) -> str:
     """A cell as it was before neutralise: an export read back (scores.csv as the paper-scores
     import, players.csv as next year's entry list) has the names it was written from."""
-    if text.startswith("'") and text[1:].startswith(FORMULA_STARTS):
-        return text[1:]
-    return text
+    return text[1:] if text.startswith("'") and _formula_like(text[1:]) else text
 
 
 # "The file has a header row but no players", by what the rows are.

@@ -229,7 +229,16 @@ def test_last_events_players_csv_imports_with_the_names_it_was_written_from(
     import reads that file back with the names as they were ("O'Neil" keeps its apostrophe)."""
     last_year = factories.TournamentFactory(slug="last-year")
     factories.StaffFactory(tournament=last_year, user=organiser, role="organiser")
-    names = ["=Eq Ann", "-Dash Bob", "+Plus Cy", "@At Di", "'Quoted Ed", "O'Neil"]
+    names = [
+        "=Eq Ann",
+        "-Dash Bob",
+        "+Plus Cy",
+        "@At Di",
+        "'Quoted Ed",
+        "O'Neil",
+        "'-Fay",
+        "''=Gus",
+    ]
     for number, name in enumerate(names, start=1):
         factories.PlayerFactory(tournament=last_year, number=number, name=name)
     exported = b"".join(
