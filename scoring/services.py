@@ -8,6 +8,7 @@ import hashlib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -206,7 +207,7 @@ def answer_mismatches(
     round would answer now (table, round_no and engine only, when it has no result yet)."""
     errors: dict[str, list[str]] = {}
     for name in ANSWER_FIELDS:
-        if name not in data or data[name] == answer.get(name):
+        if name not in data or _same_answer(name, data[name], answer.get(name)):
             continue
         if name not in answer and data[name] is None:
             continue  # a round with no result yet has none of these
@@ -220,10 +221,15 @@ def answer_mismatches(
                 "This round's status is %(value)s, not %(sent)s: Roundhouse sets it. A result "
                 "is confirmed with its confirm address, once it is saved."
             )
-        else:
+        elif name in ("table", "round_no", "engine"):
             message = _(
                 "This round's %(field)s is %(value)s, not %(sent)s: Roundhouse sets it. Check "
                 "that you are sending to the right table and round, or leave the field out."
+            )
+        else:  # version, its authors, updated_at: what was read is not this round as it is
+            message = _(
+                "This round's %(field)s is %(value)s, not %(sent)s: Roundhouse sets it. Read "
+                "the round again, or leave the field out."
             )
         shown = {"value": json.dumps(answer.get(name)), "sent": json.dumps(data[name])}
         errors[name] = [message % {"field": name, **shown}]
@@ -247,6 +253,17 @@ def answer_mismatches(
                 }
             )
     return errors
+
+
+def _same_answer(name: str, sent: Any, value: Any) -> bool:
+    """Whether a sent-back field says what the answer says: updated_at as an instant, however
+    its offset is written ("Z" or "+00:00")."""
+    if name == "updated_at" and isinstance(sent, str) and isinstance(value, str):
+        try:
+            return datetime.fromisoformat(sent) == datetime.fromisoformat(value)
+        except ValueError:
+            return False
+    return sent == value
 
 
 def _record_version(

@@ -289,9 +289,21 @@ def test_what_was_read_can_be_sent_back_with_a_change(as_official, table, player
     first = put(as_official, table, round_body(players))
     read = as_official.get(url(table)).json()
     read["scores"][1]["pips"] = 21  # Bob's 12 was 21
+    # The same moment, its offset written as a client's JSON library may write it.
+    assert read["updated_at"].endswith("+00:00")
+    read["updated_at"] = read["updated_at"].replace("+00:00", "Z")
     again = put(as_official, table, read, HTTP_IF_MATCH=first["ETag"])
     assert again.status_code == 200, again.json()
     assert [s["pips"] for s in again.json()["scores"]] == [0, 21, 30, 7]
+    # What was read before that change is no longer this round: it says so, and saves nothing.
+    read["scores"][1]["pips"] = 20
+    stale = put(as_official, table, read, HTTP_IF_MATCH=again["ETag"])
+    assert stale.status_code == 400
+    assert stale.json()["version"] == [
+        "This round's version is 2, not 1: Roundhouse sets it. Read the round again, or leave "
+        "the field out."
+    ]
+    assert RoundResult.objects.get().version == 2
 
 
 def test_what_was_read_is_refused_when_sent_to_another_round_or_table(
