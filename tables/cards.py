@@ -221,7 +221,8 @@ def _table_page(stage: Stage, table: Table, entry_url: str, styles: dict) -> lis
     preset = get_preset(stage.tournament.preset)
     # The deal is for who plays now: a card printed again after a withdrawal or a late entry
     # deals for the players still at the table, from the round the table changed.
-    playing = [seat for seat in seats if seat.to_round is None] or seats
+    # (One who withdrew after the last round played every round: the table's deal is theirs.)
+    playing = [s for s in seats if s.to_round is None or s.to_round >= stage.rounds] or seats
     try:
         tiles = preset.tiles_dealt(stage.domino_set, len(playing))
     except ValueError:  # fewer left than the preset deals for: the deal the table was seated with

@@ -489,6 +489,28 @@ def test_table_cards_pdf_has_a_page_per_table_with_players_deal_and_grid(
         assert found == [f"http://testserver/t/{tournament.slug}/enter/{tables[number]}/"]
 
 
+def shaded_cells(image) -> list[tuple[int, int]]:
+    """The centres (x, y) of the card's grey (#bdbdbd) cells, top to bottom then left to
+    right: each cell a patch of grey of its own, the grid's black lines between them."""
+    width, height = image.size
+    pixels = image.load()
+    grey = {(x, y) for y in range(height) for x in range(width) if pixels[x, y] == 0xBD}
+    centres = []
+    while grey:
+        patch, todo = [], [grey.pop()]
+        while todo:
+            x, y = todo.pop()
+            patch.append((x, y))
+            for near in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+                if near in grey:
+                    grey.remove(near)
+                    todo.append(near)
+        if len(patch) > 100:  # a cell, not a grey pixel at the edge of a letter
+            xs, ys = [x for x, _ in patch], [y for _, y in patch]
+            centres.append(((min(xs) + max(xs)) // 2, (min(ys) + max(ys)) // 2))
+    return sorted(centres, key=lambda c: (c[1], c[0]))
+
+
 def test_table_cards_printed_again_show_withdrawals_late_entries_and_the_deal_now(
     as_official, as_organiser, tournament, stage
 ):
@@ -511,6 +533,12 @@ def test_table_cards_printed_again_show_withdrawals_late_entries_and_the_deal_no
         f"/api/v1/stages/{stage.pk}/late-players/", {"player": newcomer.pk}, format="json"
     )
     assert joined.status_code == 201 and joined.json()["table"] == 1  # the smaller table now
+    # At table 2, one leaves after the last round: the table played every round as it was.
+    for round_no in (3, 4):
+        factories.RoundResultFactory(table=second, stage=stage, round_no=round_no)
+    done = second.seats.get(position=1).player
+    url = f"/api/v1/tournaments/{tournament.slug}/players/{done.pk}/withdraw/"
+    assert as_organiser.post(url).status_code == 200
     deal = get_preset(tournament.preset).tiles_dealt
     response = as_official.get(f"/api/v1/stages/{stage.pk}/cards.pdf")
     pages = [
@@ -523,11 +551,16 @@ def test_table_cards_printed_again_show_withdrawals_late_entries_and_the_deal_no
         "the table is now."
     ) in pages[0]
     assert f"Deal {deal(12, 5)} tiles to each of the 5 players (double-12 set)." in pages[1]
-    assert "From round" not in pages[1] and "withdrew" not in pages[1]
-    # The shading: round 2's cell under the player who left is grey, round 1's is white.
+    assert f"#{done.number} {done.name} (withdrew after round 4)" in pages[1]
+    assert "From round" not in pages[1]
+    # The shading: rounds 2 to 4 under the player who left, round 1 under the late one.
     image = pdfium.PdfDocument(response.content)[0].render(scale=1).to_pil().convert("L")
-    shaded = image.histogram()[0xBD]  # pixels of #bdbdbd, the shading's grey
-    assert shaded > 3 * 1500  # three rounds after the withdrawal, and round 1 of the late one
+    late_round_1, *left = shaded_cells(image)
+    assert len(left) == 3  # rounds 2, 3 and 4 of the player who left
+    assert len({x for x, _ in left}) == 1  # one column, seat 2's
+    heights = [b[1] - a[1] for a, b in zip([late_round_1, *left], left, strict=False)]
+    assert max(heights) - min(heights) <= 2  # one row after another, round 1 the late one's
+    assert late_round_1[0] > left[0][0]  # the late player's column, right of seat 2's
 
 
 def test_table_cards_print_names_with_angle_brackets_and_ampersands_as_typed(
