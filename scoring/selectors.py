@@ -33,7 +33,8 @@ class SheetCell:
 class Sheet:
     """A table's score sheet: engines down the side, players across, running totals. The totals
     count a late entry's missed rounds as the standings do, so that a table agrees the totals
-    that the standings rank."""
+    of this stage that the standings rank. (A total carried forward from an earlier stage is
+    the standings' alone: the sheet is this stage's rounds.)"""
 
     table: Table
     seats: list[Seat]

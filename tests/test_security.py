@@ -6,6 +6,7 @@ import subprocess
 import sys
 
 import pytest
+from axes.models import AccessAttempt
 from django.conf import settings
 
 from tests import factories
@@ -89,6 +90,10 @@ def test_a_sign_in_with_a_username_longer_than_axes_keeps_is_refused_not_a_500(c
     for _ in range(settings.AXES_FAILURE_LIMIT - 1):
         assert token(client, scanner, "wrong", "203.0.113.10").status_code == 400
     assert token(client, scanner, "wrong", "203.0.113.10").status_code == 429
+    # What axes keeps fits its columns on any database (SQLite would store more, PostgreSQL
+    # refused it).
+    kept = AccessAttempt.objects.values_list("username", flat=True)
+    assert kept and max(len(username) for username in kept) == 255
 
 
 def deploy_check(**env: str) -> subprocess.CompletedProcess:
