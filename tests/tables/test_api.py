@@ -577,22 +577,36 @@ def test_table_cards_print_names_with_angle_brackets_and_ampersands_as_typed(
         assert name in text
 
 
+def cards_of(client, organiser_client, stage, names: list[str], **renamed: str) -> bytes:
+    """The stage's cards PDF, its players named as given (and the tournament or the stage
+    renamed: event=, stage_name=), seated at one table with seed 1."""
+    tournament = stage.tournament
+    if "event" in renamed:
+        tournament.name = renamed["event"]
+        tournament.save()
+    if "stage_name" in renamed:
+        stage.name = renamed["stage_name"]
+        stage.save()
+    for number, name in enumerate(names, start=1):
+        factories.PlayerFactory(tournament=tournament, number=number, name=name)
+    seat(organiser_client, stage, seed=1)
+    response = client.get(f"/api/v1/stages/{stage.pk}/cards.pdf")
+    assert response.status_code == 200
+    return response.content
+
+
 def test_table_cards_print_names_outside_windows_1252_as_typed_and_still_scan(
     as_official, as_organiser, tournament, stage
 ):
     # Helvetica's WinAnsiEncoding printed Ł, ễ, ă, Ễ, ğ, Greek and Cyrillic as black boxes; a
     # glyph that the card's font lacks comes out of the text layer as something else.
-    tournament.name = "Łódź Open: Çağlar Cup"
-    tournament.save()
-    stage.name = "Квалификация Ελλάδα"
-    stage.save()
     names = ["Łukasz Wójcik", "Nguyễn Văn Ễ", "Ömer Çağlar", "Юрий Ρήγας"]
-    for number, name in enumerate(names, start=1):
-        factories.PlayerFactory(tournament=tournament, number=number, name=name)
-    seat(as_organiser, stage, seed=1)
-    response = as_official.get(f"/api/v1/stages/{stage.pk}/cards.pdf")
-    assert response.status_code == 200
-    document = pdfium.PdfDocument(response.content)
+    pdf = cards_of(
+        as_official, as_organiser, stage, names,
+        event="Łódź Open: Çağlar Cup", stage_name="Квалификация Ελλάδα",
+    )  # fmt: skip
+    tournament.refresh_from_db()
+    document = pdfium.PdfDocument(pdf)
     assert len(document) == 1
     page = document[0]
     text = page.get_textpage().get_text_range()
@@ -672,17 +686,11 @@ def right_to_left(line: dict[str, float], *words: str) -> bool:
 def test_table_cards_print_chinese_japanese_and_korean_names(
     as_official, as_organiser, tournament, stage
 ):
-    tournament.name = "東京ドミノ Open"
-    tournament.save()
-    stage.name = "예선 1"
-    stage.save()
     names = ["王芳", "山田はなこ", "김민준", "Ana 王"]
-    for number, name in enumerate(names, start=1):
-        factories.PlayerFactory(tournament=tournament, number=number, name=name)
-    seat(as_organiser, stage, seed=1)
-    response = as_official.get(f"/api/v1/stages/{stage.pk}/cards.pdf")
-    assert response.status_code == 200
-    page = pdfium.PdfDocument(response.content)[0]
+    renamed = {"event": "東京ドミノ Open", "stage_name": "예선 1"}
+    pdf = cards_of(as_official, as_organiser, stage, names, **renamed)
+    tournament.refresh_from_db()
+    page = pdfium.PdfDocument(pdf)[0]
     text = page.get_textpage().get_text_range()
     assert text.splitlines()[:2] == [tournament.name, stage.name]
     for name in names:  # its seat's line and the score grid's header
@@ -693,18 +701,13 @@ def test_table_cards_print_chinese_japanese_and_korean_names(
 def test_table_cards_print_arabic_and_hebrew_names_joined_and_right_to_left(
     as_official, as_organiser, tournament, stage
 ):
-    tournament.name = "كأس القاهرة"
-    tournament.save()
     names = ["سمير خان", "יוסף כהן", "Dov גלעד", "Ann Lee"]
-    for number, name in enumerate(names, start=1):
-        factories.PlayerFactory(tournament=tournament, number=number, name=name)
-    seat(as_organiser, stage, seed=1)
-    response = as_official.get(f"/api/v1/stages/{stage.pk}/cards.pdf")
-    assert response.status_code == 200
-    page = pdfium.PdfDocument(response.content)[0]
+    pdf = cards_of(as_official, as_organiser, stage, names, event="كأس القاهرة")
+    tournament.refresh_from_db()
+    page = pdfium.PdfDocument(pdf)[0]
     assert_inked(page, [tournament.name, *names])
     # The Arabic letters join: سمير is drawn in its initial, medial, medial and final forms.
-    text = PdfReader(io.BytesIO(response.content)).pages[0].extract_text()
+    text = PdfReader(io.BytesIO(pdf)).pages[0].extract_text()
     assert "\ufeb3\ufee4\ufef4\ufeae" in text or "\ufeae\ufef4\ufee4\ufeb3" in text
     # Each line that prints a name (its seat's line, the grid's header) lays its Arabic and
     # Hebrew words out right to left, the first word rightmost; "Dov" stays left of "גלעד".
