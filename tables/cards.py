@@ -222,20 +222,21 @@ def _table_page(stage: Stage, table: Table, entry_url: str, styles: dict) -> lis
     # The deal is for who plays now: a card printed again after a withdrawal or a late entry
     # deals for the players still at the table, from the round the table changed.
     # (One who withdrew after the last round played every round: the table's deal is theirs.)
-    playing = [s for s in seats if s.to_round is None or s.to_round >= stage.rounds] or seats
-    try:
-        tiles = preset.tiles_dealt(stage.domino_set, len(playing))
-    except ValueError:  # fewer left than the preset deals for: the deal the table was seated with
-        playing = seats
-        tiles = preset.tiles_dealt(stage.domino_set, len(seats))
+    playing = [s for s in seats if s.to_round is None or s.to_round >= stage.rounds]
     changed = [s.from_round for s in seats if s.from_round > 1] + [
         s.to_round + 1 for s in seats if s.to_round is not None
     ]
+    since = max(changed, default=None)
+    try:
+        tiles = preset.tiles_dealt(stage.domino_set, len(playing))
+    except ValueError:  # fewer left than the preset deals for: the deal the table was seated with
+        playing, since = seats, None
+        tiles = preset.tiles_dealt(stage.domino_set, len(seats))
     deal = _(
         "Deal <b>%(tiles)s tiles</b> to each of the %(players)s players (double-%(set)s set)."
     ) % {"tiles": tiles, "players": len(playing), "set": stage.domino_set}
-    if changed and playing is not seats and max(changed) <= stage.rounds:
-        deal += " " + _("From round %(round)s, as the table is now.") % {"round": max(changed)}
+    if since is not None and since <= stage.rounds:
+        deal += " " + _("From round %(round)s, as the table is now.") % {"round": since}
     heading = [
         _paragraph(
             _markup(stage.tournament.name, styles["event"], width=heading_width), styles["event"]
