@@ -347,7 +347,7 @@ def withdraw_player(*, player: Player, by: AbstractBaseUser) -> Player:
     Withdrawing twice is harmless; once the placings are decided, nobody can withdraw.
     """
     player = Player.objects.select_for_update().get(pk=player.pk)
-    check_not_finished(player.tournament, adding="status")
+    check_not_finished(player.tournament, change="status")
     if player.status == Player.Status.WITHDRAWN:
         return player
     player.status = Player.Status.WITHDRAWN
@@ -374,7 +374,7 @@ def reinstate_player(*, player: Player, by: AbstractBaseUser) -> Player:
     nobody can rejoin.
     """
     player = Player.objects.select_for_update().get(pk=player.pk)
-    check_not_finished(player.tournament, adding="status")
+    check_not_finished(player.tournament, change="status")
     if player.status != Player.Status.WITHDRAWN:
         return player
     closed_seats = Seat.objects.filter(
@@ -419,7 +419,7 @@ def reinstate_player(*, player: Player, by: AbstractBaseUser) -> Player:
 def check_in_everyone(*, tournament: Tournament, by: AbstractBaseUser) -> list[Player]:
     """Check in every player still registered (a list of who confirmed they are coming); each
     gets the same entry in their history as one checked in at the desk. Returns them."""
-    check_not_finished(tournament, adding="status")
+    check_not_finished(tournament, change="status")
     registered = Player.objects.select_for_update().filter(
         tournament=tournament, status=Player.Status.REGISTERED
     )
@@ -436,7 +436,7 @@ def check_in_player(*, player: Player, by: AbstractBaseUser) -> Player:
     """Check a registered player in; checking in twice is harmless. Not once the placings are
     decided."""
     player = Player.objects.select_for_update().get(pk=player.pk)
-    check_not_finished(player.tournament, adding="status")
+    check_not_finished(player.tournament, change="status")
     if player.status == Player.Status.WITHDRAWN:
         raise StateConflict(
             _("%(name)s has withdrawn and cannot be checked in.") % {"name": player.name}

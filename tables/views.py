@@ -390,7 +390,7 @@ def player_action(request: HttpRequest, slug: str, player_id: int, action: str) 
     }[action]
     try:
         if request.method != "POST":  # asking to confirm what cannot be done helps nobody
-            tournament_services.check_not_finished(tournament, adding="status")
+            tournament_services.check_not_finished(tournament, change="status")
             context = {"tournament": tournament, "player": player, "action": action}
             return render(request, "tables/confirm_player.html", context)
         service(player=player, by=request.user)
@@ -408,7 +408,7 @@ def check_in_everyone(request: HttpRequest, slug: str) -> HttpResponse:
     registered = tournament.players.filter(status=Player.Status.REGISTERED)
     try:
         if request.method != "POST":
-            tournament_services.check_not_finished(tournament, adding="status")
+            tournament_services.check_not_finished(tournament, change="status")
             context = {"tournament": tournament, "action": "check-in-everyone"}
             context["registered"] = list(registered.order_by("number"))
             return render(request, "tables/confirm_player.html", context)

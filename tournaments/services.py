@@ -198,7 +198,7 @@ def create_player(
     by: AbstractBaseUser | None = None,
 ) -> Player:
     check_printable(name=name, household=household, club=club)
-    check_not_finished(tournament, adding="player")
+    check_not_finished(tournament, change="player")
     if Player.objects.filter(tournament=tournament, number=number).exists():
         raise _player_number_taken(tournament, number)
     player = Player(
@@ -347,7 +347,7 @@ def import_players(
     *, tournament: Tournament, content: bytes, by: AbstractBaseUser | None = None
 ) -> list[Player]:
     """Create every player of a CSV file, or none: ImportRejected lists every bad row."""
-    check_not_finished(tournament, adding="player")
+    check_not_finished(tournament, change="player")
     rows = parse_players_csv(tournament=tournament, content=content)
     try:
         with transaction.atomic():
@@ -473,19 +473,19 @@ def further_level(like: Stage) -> dict[str, Any]:
     }
 
 
-def check_not_finished(tournament: Tournament, *, adding: str = "stage") -> None:
+def check_not_finished(tournament: Tournament, *, change: str = "stage") -> None:
     """StateConflict once a stage has decided the placings: no stage follows it, a player added
     then would play nothing, and a player withdrawn, reinstated or checked in then would change
-    the ranking of a finished event without changing its placings (`adding`: "stage",
-    "player" or "status")."""
+    the ranking of a finished event without changing its placings (`change`: adding a "stage" or
+    a "player", or a player's "status")."""
     if (final := Stage.objects.final_of(tournament)) is None:
         return
-    if adding == "player":
+    if change == "player":
         message = _(
             "%(stage)s has decided the placings: the tournament is over, so no player can "
             "be added. A player's entry can still be corrected."
         )
-    elif adding == "status":
+    elif change == "status":
         message = _(
             "%(stage)s has decided the placings: the tournament is over, so no player can "
             "withdraw, rejoin or check in. A player's entry can still be corrected."
