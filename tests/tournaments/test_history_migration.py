@@ -1,39 +1,34 @@
 """Players entered before the history began get one entry holding their entry as it stood."""
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
+
+from tests.migrating import migrated
 
 BEFORE = [("tournaments", "0006_player_history")]
 AFTER = [("tournaments", "0007_player_history_baseline")]
 
 
+def old_players(apps):
+    tournament = apps.get_model("tournaments", "Tournament").objects.create(
+        name="Old event", slug="old-event", domino_set=12
+    )
+    player_model = apps.get_model("tournaments", "Player")
+    ann = player_model.objects.create(
+        tournament=tournament, number=7, name="Ann Smiht", status="withdrawn"
+    )
+    bob = player_model.objects.create(tournament=tournament, number=8, name="Bob Ortiz")
+    history = apps.get_model("tournaments", "HistoricalPlayer")
+    history.objects.create(  # a player with a history already keeps it as it is
+        id=bob.pk, tournament_id=tournament.pk, number=8, name="Bob Ortiz", household="",
+        club="", status="registered", history_type="+", history_change_reason="added",
+        history_date="2026-11-01T10:00:00Z",
+    )  # fmt: skip
+    return ann, bob
+
+
 @pytest.mark.django_db(transaction=True)
 def test_players_entered_before_the_history_get_a_baseline_entry():
-    executor = MigrationExecutor(connection)
-    executor.migrate(BEFORE)
-    try:
-        apps = executor.loader.project_state(BEFORE).apps
-        tournament = apps.get_model("tournaments", "Tournament").objects.create(
-            name="Old event", slug="old-event", domino_set=12
-        )
-        player_model = apps.get_model("tournaments", "Player")
-        ann = player_model.objects.create(
-            tournament=tournament, number=7, name="Ann Smiht", status="withdrawn"
-        )
-        bob = player_model.objects.create(tournament=tournament, number=8, name="Bob Ortiz")
-        history = apps.get_model("tournaments", "HistoricalPlayer")
-        history.objects.create(  # a player with a history already keeps it as it is
-            id=bob.pk, tournament_id=tournament.pk, number=8, name="Bob Ortiz", household="",
-            club="", status="registered", history_type="+", history_change_reason="added",
-            history_date="2026-11-01T10:00:00Z",
-        )  # fmt: skip
-
-        executor.loader.build_graph()
-        executor.migrate(AFTER)
-    finally:
-        executor.loader.build_graph()
-        executor.migrate(executor.loader.graph.leaf_nodes())
+    ann, bob = migrated(BEFORE, AFTER, old_players)
 
     from tournaments.models import Player
     from tournaments.selectors import player_history
