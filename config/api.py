@@ -12,6 +12,8 @@ from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from tournaments.services import StateConflict
+
 
 class Conflict(exceptions.APIException):
     """The request is valid but the state forbids it (409); `detail` says what to do."""
@@ -29,6 +31,8 @@ MISSING = {
     "table": _("There is no table with this id."),
     "roundresult": _("This round has no result at this table yet (or there is no such table)."),
     "player": _("There is no player with this id in this tournament."),
+    "staff": _("There is no member of staff with this id in this tournament."),
+    "invitation": _("There is no invitation with this id in this tournament."),
 }
 
 
@@ -89,6 +93,8 @@ JSON_POSITION = re.compile(r"line (\d+) column (\d+)")
 def exception_handler(exc: Exception, context: dict) -> Response | None:
     if isinstance(exc, DjangoValidationError):
         return Response(_django_errors(exc), status=400)
+    if isinstance(exc, StateConflict):
+        exc = Conflict(str(exc))
     if isinstance(exc, exceptions.ParseError) and str(exc.detail).startswith("JSON parse error"):
         where = JSON_POSITION.search(str(exc.detail))
         detail = (

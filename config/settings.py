@@ -9,6 +9,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+import environ
 from csp.constants import NONE, SELF
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -47,9 +48,12 @@ INSTALLED_APPS = [
     "csp",
     "axes",
     "simple_history",
+    "allauth",
+    "allauth.account",
     "tournaments",
     "tables",
     "scoring",
+    "accounts",
 ]
 
 FORM_RENDERER = "config.forms.FormRenderer"
@@ -67,6 +71,11 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "csp.middleware.CSPMiddleware",
     "axes.middleware.AxesMiddleware",
+    "allauth.account.middleware.AccountMiddleware",
+    # Keeps a tablet's session to its tournament's score entry, and notes staff's last activity.
+    "accounts.middleware.StaffSessionMiddleware",
+    # Every time shown in a tournament's pages and answers is in the tournament's own zone.
+    "config.middleware.TournamentTimeZoneMiddleware",
     # Who made a change that a history records, when the code making it does not say (the admin).
     "simple_history.middleware.HistoryRequestMiddleware",
 ]
@@ -74,6 +83,7 @@ MIDDLEWARE = [
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",  # login throttling first
     "django.contrib.auth.backends.ModelBackend",
+    "allauth.account.auth_backends.AuthenticationBackend",  # sign-in by email too
 ]
 # A player's history is a record, not an undo: reverting in the admin would change a status
 # without opening or closing the seats that go with it (tournaments.admin.PlayerAdmin also
@@ -119,6 +129,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "accounts.context_processors.navigation",
             ],
         },
     },
@@ -162,16 +173,51 @@ CACHES["local"] = {
 SESSION_ENGINE = "django.contrib.sessions.backends.db"
 
 AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 LOGIN_URL = "/accounts/login/"
-LOGIN_REDIRECT_URL = "/"
+LOGIN_REDIRECT_URL = "/"  # a signed-in person's home is "My tournaments"
 LOGOUT_REDIRECT_URL = "/"
+
+# Accounts (django-allauth): sign-in by username or email, sign-up for organisers, password reset
+# and email confirmation by mail. ROUNDHOUSE_SIGNUP: "open" (anyone may sign up as an organiser)
+# or "invite" (only with an organiser's invitation).
+ROUNDHOUSE_SIGNUP = os.environ.get("ROUNDHOUSE_SIGNUP", "open").strip().lower()
+if ROUNDHOUSE_SIGNUP not in {"open", "invite"}:
+    raise ValueError(f"ROUNDHOUSE_SIGNUP is 'open' or 'invite', not {ROUNDHOUSE_SIGNUP!r}")
+ROUNDHOUSE_INVITATION_DAYS = int(os.environ.get("ROUNDHOUSE_INVITATION_DAYS", "7"))
+ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
+ACCOUNT_FORMS = {"login": "accounts.forms.LoginForm"}
+ACCOUNT_LOGIN_METHODS = {"username", "email"}
+ACCOUNT_SIGNUP_FIELDS = ["username*", "email*", "password1*", "password2*"]
+ACCOUNT_EMAIL_VERIFICATION = "optional"  # a confirmation mail is sent; signing in needs none
+ACCOUNT_CHANGE_EMAIL = True  # one address, a new one confirmed by mail before it replaces it
+ACCOUNT_SESSION_REMEMBER = True  # tablets stay signed in through the day
+ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
+ACCOUNT_EMAIL_SUBJECT_PREFIX = "Roundhouse: "
+# django-axes throttles sign-ins (AXES_* below); allauth's own counter of failures is off so
+# that one rule, with one message, decides.
+ACCOUNT_RATE_LIMITS = {"login_failed": None}
+
+# Mail: EMAIL_URL (smtp://user:password@host:587, smtp+tls://..., smtp+ssl://...) sends it;
+# without it, mails are written to the console (make run says so).
+EMAIL_URL = os.environ.get("EMAIL_URL", "")
+if EMAIL_URL:
+    globals().update(environ.Env.email_url_config(EMAIL_URL))
+else:
+    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Roundhouse <roundhouse@localhost>")
+EMAIL_TIMEOUT = 10
 
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("es", "Español")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = os.environ.get("DJANGO_TIME_ZONE", "UTC")
+# A new tournament's time zone until its organiser sets one (an IANA name).
+ROUNDHOUSE_TIME_ZONE = os.environ.get("ROUNDHOUSE_TIME_ZONE", TIME_ZONE)
 USE_I18N = True
 USE_TZ = True
 

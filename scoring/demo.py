@@ -1,6 +1,7 @@
 """The demo event of `make run`: a Samboree of 37 players, loaded once."""
 
 import random
+from datetime import date
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
@@ -10,7 +11,8 @@ from scoring import playoffs, standings
 from scoring import services as scoring_services
 from tables import services as table_services
 from tournaments import services as tournament_services
-from tournaments.models import Player, PlayerChange, Staff, Tournament
+from tournaments import staff as tournament_staff
+from tournaments.models import Invitation, Player, PlayerChange, Staff, Tournament
 
 DEMO_SLUG = "lakeside-samboree"
 DEMO_PASSWORD = "roundhouse-demo"
@@ -87,6 +89,19 @@ FINISHED_PLAYERS = [
 ]
 
 
+def pending_invitation(tournament: Tournament) -> Invitation:
+    """An official's invitation to try (made again once the last one was used or expired)."""
+    pending = [i for i in tournament.invitations.all() if i.status == Invitation.Status.PENDING]
+    if pending:
+        return pending[0]
+    organiser = tournament.staff.filter(role=Staff.Role.ORGANISER).first()
+    return tournament_staff.create_invitation(
+        tournament=tournament,
+        role=Staff.Role.OFFICIAL,
+        by=organiser.user if organiser else None,
+    )
+
+
 def load_demo() -> tuple[Tournament, bool]:
     """Create the demo tournaments and logins once; later calls keep what is there.
 
@@ -100,7 +115,17 @@ def load_demo() -> tuple[Tournament, bool]:
     if existing is not None:
         return existing, False
     with transaction.atomic():
-        tournament = _new_tournament("Lakeside Samboree 2026", DEMO_SLUG, organiser, official)
+        tournament = _new_tournament(
+            "Lakeside Samboree 2026",
+            DEMO_SLUG,
+            organiser,
+            official,
+            starts_on=date(2026, 11, 24),
+            ends_on=date(2026, 11, 26),
+            venue="Lakeside RV Park, Hall B",
+            description="Four rounds from double-12, then the table winners' playoff.",
+            time_zone="America/Chicago",
+        )
         _enter_players(
             organiser,
             [
@@ -137,11 +162,17 @@ def _enter_players(organiser, players: list[Player]) -> None:
     )
 
 
-def _new_tournament(name: str, slug: str, organiser, official) -> Tournament:
+def _new_tournament(name: str, slug: str, organiser, official, **details) -> Tournament:
     tournament = tournament_services.create_tournament(
-        name=name, slug=slug, domino_set=12, preset="samboree", by=organiser, with_stages=True
+        name=name,
+        slug=slug,
+        domino_set=12,
+        preset="samboree",
+        by=organiser,
+        with_stages=True,
+        **details,
     )
-    tournament_services.add_staff(
+    tournament_staff.add_staff(
         tournament=tournament, username=official.username, role=Staff.Role.OFFICIAL
     )
     return tournament

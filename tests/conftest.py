@@ -136,3 +136,39 @@ def as_other_organiser(other_organiser) -> APIClient:
 def fast_password_hasher(settings) -> None:
     """Tests create many users: a fast hasher keeps the suite quick (production keeps PBKDF2)."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+class Mailbox:
+    """What a real SMTP server (aiosmtpd, on a free local port) received, in order."""
+
+    def __init__(self) -> None:
+        self.messages: list = []
+
+    async def handle_DATA(self, server, session, envelope) -> str:
+        from email import message_from_bytes, policy
+
+        self.messages.append(message_from_bytes(envelope.content, policy=policy.default))
+        return "250 Message accepted for delivery"
+
+    def bodies(self) -> list[str]:
+        return [message.get_body(("plain",)).get_content() for message in self.messages]
+
+
+@pytest.fixture
+def smtp_server(settings) -> Mailbox:
+    """A real SMTP server for the test, with the site's mail pointed at it (as EMAIL_URL
+    smtp://127.0.0.1:<port> would)."""
+    from aiosmtpd.controller import Controller
+
+    mailbox = Mailbox()
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    controller = Controller(mailbox, hostname="127.0.0.1", port=port)
+    controller.start()
+    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", port
+    settings.EMAIL_HOST_USER = settings.EMAIL_HOST_PASSWORD = ""
+    settings.EMAIL_USE_TLS = settings.EMAIL_USE_SSL = False
+    yield mailbox
+    controller.stop()

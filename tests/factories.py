@@ -17,6 +17,18 @@ class UserFactory(factory.django.DjangoModelFactory):
     password = factory.django.Password("a-long-test-password")
 
 
+class OrganiserAccountFactory(UserFactory):
+    """An account that may create tournaments, as signing up or an organiser's invitation makes
+    it (tournaments.staff.grant_organiser)."""
+
+    @factory.post_generation
+    def organiser(self, create: bool, extracted, **kwargs) -> None:
+        if create:
+            from tournaments.staff import grant_organiser
+
+            grant_organiser(self)
+
+
 class TournamentFactory(factory.django.DjangoModelFactory):
     class Meta:
         model = Tournament

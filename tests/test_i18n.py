@@ -103,7 +103,8 @@ def test_login_page_speaks_spanish(client):
     html = page(client, "/accounts/login/", **SPANISH)
     assert "<h1>Iniciar sesión</h1>" in html
     assert "Los organizadores y los árbitros inician sesión aquí." in html
-    assert ">Usuario</label>" in html and ">Contraseña</label>" in html
+    assert ">Usuario o correo electrónico</label>" in html and ">Contraseña</label>" in html
+    assert "¿Ha olvidado su contraseña?" in html  # allauth's own Spanish
 
 
 @pytest.mark.django_db

@@ -22,6 +22,7 @@ from scoring import standings
 from tests import factories
 from tests.scoring.helpers import play, seat_tables
 from tournaments.models import Player, Stage, Tournament
+from tournaments.staff import create_invitation
 
 pytestmark = pytest.mark.django_db
 
@@ -72,6 +73,8 @@ class World:
     wes: Player  # withdrawn, seated nowhere: reinstatement
     other_stage: Stage  # of the other tournament: seated, one table of Zed, Yan, Xia
     other_table: Any
+    official_role: Any  # the official's Staff row: PATCH and DELETE go here
+    invitation: Any  # a pending official's invitation: DELETE revokes it
 
     def ids(self) -> dict[str, Any]:
         return {
@@ -85,6 +88,8 @@ class World:
             "wes": self.wes.pk,
             "other_stage": self.other_stage.pk,
             "other_table": self.other_table.pk,
+            "sid": self.official_role.pk,
+            "iid": self.invitation.pk,
         }
 
 
@@ -146,7 +151,11 @@ def build_world() -> World:
     seat_tables(other_stage, [["Zed", "Yan", "Xia"]])
     for stage in (qualifying, early, other_stage):  # what the worker does after the commit
         standings.rebuild_standings(stage=stage)
+    official_role = this.staff.get(user=users["official"])
+    invitation = create_invitation(tournament=this, role="official", by=users["organiser"])
     return World(
+        official_role=official_role,
+        invitation=invitation,
         this=this,
         other=other,
         users=users,
@@ -285,9 +294,16 @@ MATRIX = [
     Row("schema",            "GET",   "schema/",                     "200 200 200 200 200 200 200"),
     Row("docs",              "GET",   "docs/",                       "200 200 200 200 200 200 200"),
     Row("tournament-list",   "GET",   "tournaments/",                "200 200 200 200 200 200 200"),
-    Row("tournament-create", "POST",  "tournaments/",                "401 201 201 201 201 201 201"),
+    # Organisers (here, or of another tournament) may create one; officials and players not.
+    Row("tournament-create", "POST",  "tournaments/",                "401 403 403 403 201 201 201"),
     Row("tournament-detail", "GET",   "{t}/",                        "200 200 200 200 200 200 200"),
     Row("staff-add",         "POST",  "{t}/staff/",                  "401 403 403 403 201 403 201"),
+    Row("staff-list",        "GET",   "{t}/staff/",                  "401 403 403 403 200 403 200"),
+    Row("staff-role",        "PATCH", "{t}/staff/{sid}/",            "401 403 403 403 200 403 200"),
+    Row("staff-remove",      "DELETE","{t}/staff/{sid}/",            "401 403 403 403 204 403 204"),
+    Row("invitation-list",   "GET",   "{t}/invitations/",            "401 403 403 403 200 403 200"),
+    Row("invitation-create", "POST",  "{t}/invitations/",            "401 403 403 403 201 403 201"),
+    Row("invitation-revoke", "DELETE","{t}/invitations/{iid}/",      "401 403 403 403 204 403 204"),
     Row("player-list",       "GET",   "{t}/players/",                "200 200 200 200 200 200 200"),
     Row("player-add",        "POST",  "{t}/players/",                "401 403 403 403 201 403 201"),
     Row("player-import",     "POST",  "{t}/players/import/",         "401 403 403 403 201 403 201"),
@@ -328,6 +344,8 @@ BODIES: dict[str, Callable[[World], dict]] = {
     "auth-token": token_body,
     "tournament-create": new_tournament_body,
     "staff-add": staff_body,
+    "staff-role": lambda w: {"role": "organiser"},
+    "invitation-create": lambda w: {"role": "official", "email": ""},
     "player-add": player_body,
     "player-import": players_csv,
     "stage-create": stage_body,
@@ -409,11 +427,11 @@ def test_the_matrix_names_every_api_route():
 
     walk(next(p for p in urls.urlpatterns if str(p.pattern) == "api/v1/").url_patterns)
     fill = {"t": "tournaments/x", "s": "stages", "r": "tables/1/rounds"}
-    fill |= {key: "1" for key in ("qual", "early", "playoff", "eve", "wes")}
+    fill |= {key: "1" for key in ("qual", "early", "playoff", "eve", "wes", "sid", "iid")}
     covered = {
         (row.method, resolve("/api/v1/" + row.path.format(**fill)).url_name) for row in MATRIX
     }
-    assert len(routes) == 32
+    assert len(routes) == 38
     assert routes == covered
 
 

@@ -52,10 +52,10 @@ def test_login_page_is_throttled_too(client):
     factories.UserFactory(username="desk", password=PASSWORD)
     for _ in range(settings.AXES_FAILURE_LIMIT):
         client.post(
-            "/accounts/login/", {"username": "desk", "password": "nope"}, REMOTE_ADDR="203.0.113.8"
+            "/accounts/login/", {"login": "desk", "password": "nope"}, REMOTE_ADDR="203.0.113.8"
         )
     locked = client.post(
-        "/accounts/login/", {"username": "desk", "password": PASSWORD}, REMOTE_ADDR="203.0.113.8"
+        "/accounts/login/", {"login": "desk", "password": PASSWORD}, REMOTE_ADDR="203.0.113.8"
     )
     assert locked.status_code == 429
     assert "_auth_user_id" not in client.session
@@ -67,11 +67,36 @@ def test_login_page_is_throttled_too(client):
     assert "Try again in 15 minutes." in page and 'href="/accounts/login/"' in page
     spanish = client.post(
         "/accounts/login/",
-        {"username": "desk", "password": PASSWORD},
+        {"login": "desk", "password": PASSWORD},
         REMOTE_ADDR="203.0.113.8",
         HTTP_ACCEPT_LANGUAGE="es",
     ).content.decode()
     assert "Vuelva a intentarlo dentro de 15 minutos." in spanish
+
+
+def test_signing_in_by_email_counts_against_the_same_username(client):
+    """The sign-in takes a username or an email: failures by either count together, so that
+    alternating them does not double the tries."""
+    factories.UserFactory(username="desk", email="desk@example.org", password=PASSWORD)
+    for attempt in range(settings.AXES_FAILURE_LIMIT):
+        login = "desk@example.org" if attempt % 2 else "DESK@example.org"
+        if attempt == 2:
+            login = "desk"
+        client.post(
+            "/accounts/login/", {"login": login, "password": "nope"}, REMOTE_ADDR="203.0.113.7"
+        )
+    locked = client.post(
+        "/accounts/login/", {"login": "desk", "password": PASSWORD}, REMOTE_ADDR="203.0.113.7"
+    )
+    assert locked.status_code == 429
+    assert "_auth_user_id" not in client.session
+
+
+def test_a_sign_in_by_email_signs_in(client):
+    factories.UserFactory(username="desk", email="desk@example.org", password=PASSWORD)
+    response = client.post("/accounts/login/", {"login": "desk@example.org", "password": PASSWORD})
+    assert response.status_code == 302
+    assert client.session["_auth_user_id"]
 
 
 def test_a_sign_in_with_a_username_longer_than_axes_keeps_is_refused_not_a_500(client):
@@ -82,7 +107,7 @@ def test_a_sign_in_with_a_username_longer_than_axes_keeps_is_refused_not_a_500(c
         assert token(client, username, "wrong", "203.0.113.9").status_code == 400
         page = client.post(
             "/accounts/login/",
-            {"username": username, "password": "wrong"},
+            {"login": username, "password": "wrong"},
             REMOTE_ADDR="203.0.113.9",
         )
         assert page.status_code == 200 and "_auth_user_id" not in client.session

@@ -2,7 +2,15 @@ from django.contrib import admin
 from django.core.exceptions import PermissionDenied
 from simple_history.admin import SimpleHistoryAdmin
 
-from tournaments.models import Player, Staff, Stage, Tournament, WorkerHeartbeat
+from tournaments.models import (
+    Invitation,
+    Player,
+    Staff,
+    StaffEvent,
+    Stage,
+    Tournament,
+    WorkerHeartbeat,
+)
 from tournaments.signals import player_changed
 
 
@@ -42,7 +50,7 @@ class TournamentAdmin(admin.ModelAdmin):
 
 @admin.register(Staff)
 class StaffAdmin(admin.ModelAdmin):
-    list_display = ["user", "tournament", "role"]
+    list_display = ["user", "tournament", "role", "joined_via", "last_seen_at"]
     list_filter = ["role", "tournament"]
     raw_id_fields = ["user"]
 
@@ -78,3 +86,19 @@ class StageAdmin(admin.ModelAdmin):
 @admin.register(WorkerHeartbeat)
 class WorkerHeartbeatAdmin(admin.ModelAdmin):
     list_display = ["hostname", "seen_at", "tasks_seen"]
+
+
+@admin.register(Invitation)
+class InvitationAdmin(ViewOnly, admin.ModelAdmin):
+    """Made, revoked and accepted on the Staff page (which logs each); the admin only looks."""
+
+    list_display = ["tournament", "role", "email", "created_by", "expires_at", "accepted_by"]
+    list_filter = ["tournament", "role"]
+
+
+@admin.register(StaffEvent)
+class StaffEventAdmin(ViewOnly, admin.ModelAdmin):
+    """The staff log: a record, never edited."""
+
+    list_display = ["at", "tournament", "action", "actor_name", "subject_name", "role"]
+    list_filter = ["tournament", "action"]

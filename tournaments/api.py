@@ -16,11 +16,12 @@ from rest_framework.views import APIView
 from config.api import Conflict, NamesUnusedFields, found
 from tournaments import services
 from tournaments.csvfiles import ImportRejected, unknown_columns
-from tournaments.models import Player, Staff, Stage, Tournament
+from tournaments.models import Player, Stage, Tournament
 from tournaments.permissions import (
     is_organiser,
     is_staff_of,
     lockout_message,
+    require_may_create_tournaments,
     require_organiser,
     require_staff,
 )
@@ -36,19 +37,6 @@ class TournamentSerializer(NamesUnusedFields, serializers.ModelSerializer):
         model = Tournament
         fields = ["id", "name", "slug", "domino_set", "preset", "created_at", "with_stages"]
         read_only_fields = ["id", "created_at"]
-
-
-class StaffSerializer(NamesUnusedFields, serializers.Serializer):
-    username = serializers.CharField(max_length=150)
-    role = serializers.ChoiceField(choices=Staff.Role.choices)
-    password = serializers.CharField(
-        write_only=True,
-        required=False,
-        allow_blank=True,
-        max_length=128,
-        trim_whitespace=False,  # a password is kept as typed
-        help_text="Needed when the user is new; refused for an existing user.",
-    )
 
 
 class PlayerSerializer(NamesUnusedFields, serializers.ModelSerializer):
@@ -162,8 +150,7 @@ class TournamentListApi(APIView):
 
     @extend_schema(request=TournamentSerializer, responses={201: TournamentSerializer})
     def post(self, request: Request) -> Response:
-        if not request.user.is_authenticated:
-            self.permission_denied(request)
+        require_may_create_tournaments(request.user)
         serializer = TournamentSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         values = {
@@ -181,23 +168,6 @@ class TournamentDetailApi(APIView):
     @extend_schema(responses=TournamentSerializer)
     def get(self, request: Request, slug: str) -> Response:
         return Response(TournamentSerializer(tournament_or_404(slug)).data)
-
-
-class AddStaffApi(APIView):
-    permission_classes = [IsAuthenticated]
-
-    @extend_schema(request=StaffSerializer, responses={201: StaffSerializer})
-    def post(self, request: Request, slug: str) -> Response:
-        tournament = tournament_or_404(slug)
-        require_organiser(request.user, tournament)
-        serializer = StaffSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        added = services.add_staff(tournament=tournament, **serializer.validated_data)
-        body = {"username": added.staff.user.username, "role": added.staff.role}
-        if added.password_unchanged:  # nothing given is dropped without a word
-            body["detail"] = services.password_unchanged(added.staff.user.username)
-        # 201 as API.md has it, for a user given a role anew or given another one.
-        return Response(body, status=status.HTTP_201_CREATED)
 
 
 class PlayerListApi(APIView):

@@ -6,7 +6,6 @@ from tournaments import api
 urlpatterns = [
     path("tournaments/", api.TournamentListApi.as_view(), name="tournament-list"),
     path("tournaments/<slug:slug>/", api.TournamentDetailApi.as_view(), name="tournament-detail"),
-    path("tournaments/<slug:slug>/staff/", api.AddStaffApi.as_view(), name="tournament-staff"),
     path("tournaments/<slug:slug>/players/", api.PlayerListApi.as_view(), name="player-list"),
     path(
         "tournaments/<slug:slug>/players/import/",

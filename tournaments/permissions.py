@@ -10,6 +10,27 @@ from tournaments.models import Staff, Tournament
 
 ORGANISER = Staff.Role.ORGANISER
 OFFICIAL = Staff.Role.OFFICIAL
+# Everyone who signed up, accepted an organiser's invitation or was made an organiser is in it;
+# its permission to add tournaments is what "may create a tournament" means.
+ORGANISERS_GROUP = "Organisers"
+CREATE_TOURNAMENT = "tournaments.add_tournament"
+
+
+def create_refused() -> str:
+    """What someone who may not create a tournament is told, on the page and by the API."""
+    return _(
+        "Only organisers may create a tournament: ask an organiser for an invitation as organiser."
+    )
+
+
+def may_create_tournaments(user: AbstractBaseUser | AnonymousUser) -> bool:
+    """Organisers (by sign-up, invitation or an organiser's role anywhere) and the admin; an
+    official may not."""
+    if not user.is_authenticated:
+        return False
+    return user.has_perm(CREATE_TOURNAMENT) or (
+        Staff.objects.filter(user=user, role=ORGANISER).exists()
+    )
 
 
 def role_in(user: AbstractBaseUser | AnonymousUser, tournament: Tournament) -> str | None:
@@ -51,6 +72,13 @@ def require_staff(user: AbstractBaseUser | AnonymousUser, tournament: Tournament
             _("Only an official or organiser of %(tournament)s may do this.")
             % {"tournament": tournament.name}
         )
+
+
+def require_may_create_tournaments(user: AbstractBaseUser | AnonymousUser) -> None:
+    if not user.is_authenticated:
+        raise NotAuthenticated()
+    if not may_create_tournaments(user):
+        raise PermissionDenied(create_refused())
 
 
 def lockout_message() -> str:

@@ -1,8 +1,7 @@
 """Every state change of tournaments, staff, players and stages."""
 
-from typing import Any, NamedTuple
+from typing import Any
 
-from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
@@ -13,7 +12,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from simple_history.utils import bulk_create_with_history
 
 from tournaments.csvfiles import ImportRejected, read_csv, whole_number
-from tournaments.models import Player, PlayerChange, Staff, Stage, Tournament
+from tournaments.models import Player, PlayerChange, Staff, StaffEvent, Stage, Tournament
 from tournaments.presets import PRESETS, get_preset
 from tournaments.signals import player_changed
 from tournaments.text import hidden_character
@@ -46,8 +45,10 @@ def create_tournament(
     preset: str,
     by: AbstractBaseUser,
     with_stages: bool = False,
+    **details: Any,
 ) -> Tournament:
-    """Create a tournament; its creator becomes its organiser."""
+    """Create a tournament; its creator becomes its organiser. `details`: starts_on, ends_on,
+    venue, description, time_zone (update_details checks them alike)."""
     check_printable(name=name)
     chosen = PRESETS.get(preset)
     if chosen is not None and domino_set not in chosen.deals:
@@ -63,10 +64,23 @@ def create_tournament(
     if Tournament.objects.filter(slug=slug).exists():
         message = _("The address %(slug)s is taken: choose another.") % {"slug": repr(slug)}
         raise ValidationError({"slug": [message]})
-    tournament = Tournament.objects.create(
-        name=name, slug=slug, domino_set=domino_set, preset=preset
+    tournament = Tournament(name=name, slug=slug, domino_set=domino_set, preset=preset)
+    _set_details(tournament, details)
+    tournament.save()
+    Staff.objects.create(
+        tournament=tournament,
+        user=by,
+        role=Staff.Role.ORGANISER,
+        joined_via=Staff.Joined.CREATED,
     )
-    Staff.objects.create(tournament=tournament, user=by, role=Staff.Role.ORGANISER)
+    StaffEvent.objects.create(
+        tournament=tournament,
+        action=StaffEvent.Action.CREATED,
+        actor=by,
+        actor_name=by.get_username(),
+        subject_name=by.get_username(),
+        role=Staff.Role.ORGANISER,
+    )
     if with_stages:
         for template in get_preset(preset).stages:
             create_stage(
@@ -81,88 +95,46 @@ def create_tournament(
     return tournament
 
 
-def _new_user(user_model: Any, username: str, password: str | None) -> Any:
-    """A new account. API.md asks only for a password; a name that does not print, or one that
-    differs from an existing account's only in capitals (a second account by mistake), is
-    refused."""
-    errors: dict[str, list[str]] = {}
-    lookalike = user_model.objects.filter(username__iexact=username).first()
-    if unprintable := _unprintable(username):
-        errors["username"] = unprintable
-    elif lookalike is not None:
-        message = _(
-            "%(existing)s has an account already (only the capitals differ): use that name."
-        )
-        errors["username"] = [message % {"existing": lookalike.get_username()}]
-    if not password:
-        message = _("%(username)s is a new user: give a password.")
-        errors["password"] = [message % {"username": repr(username)}]
-    if errors:
-        raise ValidationError(errors)
-    return user_model.objects.create_user(username=username, password=password)
+DETAIL_FIELDS = ("starts_on", "ends_on", "venue", "description", "time_zone")
 
 
-def password_unchanged(username: str) -> str:
-    """What add_staff's caller says when StaffAdded.password_unchanged."""
-    return _(
-        "%(username)s has an account already: the password given was not used, and theirs is "
-        "unchanged."
-    ) % {"username": username}
-
-
-class StaffAdded(NamedTuple):
-    staff: Staff
-    created: bool  # the role is new in the tournament
-    password_unchanged: bool  # a password was given for an existing account, and not used
+def _set_details(tournament: Tournament, details: dict[str, Any]) -> None:
+    """Set a tournament's dates, venue, description and time zone, checked as the model checks
+    them (a day range the right way round, a known zone, printable text)."""
+    unknown = set(details) - set(DETAIL_FIELDS)
+    if unknown:
+        raise TypeError(f"not a tournament detail: {sorted(unknown)}")
+    for field, value in details.items():
+        setattr(tournament, field, value)
+    check_printable(venue=tournament.venue)
+    tournament.full_clean(
+        exclude=[f.name for f in Tournament._meta.fields if f.name not in DETAIL_FIELDS],
+        validate_unique=False,
+    )
+    if tournament.starts_on and tournament.ends_on and tournament.ends_on < tournament.starts_on:
+        raise ValidationError({"ends_on": [_("The last day is before the first day.")]})
 
 
 @transaction.atomic
-def add_staff(
-    *, tournament: Tournament, username: str, role: str, password: str | None = None
-) -> StaffAdded:
-    """Give a user a role in the tournament, creating the user when new. A password given for
-    an existing account never changes it (API.md: it creates the user when new); the answer
-    says so when it differs from theirs."""
-    if role not in Staff.Role.values:
-        raise ValidationError({"role": [_("Choose official or organiser.")]})
-    user_model = get_user_model()
-    # The name the user would be stored under: a look-alike (full-width letters) is the same user.
-    username = user_model.normalize_username(username)
-    user = user_model.objects.filter(username=username).first()
-    # Someone else's account (an organiser elsewhere, maybe): never reset from here.
-    unchanged = user is not None and bool(password) and not user.check_password(password)
-    if user is None:
-        user = _new_user(user_model, username, password)
-    # Under the tournament's lock: two organisers demoting each other at once leave one.
-    Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
-    organisers = Staff.objects.filter(tournament=tournament, role=Staff.Role.ORGANISER)
-    if role != Staff.Role.ORGANISER and list(organisers.values_list("user_id", flat=True)) == [
-        user.pk
-    ]:
-        message = _(
-            "%(username)s is the only organiser of %(tournament)s: make someone else an "
-            "organiser first, or nobody could run the tournament."
-        )
-        raise ValidationError(
-            {"role": [message % {"username": user.get_username(), "tournament": tournament.name}]}
-        )
-    staff, created = Staff.objects.update_or_create(
-        tournament=tournament, user=user, defaults={"role": role}
-    )
-    return StaffAdded(staff, created, unchanged)
+def update_details(*, tournament: Tournament, by: AbstractBaseUser, **details: Any) -> Tournament:
+    """Change a tournament's dates, venue, description or time zone (name and set stay)."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    _set_details(tournament, details)
+    tournament.save(update_fields=list(details) or None)
+    return tournament
 
 
 def check_printable(**fields: str) -> None:
     """ValidationError for each field holding a character that does not print (an invisible
     space, a control character, a right-to-left override): pages, cards and exports would show
     it as nothing, or back to front."""
-    found = {field: _unprintable(text) for field, text in fields.items()}
+    found = {field: unprintable_messages(text) for field, text in fields.items()}
     errors = {field: messages for field, messages in found.items() if messages}
     if errors:
         raise ValidationError(errors)
 
 
-def _unprintable(text: str) -> list[str]:
+def unprintable_messages(text: str) -> list[str]:
     code = hidden_character(text)
     if code is None:
         return []
@@ -385,7 +357,7 @@ def validate_stage(
     """Check a stage's settings against the tournament's set and preset, and its name against
     the tournament's other stages (`stage` is the one changed, if any); ValidationError if not."""
     errors: dict[str, list[str]] = {}
-    if "name" in values and (unprintable := _unprintable(values["name"])):
+    if "name" in values and (unprintable := unprintable_messages(values["name"])):
         errors["name"] = unprintable
     elif "name" in values and (
         stage is None or stage_name_key(values["name"]) != stage_name_key(stage.name)

@@ -2,16 +2,16 @@
 
 from axes.conf import settings as axes_settings
 from django.contrib import messages
+from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
 from tournaments import services
-from tournaments.forms import NewTournamentForm, StaffForm
-from tournaments.models import Tournament
-from tournaments.permissions import is_organiser, lockout_message
+from tournaments.forms import NewTournamentForm
+from tournaments.permissions import create_refused, lockout_message, may_create_tournaments
 
 
 def locked_out(request: HttpRequest, *args: object) -> HttpResponse:
@@ -31,18 +31,24 @@ def axes_username(request: HttpRequest, credentials: dict | None = None) -> str 
     PostgreSQL, at the login page and the API's token alike (jazzband/django-axes#1381)."""
     field = axes_settings.AXES_USERNAME_FORM_FIELD
     source = credentials if credentials else getattr(request, "data", request.POST)
-    username = source.get(field)
+    # The sign-in page's "login" field takes a username or an email; allauth authenticates with
+    # either as "username" or "email".
+    username = source.get(field) or source.get("email") or source.get("login")
+    if isinstance(username, str) and "@" in username:
+        # An email counts against its account's username: alternating them gains no tries.
+        user_model = get_user_model()
+        account = user_model.objects.filter(email__iexact=username[:AXES_USERNAME_MAX]).first()
+        if account is not None:
+            username = account.get_username()
     return username[:AXES_USERNAME_MAX] if isinstance(username, str) else username
-
-
-def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "tournaments/home.html", {"tournaments": Tournament.objects.all()})
 
 
 @login_required
 def new_tournament(request: HttpRequest) -> HttpResponse:
     """A tournament from a rule preset: the preset fills its stages (Samboree: four rounds from
-    double-12, then the winners' playoff). Its creator becomes its organiser."""
+    double-12, then the winners' playoff). Its creator becomes its organiser. Organisers only."""
+    if not may_create_tournaments(request.user):
+        raise PermissionDenied(create_refused())
     form = NewTournamentForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -60,33 +66,3 @@ def new_tournament(request: HttpRequest) -> HttpResponse:
             return redirect("manage", slug=tournament.slug)
     status = 400 if request.method == "POST" else 200
     return render(request, "tournaments/new.html", {"form": form}, status=status)
-
-
-@login_required
-def staff_page(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, slug=slug)
-    if not is_organiser(request.user, tournament):
-        raise PermissionDenied(
-            _("Only an organiser of %(tournament)s may manage its staff.")
-            % {"tournament": tournament.name}
-        )
-    form = StaffForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            staff, created, password_unchanged = services.add_staff(
-                tournament=tournament, **form.cleaned_data
-            )
-        except ValidationError as error:
-            for field, problems in error.message_dict.items():
-                for problem in problems:
-                    form.add_error(field if field in form.fields else None, problem)
-        else:
-            done = _("%(user)s added as %(role)s.") if created else _("%(user)s is now %(role)s.")
-            role = staff.get_role_display().lower()
-            messages.success(request, done % {"user": staff.user.username, "role": role})
-            if password_unchanged:
-                messages.warning(request, services.password_unchanged(staff.user.username))
-            return redirect("manage-staff", slug=slug)
-    staff = tournament.staff.select_related("user").order_by("role", "user__username")
-    context = {"tournament": tournament, "form": form, "staff": staff}
-    return render(request, "tournaments/staff.html", context, status=400 if form.errors else 200)

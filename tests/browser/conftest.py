@@ -68,7 +68,7 @@ def new_page(browser, live_server) -> Iterator:
 
 def sign_in(page, username: str, password: str = "a-long-test-password", next_path: str = "/"):
     page.goto(f"/accounts/login/?next={next_path}")
-    page.fill("#id_username", username)
+    page.fill("#id_login", username)
     page.fill("#id_password", password)
     page.click("main button[type=submit]")
     page.wait_for_url(f"**{next_path}")

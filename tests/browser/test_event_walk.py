@@ -42,7 +42,7 @@ def accessible(page) -> None:
 
 
 def test_a_whole_event(new_page, transactional_db, tmp_path):
-    desk_user = factories.UserFactory(username="desk")
+    desk_user = factories.OrganiserAccountFactory(username="desk")
     tablet_user = factories.UserFactory(username="tablet")
 
     # The organiser creates the event from the Samboree preset.
@@ -69,9 +69,10 @@ def test_a_whole_event(new_page, transactional_db, tmp_path):
     assert "Imported 12 players." in desk.inner_text(".messages")
     desk.goto("/t/harbour/manage/staff/")
     accessible(desk)
-    desk.fill("#id_username", tablet_user.username)
     desk.select_option("#id_role", "official")
-    submit(desk, "main button[type=submit]")
+    submit(desk, "button[value=invite]")
+    accessible(desk)
+    invitation = desk.locator(".invite-link a").get_attribute("href")
     desk.goto("/t/harbour/manage/stages/1/")
     accessible(desk)
     desk.fill("#id_rounds", "2")
@@ -90,7 +91,11 @@ def test_a_whole_event(new_page, transactional_db, tmp_path):
 
     # The official enters every round at a tablet.
     tablet = new_page(TABLET)
-    sign_in(tablet, tablet_user.username, next_path="/t/harbour/enter/")
+    join = invitation.split("://", 1)[1].split("/", 1)[1]
+    sign_in(tablet, tablet_user.username, next_path=f"/{join}")
+    accessible(tablet)
+    submit(tablet, "text=Accept the invitation")
+    assert tablet.url.endswith("/t/harbour/enter/")
     accessible(tablet)
     for table_no in (1, 2, 3):
         for round_no in (1, 2):

@@ -15,13 +15,20 @@ from pathlib import Path
 import pytest
 
 from scoring import services as scoring_services
-from scoring.demo import DEMO_OFFICIAL, DEMO_ORGANISER, DEMO_PASSWORD, FINISHED_SLUG, load_demo
+from scoring.demo import (
+    DEMO_OFFICIAL,
+    DEMO_ORGANISER,
+    DEMO_PASSWORD,
+    FINISHED_SLUG,
+    load_demo,
+    pending_invitation,
+)
 from scoring.models import RoundResult
 from tables import services as table_services
 from tables.models import Table
 from tests.browser.axe import serious_violations, start_check
 from tests.browser.conftest import PHONE, overflows_sideways, sign_in
-from tournaments.models import Player, Tournament
+from tournaments.models import Invitation, Player, Tournament
 
 pytestmark = pytest.mark.browser
 
@@ -57,11 +64,13 @@ class Event:
     corrected_round: int
     withdrawable: Player
     withdrawn: Player
+    invitation: Invitation  # pending, an official's
     data: frozenset[str]  # what the organisers typed: names, clubs, stages, usernames
 
 
 def build_event() -> Event:
     lakeside, _ = load_demo()
+    invitation = pending_invitation(lakeside)
     official = lakeside.staff.get(user__username=DEMO_OFFICIAL).user
     organiser = lakeside.staff.get(user__username=DEMO_ORGANISER).user
     stage = lakeside.stages.get(order=1)
@@ -121,6 +130,7 @@ def build_event() -> Event:
         corrected_round=1,
         withdrawable=tables[4].seats.order_by("position").first().player,
         withdrawn=withdrawn,
+        invitation=invitation,
         data=frozenset(data),
     )
 
@@ -178,6 +188,19 @@ def visits_for(event: Event, who: str) -> list[Visit]:
             ),
             Visit("screen", f"{t}/screen/", "Newest results", "Últimos resultados"),
             Visit("login", "/accounts/login/", "Sign in", "Iniciar sesión"),
+            Visit("signup", "/accounts/signup/", "Sign up as an organiser", "Registrarse como"),
+            Visit(
+                "password-reset",
+                "/accounts/password/reset/",
+                "Password Reset",
+                "Restablecer",
+            ),
+            Visit(
+                "join",
+                f"/join/{event.invitation.key}/",
+                "Continue without an account",
+                "Continuar sin cuenta",
+            ),
         ]
     enter = f"{t}/enter"
     if who == "official":
@@ -266,6 +289,15 @@ def visits_for(event: Event, who: str) -> list[Visit]:
             "historial",
         ),
         Visit("staff", f"{manage}/staff/", "organisers and officials", "organizadores y árbitros"),
+        Visit(
+            "invitation",
+            f"{manage}/staff/invitations/{event.invitation.pk}/",
+            "Scan the code",
+            "Escanee el código",
+        ),
+        Visit("my-tournaments", "/", "My tournaments", "Mis torneos"),
+        Visit("account-email", "/accounts/email/", "Email", "correo electrónico"),
+        Visit("password-change", "/accounts/password/change/", "Change Password", "Cambiar"),
         Visit(
             "import-scores-errors",
             f"{manage}/scores/import/",

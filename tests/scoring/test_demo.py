@@ -1,5 +1,7 @@
 """The demo event of `make run`: loaded once, kept on the next run, with working logins."""
 
+import re
+
 import pytest
 from django.core.management import call_command
 
@@ -32,9 +34,15 @@ def test_load_demo_creates_a_samboree_with_37_players_and_logins(client, capsys)
     printed = capsys.readouterr().out
     assert f"http://127.0.0.1:8123/t/{DEMO_SLUG}/" in printed
     assert f"organiser / {DEMO_PASSWORD}" in printed
-    signed_in = client.post("/accounts/login/", {"username": "official", "password": DEMO_PASSWORD})
+    # Where the demo's mails go, and an invitation to try that works.
+    assert "Mail             printed in this console (set EMAIL_URL" in printed
+    join = re.search(r"http://127.0.0.1:8123(/join/[\w-]+/)", printed)
+    assert join and "Accept the invitation" not in client.get(join[1]).content.decode()
+    assert "Continue without an account" in client.get(join[1]).content.decode()
+    signed_in = client.post("/accounts/login/", {"login": "official", "password": DEMO_PASSWORD})
     assert signed_in.status_code == 302  # the demo password works
     assert client.get(f"/t/{DEMO_SLUG}/").status_code == 200
+    assert "Accept the invitation" in client.get(join[1]).content.decode()
 
 
 def test_load_demo_again_keeps_the_data(capsys):

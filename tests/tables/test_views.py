@@ -331,7 +331,7 @@ def test_import_from_the_console_shows_every_bad_line(organiser_client, tourname
 
 
 def test_new_tournament_from_a_preset(client, db):
-    user = factories.UserFactory()
+    user = factories.OrganiserAccountFactory()
     client.force_login(user)
     response = client.post(
         "/new/",
@@ -350,47 +350,6 @@ def test_new_tournament_from_a_preset(client, db):
     )
     assert bad.status_code == 400
     assert "deals only with double-12" in bad.content.decode()
-
-
-def test_staff_page_adds_an_official(organiser_client, tournament):
-    response = organiser_client.post(
-        f"/t/{tournament.slug}/manage/staff/",
-        {"username": "tablet3", "role": "official", "password": "tablet-three-pw"},
-        follow=True,
-    )
-    assert "tablet3 added as official." in response.content.decode()
-    missing = organiser_client.post(
-        f"/t/{tournament.slug}/manage/staff/", {"username": "tablet4", "role": "official"}
-    )
-    assert (
-        missing.status_code == 400 and "is a new user: give a password" in missing.content.decode()
-    )
-    # Given again with another password, tablet3 becomes an organiser; the page says the
-    # password was not used rather than dropping it unsaid.
-    again = organiser_client.post(
-        f"/t/{tournament.slug}/manage/staff/",
-        {"username": "tablet3", "role": "organiser", "password": "something-else"},
-        follow=True,
-    ).content.decode()
-    assert "tablet3 is now organiser." in again
-    assert "tablet3 has an account already: the password given was not used" in again
-
-
-def test_the_only_organiser_cannot_make_themselves_an_official(
-    organiser_client, tournament, organiser
-):
-    demote = {"username": organiser.username, "role": "official"}
-    response = organiser_client.post(f"/t/{tournament.slug}/manage/staff/", demote)
-    assert response.status_code == 400
-    assert "is the only organiser of" in response.content.decode()
-    assert tournament.staff.get(user=organiser).role == "organiser"
-    # With a second organiser, stepping down is allowed.
-    organiser_client.post(
-        f"/t/{tournament.slug}/manage/staff/",
-        {"username": "second", "role": "organiser", "password": "second-organiser-pw"},
-    )
-    organiser_client.post(f"/t/{tournament.slug}/manage/staff/", demote)
-    assert tournament.staff.get(user=organiser).role == "official"
 
 
 def test_day_of_play_settings_from_the_stage_page(organiser_client, tournament, stage):

@@ -38,7 +38,7 @@ def test_token_auth_gives_a_token_for_good_credentials_only(anon):
 
 
 def test_create_tournament_makes_the_creator_its_organiser(db):
-    user = factories.UserFactory()
+    user = factories.OrganiserAccountFactory()
     response = client_for(user).post(
         "/api/v1/tournaments/",
         {"name": "Spring Fling", "slug": "spring-fling", "domino_set": 12, "preset": "samboree"},
@@ -52,7 +52,7 @@ def test_create_tournament_makes_the_creator_its_organiser(db):
 
 
 def test_create_tournament_with_stages_fills_the_preset_stages(db):
-    response = client_for(factories.UserFactory()).post(
+    response = client_for(factories.OrganiserAccountFactory()).post(
         "/api/v1/tournaments/",
         {
             "name": "Rally",
@@ -69,6 +69,20 @@ def test_create_tournament_with_stages_fills_the_preset_stages(db):
         (1, "qualifying", 4, [12, 11, 10, 9]),
         (2, "playoff", 4, [12, 11, 10, 9]),
     ]
+
+
+@pytest.mark.parametrize("role", [None, "official"])
+def test_create_tournament_by_an_official_or_a_plain_account_is_403(db, role):
+    """Officials (and accounts that never signed up as organisers) may not create tournaments."""
+    user = factories.UserFactory()
+    if role:
+        factories.StaffFactory(user=user, role=role)
+    response = client_for(user).post(
+        "/api/v1/tournaments/", {"name": "X", "slug": "x", "domino_set": 12}, format="json"
+    )
+    assert response.status_code == 403
+    assert "Only organisers may create a tournament" in response.json()["detail"]
+    assert not Tournament.objects.filter(slug="x").exists()
 
 
 def test_create_tournament_anonymous_is_401(anon):
@@ -90,7 +104,7 @@ def test_create_tournament_anonymous_is_401(anon):
 )
 def test_create_tournament_bad_input_is_400_and_stores_nothing(db, body, field, message):
     payload = {"name": "Rally", "slug": "rally", "domino_set": 12, "preset": "samboree", **body}
-    response = client_for(factories.UserFactory()).post(
+    response = client_for(factories.OrganiserAccountFactory()).post(
         "/api/v1/tournaments/", payload, format="json"
     )
     assert response.status_code == 400
@@ -99,7 +113,7 @@ def test_create_tournament_bad_input_is_400_and_stores_nothing(db, body, field, 
 
 
 def test_create_tournament_taken_slug_is_400(tournament):
-    response = client_for(factories.UserFactory()).post(
+    response = client_for(factories.OrganiserAccountFactory()).post(
         "/api/v1/tournaments/",
         {"name": "Copy", "slug": tournament.slug, "domino_set": 12, "preset": "samboree"},
         format="json",

@@ -61,3 +61,9 @@
     if (link) link.focus({ preventScroll: true });
   });
 })();
+
+// A "Print" button (an invitation's QR code): the browser's own print, which the CSP allows
+// only from a script file.
+document.addEventListener("click", (event) => {
+  if (event.target.closest("[data-print]")) window.print();
+});

@@ -1,0 +1,176 @@
+"""The v1 API of a tournament's staff and invitations (shared/API.md), for organisers."""
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from accounts.mail import send_invitation
+from config.api import NamesUnusedFields, found
+from tournaments import staff as staffing
+from tournaments.api import tournament_or_404
+from tournaments.models import Invitation, Staff
+from tournaments.permissions import require_organiser
+
+
+class AddStaffSerializer(NamesUnusedFields, serializers.Serializer):
+    username = serializers.CharField(max_length=150)
+    role = serializers.ChoiceField(choices=Staff.Role.choices)
+    password = serializers.CharField(
+        write_only=True,
+        required=False,
+        allow_blank=True,
+        max_length=128,
+        trim_whitespace=False,  # a password is kept as typed
+        help_text="Needed when the user is new; an existing user's password is never changed.",
+    )
+
+
+class StaffSerializer(NamesUnusedFields, serializers.ModelSerializer):
+    username = serializers.CharField(source="user.username", read_only=True)
+
+    class Meta:
+        model = Staff
+        fields = ["id", "username", "role", "joined_via", "joined_at", "last_seen_at"]
+        read_only_fields = ["id", "username", "joined_via", "joined_at", "last_seen_at"]
+
+
+class InvitationSerializer(NamesUnusedFields, serializers.ModelSerializer):
+    url = serializers.SerializerMethodField()
+    status = serializers.CharField(read_only=True)
+    created_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    accepted_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    expires_at = serializers.DateTimeField(
+        required=False, help_text="Default: in ROUNDHOUSE_INVITATION_DAYS days (7)."
+    )
+    email = serializers.EmailField(
+        required=False, allow_blank=True, help_text="Where to mail the link (optional)."
+    )
+
+    class Meta:
+        model = Invitation
+        fields = [
+            "id",
+            "role",
+            "url",
+            "email",
+            "expires_at",
+            "status",
+            "created_by",
+            "created_at",
+            "accepted_by",
+            "accepted_at",
+            "revoked_at",
+        ]
+        read_only_fields = [
+            "id",
+            "url",
+            "status",
+            "created_by",
+            "created_at",
+            "accepted_by",
+            "accepted_at",
+            "revoked_at",
+        ]
+
+    def get_url(self, invitation: Invitation) -> str:
+        from accounts.views import invitation_url
+
+        return invitation_url(self.context["request"], invitation)
+
+
+class StaffListApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses=StaffSerializer(many=True))
+    def get(self, request: Request, slug: str) -> Response:
+        tournament = tournament_or_404(slug)
+        require_organiser(request.user, tournament)
+        members = tournament.staff.select_related("user").order_by("role", "user__username")
+        return Response(StaffSerializer(members, many=True).data)
+
+    @extend_schema(request=AddStaffSerializer, responses={201: AddStaffSerializer})
+    def post(self, request: Request, slug: str) -> Response:
+        """For scripts: give an account a role, creating it when new (API.md)."""
+        tournament = tournament_or_404(slug)
+        require_organiser(request.user, tournament)
+        serializer = AddStaffSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        added = staffing.add_staff(
+            tournament=tournament, by=request.user, **serializer.validated_data
+        )
+        body = {"username": added.staff.user.username, "role": added.staff.role}
+        if added.password_unchanged:  # nothing given is dropped without a word
+            body["detail"] = staffing.password_unchanged(added.staff.user.username)
+        # 201 as API.md has it, for a user given a role anew or given another one.
+        return Response(body, status=status.HTTP_201_CREATED)
+
+
+class StaffDetailApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    def _staff(self, request: Request, slug: str, staff_id: int) -> Staff:
+        tournament = tournament_or_404(slug)
+        require_organiser(request.user, tournament)
+        return found(Staff.objects.select_related("user"), pk=staff_id, tournament=tournament)
+
+    @extend_schema(request=StaffSerializer, responses=StaffSerializer)
+    def patch(self, request: Request, slug: str, staff_id: int) -> Response:
+        member = self._staff(request, slug, staff_id)
+        serializer = StaffSerializer(member, data=request.data, partial=True)
+        serializer.is_valid(raise_exception=True)
+        if "role" in serializer.validated_data:
+            member = staffing.change_role(
+                staff=member, role=serializer.validated_data["role"], by=request.user
+            )
+        return Response(StaffSerializer(member).data)
+
+    @extend_schema(responses={204: None})
+    def delete(self, request: Request, slug: str, staff_id: int) -> Response:
+        member = self._staff(request, slug, staff_id)
+        staffing.remove_staff(staff=member, by=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class InvitationListApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses=InvitationSerializer(many=True))
+    def get(self, request: Request, slug: str) -> Response:
+        tournament = tournament_or_404(slug)
+        require_organiser(request.user, tournament)
+        invitations = tournament.invitations.select_related("created_by", "accepted_by")
+        context = {"request": request}
+        return Response(InvitationSerializer(invitations, many=True, context=context).data)
+
+    @extend_schema(request=InvitationSerializer, responses={201: InvitationSerializer})
+    def post(self, request: Request, slug: str) -> Response:
+        tournament = tournament_or_404(slug)
+        require_organiser(request.user, tournament)
+        serializer = InvitationSerializer(data=request.data, context={"request": request})
+        serializer.is_valid(raise_exception=True)
+        invitation = staffing.create_invitation(
+            tournament=tournament, by=request.user, **serializer.validated_data
+        )
+        body = InvitationSerializer(invitation, context={"request": request}).data
+        if invitation.email:
+            problem = send_invitation(request, invitation)
+            body["mail_sent"] = problem is None
+            if problem:  # the invitation stands; the caller hands the link over otherwise
+                body["detail"] = problem
+        return Response(body, status=status.HTTP_201_CREATED)
+
+
+class InvitationDetailApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses={204: None})
+    def delete(self, request: Request, slug: str, invitation_id: int) -> Response:
+        """Revoke: the link stops working. 409 once it was accepted (remove the person)."""
+        tournament = tournament_or_404(slug)
+        require_organiser(request.user, tournament)
+        invitation = found(Invitation, pk=invitation_id, tournament=tournament)
+        staffing.revoke_invitation(invitation=invitation, by=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)

@@ -1,0 +1,48 @@
+from allauth.account import forms as allauth_forms
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from tournaments.models import Staff
+
+
+class InvitationForm(forms.Form):
+    role = forms.ChoiceField(choices=Staff.Role.choices, label=_("Role"))
+    email = forms.EmailField(
+        required=False,
+        label=_("Email (optional)"),
+        help_text=_("The link is mailed there too. Leave it empty to print or show the QR code."),
+    )
+    days = forms.IntegerField(
+        min_value=1,
+        max_value=90,
+        label=_("Days it stays valid"),
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+    )
+
+
+class RoleForm(forms.Form):
+    role = forms.ChoiceField(choices=Staff.Role.choices, label=_("Role"))
+
+
+class AddAccountForm(forms.Form):
+    """An existing account given a role by its username (no password is typed for anyone)."""
+
+    username = forms.CharField(max_length=150, label=_("Username of an existing account"))
+    role = forms.ChoiceField(choices=Staff.Role.choices, label=_("Role"))
+
+    def __init__(self, *args, **kwargs) -> None:
+        # On the Staff page beside the invitation form, whose role field shares the name.
+        kwargs.setdefault("auto_id", "add-%s")
+        super().__init__(*args, **kwargs)
+
+
+class LoginForm(allauth_forms.LoginForm):
+    """allauth's sign-in, its one field named for what it takes (its label says "Login")."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        login = self.fields["login"]
+        login.label = _("Username or email")
+        login.widget.attrs.update(autocomplete="username", autocapitalize="none")
+        login.widget.attrs.pop("placeholder", None)
+        self.fields["password"].widget.attrs.pop("placeholder", None)

@@ -1,0 +1,66 @@
+"""Request-wide wiring that spans the apps: the tournament's time zone for every page and answer."""
+
+import time
+import zoneinfo
+
+from django.http import HttpRequest
+from django.utils import timezone
+
+from tables.models import Table
+from tournaments.models import Stage, Tournament
+
+# Zones change rarely (an organiser's edit); each process keeps what it looked up this long, so
+# that the public pages, served from memory, pay no query for it.
+ZONE_SECONDS = 30.0
+_zones: dict[tuple[str, object], tuple[float, str | None]] = {}
+
+
+def _lookup(kind: str, key: object) -> str | None:
+    if kind == "slug":
+        rows = Tournament.objects.filter(slug=key)
+        field = "time_zone"
+    elif kind == "stage_id":
+        rows, field = Stage.objects.filter(pk=key), "tournament__time_zone"
+    else:
+        rows, field = Table.objects.filter(pk=key), "stage__tournament__time_zone"
+    return rows.values_list(field, flat=True).first()
+
+
+def zone_name_for(kind: str, key: object) -> str | None:
+    """The time zone of the tournament that a URL's `slug`, `stage_id` or `table_id` names."""
+    now = time.monotonic()
+    cached = _zones.get((kind, key))
+    if cached is not None and now - cached[0] < ZONE_SECONDS:
+        return cached[1]
+    name = _lookup(kind, key)
+    if len(_zones) > 4096:  # scanners' made-up slugs never grow it without bound
+        _zones.clear()
+    _zones[(kind, key)] = (now, name)
+    return name
+
+
+def forget_zones() -> None:
+    """After a tournament's zone changed: this process shows the new one at once."""
+    _zones.clear()
+
+
+class TournamentTimeZoneMiddleware:
+    """Activates the zone of the tournament a URL is about (by its slug, stage or table), so
+    that pages, API answers, exports and cards show its local time; the site's zone elsewhere."""
+
+    def __init__(self, get_response) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest):
+        try:
+            return self.get_response(request)
+        finally:
+            timezone.deactivate()
+
+    def process_view(self, request: HttpRequest, view, args, kwargs) -> None:
+        for kind in ("slug", "stage_id", "table_id"):
+            if kind in kwargs:
+                name = zone_name_for(kind, kwargs[kind])
+                if name:
+                    timezone.activate(zoneinfo.ZoneInfo(name))
+                return

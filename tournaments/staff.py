@@ -1,0 +1,416 @@
+"""Who runs a tournament: invitations, roles given, changed and taken away, each kept in the
+staff log (StaffEvent) with who did it and when.
+
+An invitation works once: the first person to accept it gets its role. An official on a shared
+tablet may accept one without an account: a "tablet" user with no password, an official of
+this tournament only, whose session ends when an organiser removes them.
+"""
+
+from datetime import datetime, timedelta
+from typing import Any, NamedTuple
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser, Group, Permission
+from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import formats, timezone
+from django.utils.translation import gettext as _
+
+from tournaments.models import Invitation, Staff, StaffEvent, Tournament
+from tournaments.permissions import CREATE_TOURNAMENT, ORGANISERS_GROUP
+from tournaments.services import StateConflict, unprintable_messages
+
+# An invitation can be made to last this long at the most.
+LONGEST_INVITATION = timedelta(days=90)
+TABLET_PREFIX = "tablet-"
+
+
+class InvitationUnusable(StateConflict):
+    """The invitation was accepted, revoked or has expired; the message says which, and when."""
+
+
+def grant_organiser(user: AbstractBaseUser) -> None:
+    """Let `user` create tournaments of their own (sign-up, an organiser's role or invitation)."""
+    group, created = Group.objects.get_or_create(name=ORGANISERS_GROUP)
+    if created:
+        app_label, codename = CREATE_TOURNAMENT.split(".")
+        group.permissions.add(
+            Permission.objects.get(content_type__app_label=app_label, codename=codename)
+        )
+    user.groups.add(group)
+
+
+def log(
+    *,
+    tournament: Tournament,
+    action: str,
+    by: AbstractBaseUser | None,
+    subject: str = "",
+    role: str = "",
+    previous_role: str = "",
+    invitation: Invitation | None = None,
+) -> StaffEvent:
+    actor = by if by is not None and by.is_authenticated else None
+    return StaffEvent.objects.create(
+        tournament=tournament,
+        action=action,
+        actor=actor,
+        actor_name=actor.get_username() if actor else "",
+        subject_name=subject,
+        role=role,
+        previous_role=previous_role,
+        invitation=invitation,
+    )
+
+
+def _new_user(user_model: Any, username: str, password: str | None) -> Any:
+    """A new account. API.md asks only for a password; a name that does not print, or one that
+    differs from an existing account's only in capitals (a second account by mistake), is
+    refused."""
+    errors: dict[str, list[str]] = {}
+    lookalike = user_model.objects.filter(username__iexact=username).first()
+    if unprintable := unprintable_messages(username):
+        errors["username"] = unprintable
+    elif lookalike is not None:
+        message = _(
+            "%(existing)s has an account already (only the capitals differ): use that name."
+        )
+        errors["username"] = [message % {"existing": lookalike.get_username()}]
+    if not password:
+        message = _("%(username)s is a new user: give a password.")
+        errors["password"] = [message % {"username": repr(username)}]
+    else:
+        try:  # the site's password rules, as at sign-up ("abc" was accepted here)
+            validate_password(password, user_model(username=username))
+        except ValidationError as weak:
+            errors["password"] = list(weak.messages)
+    if errors:
+        raise ValidationError(errors)
+    return user_model.objects.create_user(username=username, password=password)
+
+
+def password_unchanged(username: str) -> str:
+    """What add_staff's caller says when StaffAdded.password_unchanged."""
+    return _(
+        "%(username)s has an account already: the password given was not used, and theirs is "
+        "unchanged."
+    ) % {"username": username}
+
+
+class StaffAdded(NamedTuple):
+    staff: Staff
+    created: bool  # the role is new in the tournament
+    password_unchanged: bool  # a password was given for an existing account, and not used
+
+
+@transaction.atomic
+def add_staff(
+    *,
+    tournament: Tournament,
+    username: str,
+    role: str,
+    password: str | None = None,
+    by: AbstractBaseUser | None = None,
+) -> StaffAdded:
+    """Give a user a role in the tournament, creating the user when new. A password given for
+    an existing account never changes it (API.md: it creates the user when new); the answer
+    says so when it differs from theirs."""
+    if role not in Staff.Role.values:
+        raise ValidationError({"role": [_("Choose official or organiser.")]})
+    user_model = get_user_model()
+    # The name the user would be stored under: a look-alike (full-width letters) is the same user.
+    username = user_model.normalize_username(username)
+    user = user_model.objects.filter(username=username).first()
+    # Someone else's account (an organiser elsewhere, maybe): never reset from here.
+    unchanged = user is not None and bool(password) and not user.check_password(password)
+    if user is None:
+        user = _new_user(user_model, username, password)
+    # Under the tournament's lock: two organisers demoting each other at once leave one.
+    Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
+    organisers = Staff.objects.filter(tournament=tournament, role=Staff.Role.ORGANISER)
+    if role != Staff.Role.ORGANISER and list(organisers.values_list("user_id", flat=True)) == [
+        user.pk
+    ]:
+        message = _(
+            "%(username)s is the only organiser of %(tournament)s: make someone else an "
+            "organiser first, or nobody could run the tournament."
+        )
+        raise ValidationError(
+            {"role": [message % {"username": user.get_username(), "tournament": tournament.name}]}
+        )
+    previous = Staff.objects.filter(tournament=tournament, user=user).first()
+    staff, created = Staff.objects.update_or_create(
+        tournament=tournament, user=user, defaults={"role": role}
+    )
+    if role == Staff.Role.ORGANISER:
+        grant_organiser(user)
+    if previous is None or previous.role != role:
+        log(
+            tournament=tournament,
+            action=StaffEvent.Action.ADDED if previous is None else StaffEvent.Action.ROLE_CHANGED,
+            by=by,
+            subject=user.get_username(),
+            role=role,
+            previous_role=previous.role if previous else "",
+        )
+    return StaffAdded(staff, created, unchanged)
+
+
+def default_expiry() -> datetime:
+    return timezone.now() + timedelta(days=settings.ROUNDHOUSE_INVITATION_DAYS)
+
+
+@transaction.atomic
+def create_invitation(
+    *,
+    tournament: Tournament,
+    role: str,
+    by: AbstractBaseUser,
+    email: str = "",
+    expires_at: datetime | None = None,
+) -> Invitation:
+    """A new invitation to `role` in the tournament; the caller shows or mails its link."""
+    if role not in Staff.Role.values:
+        raise ValidationError({"role": [_("Choose official or organiser.")]})
+    now = timezone.now()
+    expires_at = expires_at or default_expiry()
+    if expires_at <= now:
+        raise ValidationError({"expires_at": [_("Choose a time in the future.")]})
+    if expires_at > now + LONGEST_INVITATION:
+        raise ValidationError(
+            {"expires_at": [_("An invitation lasts %(days)s days at the most.") % {"days": 90}]}
+        )
+    invitation = Invitation.objects.create(
+        tournament=tournament,
+        role=role,
+        email=email,
+        created_by=by,
+        expires_at=expires_at,
+    )
+    log(
+        tournament=tournament,
+        action=StaffEvent.Action.INVITED,
+        by=by,
+        subject=email,
+        role=role,
+        invitation=invitation,
+    )
+    return invitation
+
+
+def _when(moment: datetime) -> str:
+    return formats.date_format(timezone.localtime(moment), "DATETIME_FORMAT")
+
+
+def unusable_reason(invitation: Invitation) -> str | None:
+    """Why the invitation cannot be accepted (None while it can), said so that the person
+    holding it knows what to ask for."""
+    status = invitation.status
+    if status == Invitation.Status.ACCEPTED:
+        name = invitation.accepted_by.get_username() if invitation.accepted_by else _("someone")
+        return _(
+            "This invitation was accepted by %(user)s on %(when)s and works only once: ask an "
+            "organiser of %(tournament)s for a new one."
+        ) % {
+            "user": name,
+            "when": _when(invitation.accepted_at),
+            "tournament": invitation.tournament,
+        }
+    if status == Invitation.Status.REVOKED:
+        return _(
+            "This invitation was revoked on %(when)s: ask an organiser of %(tournament)s for a "
+            "new one."
+        ) % {"when": _when(invitation.revoked_at), "tournament": invitation.tournament}
+    if status == Invitation.Status.EXPIRED:
+        return _(
+            "This invitation expired on %(when)s: ask an organiser of %(tournament)s for a new "
+            "one."
+        ) % {"when": _when(invitation.expires_at), "tournament": invitation.tournament}
+    return None
+
+
+def _locked(invitation: Invitation) -> Invitation:
+    """The invitation again under a row lock: of two people accepting at once, one wins."""
+    invitation = (
+        Invitation.objects.select_for_update()
+        .select_related("tournament", "accepted_by")
+        .get(pk=invitation.pk)
+    )
+    if (reason := unusable_reason(invitation)) is not None:
+        raise InvitationUnusable(reason)
+    return invitation
+
+
+@transaction.atomic
+def accept_invitation(*, invitation: Invitation, user: AbstractBaseUser) -> Staff:
+    """Give `user` the invitation's role (an organiser keeps theirs when invited as official)
+    and use the invitation up. InvitationUnusable when it was used, revoked or has expired."""
+    invitation = _locked(invitation)
+    tournament = invitation.tournament
+    staff = Staff.objects.filter(tournament=tournament, user=user).first()
+    previous = staff.role if staff else ""
+    if staff is None:
+        staff = Staff.objects.create(
+            tournament=tournament,
+            user=user,
+            role=invitation.role,
+            joined_via=Staff.Joined.INVITATION,
+        )
+    elif staff.role == Staff.Role.OFFICIAL and invitation.role == Staff.Role.ORGANISER:
+        staff.role = Staff.Role.ORGANISER
+        staff.save(update_fields=["role"])
+    if staff.role == Staff.Role.ORGANISER:
+        grant_organiser(user)
+    invitation.accepted_by, invitation.accepted_at = user, timezone.now()
+    invitation.save(update_fields=["accepted_by", "accepted_at"])
+    log(
+        tournament=tournament,
+        action=StaffEvent.Action.ACCEPTED,
+        by=user,
+        subject=user.get_username(),
+        role=staff.role,
+        previous_role=previous if previous != staff.role else "",
+        invitation=invitation,
+    )
+    return staff
+
+
+@transaction.atomic
+def join_on_tablet(*, invitation: Invitation) -> Staff:
+    """Accept an official's invitation without an account: a user with no password who may
+    enter and confirm this tournament's scores only, until an organiser removes them."""
+    invitation = _locked(invitation)
+    if invitation.role != Staff.Role.OFFICIAL:
+        raise StateConflict(
+            _(
+                "Only an official's invitation can be used without an account: sign in, or "
+                "create one."
+            )
+        )
+    user_model = get_user_model()
+    number = Staff.objects.filter(
+        tournament=invitation.tournament, joined_via=Staff.Joined.TABLET
+    ).count()
+    while True:
+        number += 1
+        username = f"{TABLET_PREFIX}{invitation.tournament.slug}-{number}"[:150]
+        if not user_model.objects.filter(username=username).exists():
+            break
+    user = user_model(username=username)
+    user.set_unusable_password()
+    user.save()
+    staff = Staff.objects.create(
+        tournament=invitation.tournament,
+        user=user,
+        role=Staff.Role.OFFICIAL,
+        joined_via=Staff.Joined.TABLET,
+    )
+    invitation.accepted_by, invitation.accepted_at = user, timezone.now()
+    invitation.save(update_fields=["accepted_by", "accepted_at"])
+    log(
+        tournament=invitation.tournament,
+        action=StaffEvent.Action.TABLET,
+        by=None,
+        subject=username,
+        role=Staff.Role.OFFICIAL,
+        invitation=invitation,
+    )
+    return staff
+
+
+@transaction.atomic
+def revoke_invitation(*, invitation: Invitation, by: AbstractBaseUser) -> Invitation:
+    """Revoke an invitation not yet accepted; revoking twice, or an expired one, is harmless.
+    StateConflict when it was accepted already (remove the person instead)."""
+    invitation = Invitation.objects.select_for_update().get(pk=invitation.pk)
+    if invitation.accepted_at is not None:
+        raise StateConflict(
+            _(
+                "This invitation was accepted already: to take the role away, remove %(user)s "
+                "from the staff."
+            )
+            % {
+                "user": invitation.accepted_by.get_username()
+                if invitation.accepted_by
+                else _("them")
+            }
+        )
+    if invitation.revoked_at is None:
+        invitation.revoked_by, invitation.revoked_at = by, timezone.now()
+        invitation.save(update_fields=["revoked_by", "revoked_at"])
+        log(
+            tournament=invitation.tournament,
+            action=StaffEvent.Action.REVOKED,
+            by=by,
+            subject=invitation.email,
+            role=invitation.role,
+            invitation=invitation,
+        )
+    return invitation
+
+
+def _check_not_last_organiser(staff: Staff) -> None:
+    """StateConflict when `staff` is the tournament's only organiser (under its lock, so that two
+    organisers demoting each other at once leave one)."""
+    Tournament.objects.select_for_update().filter(pk=staff.tournament_id).first()
+    others = Staff.objects.filter(tournament_id=staff.tournament_id, role=Staff.Role.ORGANISER)
+    if staff.role == Staff.Role.ORGANISER and not others.exclude(pk=staff.pk).exists():
+        raise StateConflict(
+            _(
+                "%(user)s is the only organiser of %(tournament)s: make someone else an "
+                "organiser first, or nobody could run the tournament."
+            )
+            % {"user": staff.user.get_username(), "tournament": staff.tournament.name}
+        )
+
+
+@transaction.atomic
+def change_role(*, staff: Staff, role: str, by: AbstractBaseUser) -> Staff:
+    """Make a member of staff an official or an organiser; never the last organiser an official,
+    and a tablet (no account) never an organiser. The same role again changes nothing."""
+    if role not in Staff.Role.values:
+        raise ValidationError({"role": [_("Choose official or organiser.")]})
+    staff = Staff.objects.select_related("user", "tournament").get(pk=staff.pk)
+    if staff.role == role:
+        return staff
+    if staff.joined_via == Staff.Joined.TABLET:
+        raise StateConflict(
+            _("%(user)s is a tablet without an account: it can only enter scores.")
+            % {"user": staff.user.get_username()}
+        )
+    _check_not_last_organiser(staff)
+    previous, staff.role = staff.role, role
+    staff.save(update_fields=["role"])
+    if role == Staff.Role.ORGANISER:
+        grant_organiser(staff.user)
+    log(
+        tournament=staff.tournament,
+        action=StaffEvent.Action.ROLE_CHANGED,
+        by=by,
+        subject=staff.user.get_username(),
+        role=role,
+        previous_role=previous,
+    )
+    return staff
+
+
+@transaction.atomic
+def remove_staff(*, staff: Staff, by: AbstractBaseUser) -> None:
+    """Take a role away: the person's next request in this tournament is refused. A tablet's
+    user (no account) is switched off, which ends its session. Never the last organiser."""
+    staff = Staff.objects.select_related("user", "tournament").get(pk=staff.pk)
+    _check_not_last_organiser(staff)
+    user, role = staff.user, staff.role
+    staff.delete()
+    if staff.joined_via == Staff.Joined.TABLET and not user.has_usable_password():
+        user.is_active = False
+        user.save(update_fields=["is_active"])
+    log(
+        tournament=staff.tournament,
+        action=StaffEvent.Action.REMOVED,
+        by=by,
+        subject=user.get_username(),
+        role=role,
+    )
