@@ -36,6 +36,12 @@ class AddAccountForm(forms.Form):
         super().__init__(*args, **kwargs)
 
 
+def without_placeholders(form: forms.Form) -> None:
+    """Labels say what a field is: a placeholder repeating it reads as a value already typed."""
+    for field in form.fields.values():
+        field.widget.attrs.pop("placeholder", None)
+
+
 class LoginForm(allauth_forms.LoginForm):
     """allauth's sign-in, its one field named for what it takes (its label says "Login")."""
 
@@ -44,5 +50,11 @@ class LoginForm(allauth_forms.LoginForm):
         login = self.fields["login"]
         login.label = _("Username or email")
         login.widget.attrs.update(autocomplete="username", autocapitalize="none")
-        login.widget.attrs.pop("placeholder", None)
-        self.fields["password"].widget.attrs.pop("placeholder", None)
+        without_placeholders(self)
+
+
+class SignupForm(allauth_forms.SignupForm):
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["username"].widget.attrs.update(autocapitalize="none")
+        without_placeholders(self)

@@ -190,7 +190,7 @@ if ROUNDHOUSE_SIGNUP not in {"open", "invite"}:
     raise ValueError(f"ROUNDHOUSE_SIGNUP is 'open' or 'invite', not {ROUNDHOUSE_SIGNUP!r}")
 ROUNDHOUSE_INVITATION_DAYS = int(os.environ.get("ROUNDHOUSE_INVITATION_DAYS", "7"))
 ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
-ACCOUNT_FORMS = {"login": "accounts.forms.LoginForm"}
+ACCOUNT_FORMS = {"login": "accounts.forms.LoginForm", "signup": "accounts.forms.SignupForm"}
 ACCOUNT_LOGIN_METHODS = {"username", "email"}
 ACCOUNT_SIGNUP_FIELDS = ["username*", "email*", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = "optional"  # a confirmation mail is sent; signing in needs none

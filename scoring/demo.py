@@ -173,7 +173,7 @@ def _new_tournament(name: str, slug: str, organiser, official, **details) -> Tou
         **details,
     )
     tournament_staff.add_staff(
-        tournament=tournament, username=official.username, role=Staff.Role.OFFICIAL
+        tournament=tournament, username=official.username, role=Staff.Role.OFFICIAL, by=organiser
     )
     return tournament
 

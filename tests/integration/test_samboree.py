@@ -49,7 +49,7 @@ def play_table(client, table: dict, round_no: int, pips_of) -> None:
 
 
 def test_a_whole_samboree_through_the_api(live_worker):
-    organiser = token_client(factories.UserFactory(username="desk"))
+    organiser = token_client(factories.OrganiserAccountFactory(username="desk"))
     made = organiser.post(
         "/api/v1/tournaments/",
         {

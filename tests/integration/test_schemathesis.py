@@ -190,7 +190,7 @@ def test_create_tournament_without_an_optional_field_takes_its_default(db, missi
     """It was a 500: the schema makes both optional, create_tournament() required both."""
     body = {"name": "Club night", "slug": "club-night", "domino_set": 12, "preset": "samboree"}
     del body[missing]
-    response = token_client(factories.UserFactory()).post(
+    response = token_client(factories.OrganiserAccountFactory()).post(
         "/api/v1/tournaments/", body, format="json"
     )
     assert response.status_code == 201
