@@ -23,6 +23,7 @@ from tables.views import organised_tournament
 from tournaments import staff as staffing
 from tournaments.models import Invitation, Staff, Stage, Tournament
 from tournaments.permissions import may_create_tournaments
+from tournaments.selectors import IN_PLAY, tournament_status
 from tournaments.services import StateConflict
 
 
@@ -38,13 +39,12 @@ def qr_svg(url: str) -> str:
 def _progress(tournament: Tournament) -> dict:
     """Where the tournament is: not started, in play (the stage and its latest round entered)
     or finished."""
-    if Stage.objects.final_of(tournament) is not None:
-        return {"status": "finished"}
-    stage = tournament.stages.filter(status=Stage.Status.SEATED).order_by("order").last()
-    if stage is None:
-        return {"status": "not_started"}
+    status = tournament_status(tournament)
+    if status != IN_PLAY:
+        return {"status": status}
+    stage = tournament.stages.exclude(status=Stage.Status.PENDING).order_by("order").last()
     latest = RoundResult.objects.filter(table__stage=stage).aggregate(n=Max("round_no"))["n"]
-    return {"status": "in_play", "stage": stage, "round": latest or 1}
+    return {"status": status, "stage": stage, "round": latest or 1}
 
 
 def home(request: HttpRequest) -> HttpResponse:

@@ -3,6 +3,8 @@
 import time
 import zoneinfo
 
+from django.db.models.signals import post_save
+from django.dispatch import receiver
 from django.http import HttpRequest
 from django.utils import timezone
 
@@ -39,8 +41,9 @@ def zone_name_for(kind: str, key: object) -> str | None:
     return name
 
 
-def forget_zones() -> None:
-    """After a tournament's zone changed: this process shows the new one at once."""
+@receiver(post_save, sender=Tournament)
+def forget_zones(**kwargs: object) -> None:
+    """A tournament saved (its zone changed, maybe): this process shows the new one at once."""
     _zones.clear()
 
 

@@ -3,8 +3,11 @@ and cells that a spreadsheet would run as a formula neutralised."""
 
 import csv
 from collections.abc import Iterable, Iterator
+from datetime import datetime
 
-from scoring.models import Placing, Score, StandingRow
+from django.utils import timezone
+
+from scoring.models import Placing, RoundResult, Score, StandingRow
 from tables.models import Seat
 from tournaments.csvfiles import neutralise
 from tournaments.models import Tournament
@@ -55,7 +58,16 @@ SCORES_HEADER = (
     "pips",
     "went_out",
     "status",
+    "confirmed_at",  # added: ISO 8601 in the tournament's zone, with its offset; empty until then
 )
+
+
+def _local(moment: datetime | None, tournament: Tournament) -> str:
+    """A time as the exports write it: in the tournament's zone, with its offset. (Said
+    explicitly: a file streams after the request's zone is gone.)"""
+    if moment is None:
+        return ""
+    return timezone.localtime(moment, tournament.zone).isoformat(timespec="seconds")
 
 
 def scores_rows(tournament: Tournament) -> Iterator[tuple]:
@@ -74,10 +86,14 @@ def scores_rows(tournament: Tournament) -> Iterator[tuple]:
             "pips",
             "went_out",
             "result__status",
+            "result__updated_at",
         )
     )
     for row in scores.iterator():
-        yield (*row[:7], _yes(row[7]), row[8])
+        # A confirmed result is changed only by a correction, which makes it submitted again:
+        # its last change is its confirmation.
+        confirmed = _local(row[9], tournament) if row[8] == RoundResult.Status.CONFIRMED else ""
+        yield (*row[:7], _yes(row[7]), row[8], confirmed)
 
 
 STANDINGS_HEADER = (

@@ -1,6 +1,7 @@
 """The v1 API of seating: seat a stage, its tables, late players, withdrawals, table cards."""
 
 from django.http import HttpResponse
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
@@ -14,8 +15,8 @@ from config.api import Conflict, NamesUnusedFields, found
 from tables import cards, selectors, services
 from tables.models import Seat
 from tournaments.api import PlayerSerializer
-from tournaments.models import Player, Stage
-from tournaments.permissions import require_organiser, require_staff
+from tournaments.models import Invitation, Player, Staff, Stage
+from tournaments.permissions import is_organiser, require_organiser, require_staff
 from tournaments.services import StateConflict
 
 
@@ -158,11 +159,22 @@ class TableCardsApi(APIView):
                 _("%(stage)s is not seated yet: seat it to print its table cards.")
                 % {"stage": stage.name}
             )
+        pending = [
+            invitation
+            for invitation in stage.tournament.invitations.filter(role=Staff.Role.OFFICIAL)
+            if invitation.status == Invitation.Status.PENDING
+        ]
         pdf = cards.stage_cards_pdf(
             stage,
             entry_url=lambda table: request.build_absolute_uri(
                 f"/t/{stage.tournament.slug}/enter/{table.pk}/"
             ),
+            # Organisers print the officials' invitations with the cards; officials do not.
+            invitations=[
+                (request.build_absolute_uri(reverse("join", args=[i.key])), i) for i in pending
+            ]
+            if is_organiser(request.user, stage.tournament)
+            else [],
         )
         response = HttpResponse(pdf, content_type="application/pdf")
         filename = f"{stage.tournament.slug}-stage-{stage.order}-tables.pdf"

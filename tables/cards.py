@@ -11,6 +11,7 @@ from xml.sax.saxutils import escape
 
 import pymupdf_fonts
 import segno
+from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import letter
@@ -30,7 +31,7 @@ from reportlab.platypus import Table as GridTable
 
 from tables import selectors
 from tables.models import Table
-from tournaments.models import Stage
+from tournaments.models import Invitation, Stage
 from tournaments.presets import get_preset
 
 QR_SIZE = 1.4 * inch
@@ -316,11 +317,49 @@ def _table_page(stage: Stage, table: Table, entry_url: str, styles: dict) -> lis
         Spacer(1, 0.25 * inch),
         Paragraph(_("Players checked the totals (initials):") + " ________________",
                   styles["body"]),
+        Spacer(1, 0.2 * inch),
+        Paragraph(_printed(stage), styles["small"]),
     ]  # fmt: skip
 
 
-def stage_cards_pdf(stage: Stage, *, entry_url: Callable[[Table], str]) -> bytes:
-    """The stage's table cards as one PDF, a page per table in table order."""
+def _printed(stage: Stage) -> str:
+    """When the card was printed, in the tournament's own time zone (a card printed again
+    mid-stage says which is newer)."""
+    now = timezone.localtime(timezone.now(), stage.tournament.zone)
+    when = formats.date_format(now, "DATETIME_FORMAT")
+    return _("Printed %(when)s (%(zone)s)") % {"when": when, "zone": stage.tournament.time_zone}
+
+
+def _invitations_page(stage: Stage, invitations: list[tuple[str, Invitation]], styles) -> list:
+    """A last page of officials' invitations, each a QR code that works once: whoever scans it
+    at a table joins as an official (on a shared tablet without an account if they choose)."""
+    story: list = [
+        _paragraph(_markup(stage.tournament.name, styles["event"]), styles["event"]),
+        Paragraph(_("Officials: scan one code each to join"), styles["body"]),
+        Spacer(1, 0.15 * inch),
+    ]
+    for url, invitation in invitations:
+        expires = formats.date_format(
+            timezone.localtime(invitation.expires_at, stage.tournament.zone), "DATETIME_FORMAT"
+        )
+        text = Paragraph(
+            _("Works once, until %(when)s.") % {"when": expires} + "<br/>" + escape(url),
+            styles["small"],
+        )
+        row = GridTable([[QrCode(url, QR_SIZE), text]], colWidths=[1.7 * inch, 5.3 * inch])
+        row.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "MIDDLE")]))
+        story += [row, Spacer(1, 0.1 * inch)]
+    return story
+
+
+def stage_cards_pdf(
+    stage: Stage,
+    *,
+    entry_url: Callable[[Table], str],
+    invitations: list[tuple[str, Invitation]] = (),
+) -> bytes:
+    """The stage's table cards as one PDF, a page per table in table order; then, given
+    pending officials' invitations (their links), a page of their QR codes."""
     buffer = io.BytesIO()
     document = SimpleDocTemplate(
         buffer, pagesize=letter,
@@ -335,5 +374,7 @@ def stage_cards_pdf(stage: Stage, *, entry_url: Callable[[Table], str]) -> bytes
         if story:
             story.append(PageBreak())
         story.extend(_table_page(stage, table, entry_url(table), styles))
+    if invitations:
+        story += [PageBreak(), *_invitations_page(stage, list(invitations), styles)]
     document.build(story)
     return buffer.getvalue()

@@ -21,6 +21,9 @@ class OrganiserAccountFactory(UserFactory):
     """An account that may create tournaments, as signing up or an organiser's invitation makes
     it (tournaments.staff.grant_organiser)."""
 
+    class Meta:
+        skip_postgeneration_save = True  # the hook adds a group: nothing of the user to save
+
     @factory.post_generation
     def organiser(self, create: bool, extracted, **kwargs) -> None:
         if create:

@@ -297,6 +297,7 @@ MATRIX = [
     # Organisers (here, or of another tournament) may create one; officials and players not.
     Row("tournament-create", "POST",  "tournaments/",                "401 403 403 403 201 201 201"),
     Row("tournament-detail", "GET",   "{t}/",                        "200 200 200 200 200 200 200"),
+    Row("tournament-edit",   "PATCH", "{t}/",                        "401 403 403 403 200 403 200"),
     Row("staff-add",         "POST",  "{t}/staff/",                  "401 403 403 403 201 403 201"),
     Row("staff-list",        "GET",   "{t}/staff/",                  "401 403 403 403 200 403 200"),
     Row("staff-role",        "PATCH", "{t}/staff/{sid}/",            "401 403 403 403 200 403 200"),
@@ -345,6 +346,7 @@ BODIES: dict[str, Callable[[World], dict]] = {
     "tournament-create": new_tournament_body,
     "staff-add": staff_body,
     "staff-role": lambda w: {"role": "organiser"},
+    "tournament-edit": lambda w: {"venue": "Elks Lodge", "time_zone": "America/Denver"},
     "invitation-create": lambda w: {"role": "official", "email": ""},
     "player-add": player_body,
     "player-import": players_csv,
@@ -431,7 +433,7 @@ def test_the_matrix_names_every_api_route():
     covered = {
         (row.method, resolve("/api/v1/" + row.path.format(**fill)).url_name) for row in MATRIX
     }
-    assert len(routes) == 38
+    assert len(routes) == 39
     assert routes == covered
 
 

@@ -1,5 +1,6 @@
 """The v1 API of tournaments, staff, players and stages (shared/API.md)."""
 
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from drf_spectacular.utils import extend_schema, inline_serializer
@@ -25,6 +26,7 @@ from tournaments.permissions import (
     require_organiser,
     require_staff,
 )
+from tournaments.selectors import tournament_status
 
 
 class TournamentSerializer(NamesUnusedFields, serializers.ModelSerializer):
@@ -32,11 +34,49 @@ class TournamentSerializer(NamesUnusedFields, serializers.ModelSerializer):
     with_stages = serializers.BooleanField(
         default=False, write_only=True, help_text="Also create the preset's stages."
     )
+    time_zone = serializers.CharField(
+        max_length=64,
+        required=False,
+        help_text="An IANA time zone such as America/Chicago: every time in the tournament's "
+        "answers, pages, exports and cards is in it.",
+    )
+    status = serializers.SerializerMethodField(
+        help_text="not_started (no stage seated), in_play, finished (placings decided)."
+    )
 
     class Meta:
         model = Tournament
-        fields = ["id", "name", "slug", "domino_set", "preset", "created_at", "with_stages"]
-        read_only_fields = ["id", "created_at"]
+        fields = [
+            "id",
+            "name",
+            "slug",
+            "domino_set",
+            "preset",
+            "created_at",
+            "with_stages",
+            "starts_on",
+            "ends_on",
+            "venue",
+            "description",
+            "time_zone",
+            "status",
+        ]
+        read_only_fields = ["id", "created_at", "status"]
+
+    def get_status(self, tournament: Tournament) -> str:
+        return tournament_status(tournament)
+
+
+class TournamentDetailsSerializer(TournamentSerializer):
+    """A tournament's details, which its organisers change (name, address, set and preset
+    stay as created)."""
+
+    with_stages = None  # only when creating
+    slug = serializers.SlugField(read_only=True)
+
+    class Meta(TournamentSerializer.Meta):
+        fields = [f for f in TournamentSerializer.Meta.fields if f != "with_stages"]
+        read_only_fields = ["id", "created_at", "status", "name", "slug", "domino_set", "preset"]
 
 
 class PlayerSerializer(NamesUnusedFields, serializers.ModelSerializer):
@@ -159,6 +199,7 @@ class TournamentListApi(APIView):
             **serializer.validated_data,
         }
         tournament = services.create_tournament(**values, by=request.user)
+        timezone.activate(tournament.zone)  # the answer's times in its zone, as later answers
         return Response(TournamentSerializer(tournament).data, status=status.HTTP_201_CREATED)
 
 
@@ -168,6 +209,19 @@ class TournamentDetailApi(APIView):
     @extend_schema(responses=TournamentSerializer)
     def get(self, request: Request, slug: str) -> Response:
         return Response(TournamentSerializer(tournament_or_404(slug)).data)
+
+    @extend_schema(request=TournamentDetailsSerializer, responses=TournamentSerializer)
+    def patch(self, request: Request, slug: str) -> Response:
+        """Change the dates, venue, description or time zone (organisers)."""
+        tournament = tournament_or_404(slug)
+        require_organiser(request.user, tournament)
+        serializer = TournamentDetailsSerializer(tournament, data=request.data, partial=True)
+        serializer.is_valid(raise_exception=True)
+        tournament = services.update_details(
+            tournament=tournament, by=request.user, **serializer.validated_data
+        )
+        timezone.activate(tournament.zone)  # the answer's times in the zone just set
+        return Response(TournamentSerializer(tournament).data)
 
 
 class PlayerListApi(APIView):

@@ -1,9 +1,10 @@
 from django import forms
+from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.models import Player, Staff, Stage, Tournament
+from tournaments.models import Player, Stage, Tournament, available_time_zones
 from tournaments.presets import get_preset
-from tournaments.services import further_level
+from tournaments.services import check_days, further_level
 
 # A number field that brings up the numeric keypad on the tablets and phones.
 NUMERIC = forms.NumberInput(attrs={"inputmode": "numeric"})
@@ -34,19 +35,6 @@ class NewTournamentForm(forms.Form):
     preset = forms.ChoiceField(choices=Tournament.Preset.choices, label=_("Preset"))
     domino_set = forms.TypedChoiceField(
         choices=Tournament.DominoSet.choices, coerce=int, initial=12, label=_("Domino set")
-    )
-
-
-class StaffForm(forms.Form):
-    username = forms.CharField(max_length=150, label=_("Username"))
-    role = forms.ChoiceField(choices=Staff.Role.choices, label=_("Role"))
-    password = forms.CharField(
-        required=False,
-        widget=forms.PasswordInput,
-        max_length=128,
-        strip=False,  # a password is kept as typed
-        label=_("Password"),
-        help_text=_("Needed for a new user only."),
     )
 
 
@@ -137,3 +125,34 @@ class NewStageForm(DayOfPlayForm, TableSizesForm):
             "late_entry_rule": Stage.LateEntryRule.TABLE_HIGH,
         }
         return cls(initial=first)
+
+
+def time_zone_choices() -> list[tuple[str, str]]:
+    return [(name, name) for name in sorted(available_time_zones())]
+
+
+class TournamentDetailsForm(forms.ModelForm):
+    """Dates, venue, description and time zone (services.update_details checks them)."""
+
+    time_zone = forms.ChoiceField(
+        choices=time_zone_choices,
+        label=Tournament._meta.get_field("time_zone").verbose_name,
+        help_text=Tournament._meta.get_field("time_zone").help_text,
+    )
+
+    class Meta:
+        model = Tournament
+        fields = ["starts_on", "ends_on", "venue", "description", "time_zone"]
+        widgets = {
+            "starts_on": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+            "ends_on": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+            "description": forms.Textarea(attrs={"rows": 3}),
+        }
+
+    def clean(self) -> dict:
+        data = super().clean()
+        try:
+            check_days(data.get("starts_on"), data.get("ends_on"))
+        except ValidationError as error:
+            self.add_error(None, error)
+        return data

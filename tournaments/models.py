@@ -162,9 +162,7 @@ class Invitation(models.Model):
         REVOKED = "revoked", _("Revoked")
         EXPIRED = "expired", _("Expired")
 
-    tournament = models.ForeignKey(
-        Tournament, on_delete=models.CASCADE, related_name="invitations"
-    )
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="invitations")
     role = models.CharField(max_length=20, choices=Staff.Role.choices)
     key = models.CharField(max_length=64, unique=True, default=new_invitation_key, editable=False)
     email = models.EmailField(blank=True)

@@ -1,13 +1,25 @@
-"""Reads of players and their history."""
+"""Reads of tournaments' state, and of players and their history."""
 
 from dataclasses import dataclass
 from datetime import datetime
 
 from django.utils.translation import gettext as _
 
-from tournaments.models import Player, PlayerChange
+from tournaments.models import Player, PlayerChange, Stage, Tournament
 
 HISTORY_FIELDS = ("number", "name", "household", "club", "status")
+
+NOT_STARTED, IN_PLAY, FINISHED = "not_started", "in_play", "finished"
+
+
+def tournament_status(tournament: Tournament) -> str:
+    """Where a tournament stands, moved by its stages alone: "not_started" until a stage is
+    seated, "finished" once a stage has decided the placings, "in_play" between."""
+    if Stage.objects.final_of(tournament) is not None:
+        return FINISHED
+    if tournament.stages.exclude(status=Stage.Status.PENDING).exists():
+        return IN_PLAY
+    return NOT_STARTED
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,6 @@
 """Every state change of tournaments, staff, players and stages."""
 
+from datetime import date
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -98,6 +99,12 @@ def create_tournament(
 DETAIL_FIELDS = ("starts_on", "ends_on", "venue", "description", "time_zone")
 
 
+def check_days(starts_on: date | None, ends_on: date | None) -> None:
+    """The last day is not before the first (said on the last day's field)."""
+    if starts_on and ends_on and ends_on < starts_on:
+        raise ValidationError({"ends_on": [_("The last day is before the first day.")]})
+
+
 def _set_details(tournament: Tournament, details: dict[str, Any]) -> None:
     """Set a tournament's dates, venue, description and time zone, checked as the model checks
     them (a day range the right way round, a known zone, printable text)."""
@@ -107,12 +114,12 @@ def _set_details(tournament: Tournament, details: dict[str, Any]) -> None:
     for field, value in details.items():
         setattr(tournament, field, value)
     check_printable(venue=tournament.venue)
-    tournament.full_clean(
+    check_days(tournament.starts_on, tournament.ends_on)
+    tournament.full_clean(  # the fields' own checks: a known zone, lengths
         exclude=[f.name for f in Tournament._meta.fields if f.name not in DETAIL_FIELDS],
         validate_unique=False,
+        validate_constraints=False,  # the one on the days is said above, on its field
     )
-    if tournament.starts_on and tournament.ends_on and tournament.ends_on < tournament.starts_on:
-        raise ValidationError({"ends_on": [_("The last day is before the first day.")]})
 
 
 @transaction.atomic

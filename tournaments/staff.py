@@ -225,8 +225,7 @@ def unusable_reason(invitation: Invitation) -> str | None:
         ) % {"when": _when(invitation.revoked_at), "tournament": invitation.tournament}
     if status == Invitation.Status.EXPIRED:
         return _(
-            "This invitation expired on %(when)s: ask an organiser of %(tournament)s for a new "
-            "one."
+            "This invitation expired on %(when)s: ask an organiser of %(tournament)s for a new one."
         ) % {"when": _when(invitation.expires_at), "tournament": invitation.tournament}
     return None
 
@@ -234,7 +233,7 @@ def unusable_reason(invitation: Invitation) -> str | None:
 def _locked(invitation: Invitation) -> Invitation:
     """The invitation again under a row lock: of two people accepting at once, one wins."""
     invitation = (
-        Invitation.objects.select_for_update()
+        Invitation.objects.select_for_update(of=("self",))
         .select_related("tournament", "accepted_by")
         .get(pk=invitation.pk)
     )

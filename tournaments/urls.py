@@ -5,4 +5,5 @@ from tournaments import views
 
 urlpatterns = [
     path("new/", views.new_tournament, name="new-tournament"),
+    path("t/<slug:slug>/manage/details/", views.tournament_details, name="manage-details"),
 ]

@@ -1,4 +1,4 @@
-"""Pages of tournaments: the list, a new tournament from a preset, the staff of one."""
+"""Pages of tournaments: a new one from a preset, its details; the sign-in lockout page."""
 
 from axes.conf import settings as axes_settings
 from django.contrib import messages
@@ -6,12 +6,18 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
 from tournaments import services
-from tournaments.forms import NewTournamentForm
-from tournaments.permissions import create_refused, lockout_message, may_create_tournaments
+from tournaments.forms import NewTournamentForm, TournamentDetailsForm
+from tournaments.models import Tournament
+from tournaments.permissions import (
+    create_refused,
+    is_organiser,
+    lockout_message,
+    may_create_tournaments,
+)
 
 
 def locked_out(request: HttpRequest, *args: object) -> HttpResponse:
@@ -66,3 +72,30 @@ def new_tournament(request: HttpRequest) -> HttpResponse:
             return redirect("manage", slug=tournament.slug)
     status = 400 if request.method == "POST" else 200
     return render(request, "tournaments/new.html", {"form": form}, status=status)
+
+
+@login_required
+def tournament_details(request: HttpRequest, slug: str) -> HttpResponse:
+    """An organiser's page for the dates, venue, description and time zone."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    if not is_organiser(request.user, tournament):
+        raise PermissionDenied(
+            _("Only an organiser of %(tournament)s may open this page.")
+            % {"tournament": tournament.name}
+        )
+    form = TournamentDetailsForm(request.POST or None, instance=tournament)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.update_details(tournament=tournament, by=request.user, **form.cleaned_data)
+        except ValidationError as error:
+            for field, problems in error.message_dict.items():
+                for problem in problems:
+                    form.add_error(field if field in form.fields else None, problem)
+        else:
+            messages.success(
+                request, _("The details of %(name)s are saved.") % {"name": tournament.name}
+            )
+            return redirect("manage", slug=slug)
+    context = {"tournament": tournament, "form": form}
+    status = 400 if form.errors else 200
+    return render(request, "tournaments/details.html", context, status=status)
