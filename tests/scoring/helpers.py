@@ -1,8 +1,12 @@
 """Build seated stages and play their rounds straight into the database, for the tests that are
-about what comes after entry (standings, playoffs, exports)."""
+about what comes after entry (standings, playoffs, exports); and players' records for the tests of
+the rules, which need no database."""
+
+from hypothesis import strategies as st
 
 from scoring import standings
 from scoring.models import RoundResult, Score
+from scoring.rules import PlayerRecord, Ranked
 from tables.models import Seat, Table
 from tests import factories
 from tournaments.models import Player
@@ -51,3 +55,44 @@ def play_stage(stage, score_of=lambda seat, round_no: 5 * (seat.position - 1)) -
         seats = list(table.seats.order_by("position").select_related("player"))
         for round_no in range(1, stage.rounds + 1):
             play(stage, [s.player for s in seats], round_no, [score_of(s, round_no) for s in seats])
+
+
+# ---- players' records for the rules (no database) ------------------------------------------------
+
+
+def record(
+    player_id: int,
+    scores: dict[int, int],
+    *,
+    table: int | None = 1,
+    won: tuple[int, ...] = (),
+    carried: int = 0,
+) -> PlayerRecord:
+    return PlayerRecord(player_id, table, scores, frozenset(won), carried)
+
+
+def by_id(ranked: list[Ranked]) -> dict[int, Ranked]:
+    return {row.player_id: row for row in ranked}
+
+
+def ranks(ranked: list[Ranked]) -> dict[int, int]:
+    return {row.player_id: row.rank for row in ranked}
+
+
+ROUNDS = (1, 2, 3, 4)
+
+
+@st.composite
+def player_records(draw: st.DrawFn, *, same_rounds: bool = False) -> list[PlayerRecord]:
+    # Small pips and few rounds so that ties, and ties that survive the tie-breaks, are common.
+    ids = draw(st.lists(st.integers(1, 80), unique=True, max_size=14))
+    played_by_all = draw(st.sets(st.sampled_from(ROUNDS))) if same_rounds else None
+    records = []
+    for player_id in ids:
+        played = played_by_all if same_rounds else draw(st.sets(st.sampled_from(ROUNDS)))
+        scores = {round_no: draw(st.integers(0, 3)) for round_no in sorted(played)}
+        won = draw(st.sets(st.sampled_from(ROUNDS)))
+        table = draw(st.one_of(st.none(), st.integers(1, 3)))
+        carried = draw(st.sampled_from((0, 0, 0, 1, 2)))
+        records.append(PlayerRecord(player_id, table, scores, frozenset(won), carried))
+    return records
