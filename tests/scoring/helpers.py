@@ -1,6 +1,6 @@
 """Build seated stages and play their rounds straight into the database, for the tests that are
-about what comes after entry (standings, playoffs, exports); and players' records for the tests of
-the rules, which need no database."""
+about what comes after entry (standings, playoffs, exports), and close them through the API; and
+players' records for the tests of the rules, which need no database."""
 
 from hypothesis import strategies as st
 
@@ -9,7 +9,7 @@ from scoring.models import RoundResult, Score
 from scoring.rules import PlayerRecord, Ranked
 from tables.models import Seat, Table
 from tests import factories
-from tournaments.models import Player
+from tournaments.models import Player, Stage
 
 
 def seat_tables(stage, tables: list[list[str]], first_number: int = 1) -> list[list[Player]]:
@@ -55,6 +55,41 @@ def play_stage(stage, score_of=lambda seat, round_no: 5 * (seat.position - 1)) -
         seats = list(table.seats.order_by("position").select_related("player"))
         for round_no in range(1, stage.rounds + 1):
             play(stage, [s.player for s in seats], round_no, [score_of(s, round_no) for s in seats])
+
+
+# ---- playoffs: a qualifying stage at tables, the next levels, closing a stage --------------------
+
+
+def qualifying_with_tables(tournament, sizes: list[int], **fields) -> Stage:
+    stage = factories.StageFactory(
+        tournament=tournament,
+        order=1,
+        rounds=2,
+        status="seated",
+        table_size_min=min(sizes),
+        table_size_max=max(sizes),
+        **fields,
+    )
+    counter = iter(range(1, sum(sizes) + 1))
+    seat_tables(stage, [[f"Q{next(counter)}" for _ in range(size)] for size in sizes])
+    return stage
+
+
+def playoff(tournament, order=2, size_min=3, size_max=4, **fields) -> Stage:
+    return factories.StageFactory(
+        tournament=tournament,
+        order=order,
+        name=f"Playoff {order}",
+        kind="playoff",
+        rounds=2,
+        table_size_min=size_min,
+        table_size_max=size_max,
+        **fields,
+    )
+
+
+def close(client, stage):
+    return client.post(f"/api/v1/stages/{stage.pk}/close/")
 
 
 # ---- players' records for the rules (no database) ------------------------------------------------
