@@ -1,0 +1,146 @@
+"""The organiser's seating pages go through the same services as the API: seating, reseating,
+late players, withdrawals and reinstating."""
+
+import pytest
+
+from scoring.models import RoundResult
+from tables.models import Seat
+from tests import factories
+from tests.tables.views.conftest import add_players
+
+pytestmark = pytest.mark.django_db
+
+
+def test_console_lists_stages_players_and_downloads(organiser_client, tournament, stage):
+    add_players(tournament, 3)
+    page = organiser_client.get(f"/t/{tournament.slug}/manage/").content.decode()
+    assert "Qualifying" in page
+    assert "3 entered: 0 checked in, 3 registered, 0 withdrawn" in page
+    assert f"/api/v1/tournaments/{tournament.slug}/exports/seating.csv" in page
+
+
+def test_seat_from_the_page_then_see_tables_and_pdf_link(organiser_client, tournament, stage):
+    add_players(tournament, 10)
+    response = organiser_client.post(
+        f"/t/{tournament.slug}/manage/stages/1/seat/", {"seed": "4"}, follow=True
+    )
+    page = response.content.decode()
+    assert "Seated 10 players at 3 tables (seed 4)." in page
+    assert "Table 3" in page
+    assert f"/api/v1/stages/{stage.pk}/cards.pdf" in page
+    assert Seat.objects.filter(stage=stage).count() == 10
+
+
+def test_reseat_from_the_page_warns_and_needs_the_box_ticked(organiser_client, tournament, stage):
+    add_players(tournament, 6)
+    organiser_client.post(f"/t/{tournament.slug}/manage/stages/1/seat/", {"seed": "1"})
+    factories.RoundResultFactory(table=stage.tables.first(), stage=stage)
+    page = organiser_client.get(f"/t/{tournament.slug}/manage/stages/1/").content.decode()
+    assert "1 round result already entered will be discarded" in page
+    refused = organiser_client.post(
+        f"/t/{tournament.slug}/manage/stages/1/seat/", {"seed": "2"}, follow=True
+    )
+    assert "already has 1 round result(s)" in refused.content.decode()
+    assert RoundResult.objects.filter(stage=stage).exists()
+    organiser_client.post(
+        f"/t/{tournament.slug}/manage/stages/1/seat/", {"seed": "2", "force": "on"}
+    )
+    assert not RoundResult.objects.filter(stage=stage).exists()
+
+
+def test_bad_seed_is_reported_and_nothing_is_seated(organiser_client, tournament, stage):
+    add_players(tournament, 6)
+    response = organiser_client.post(
+        f"/t/{tournament.slug}/manage/stages/1/seat/", {"seed": "-3"}, follow=True
+    )
+    assert "greater than or equal to 0" in response.content.decode()
+    assert not stage.tables.exists()
+
+
+def test_late_player_and_withdrawal_from_the_pages(organiser_client, tournament, stage):
+    players = add_players(tournament, 7)
+    organiser_client.post(f"/t/{tournament.slug}/manage/stages/1/seat/", {"seed": "1"})
+    latecomer = factories.PlayerFactory(tournament=tournament, number=80, name="Late Lucy")
+    page = organiser_client.get(f"/t/{tournament.slug}/manage/stages/1/").content.decode()
+    assert "#80 Late Lucy" in page
+    response = organiser_client.post(
+        f"/t/{tournament.slug}/manage/stages/1/late/", {"player": latecomer.pk}, follow=True
+    )
+    assert "#80 Late Lucy sits at table 2, seat 4, from round 1." in response.content.decode()
+    response = organiser_client.post(
+        f"/t/{tournament.slug}/manage/players/{players[0].pk}/withdraw/", follow=True
+    )
+    assert f"#1 {players[0].name} is withdrawn." in response.content.decode()
+    players[0].refresh_from_db()
+    assert players[0].status == "withdrawn"
+    again = organiser_client.post(
+        f"/t/{tournament.slug}/manage/stages/1/late/", {"player": latecomer.pk}, follow=True
+    )
+    assert "Choose a player who is not seated" in again.content.decode()
+
+
+def test_a_seated_playoff_offers_no_late_player(organiser_client, tournament):
+    final = factories.StageFactory(
+        tournament=tournament, order=1, kind="playoff", status="seated", name="Final"
+    )
+    factories.TableFactory(stage=final, number=1)
+    factories.PlayerFactory(tournament=tournament, number=5, name="Knocked Out")
+    page = organiser_client.get(f"/t/{tournament.slug}/manage/stages/1/").content.decode()
+    assert "Add a late player" not in page
+    response = organiser_client.post(
+        f"/t/{tournament.slug}/manage/stages/1/late/",
+        {"player": tournament.players.get().pk},
+        follow=True,
+    )
+    assert "Final is a playoff: it seats only the players who advanced to it" in (
+        response.content.decode()
+    )
+    assert not Seat.objects.exists()
+
+
+def test_a_later_playoffs_page_says_how_it_is_seated_and_offers_no_seating(
+    organiser_client, tournament, stage
+):
+    factories.StageFactory(tournament=tournament, order=2, kind="playoff", name="Final")
+    page = organiser_client.get(f"/t/{tournament.slug}/manage/stages/2/").content.decode()
+    assert "seated with the advancers of the stage before it, when that stage closes" in page
+    assert "Seat players" not in page
+    first = organiser_client.get(f"/t/{tournament.slug}/manage/stages/1/").content.decode()
+    assert "Seat players" in first
+
+
+def test_a_withdrawn_player_is_reinstated_from_the_console(organiser_client, tournament):
+    player = factories.PlayerFactory(
+        tournament=tournament, number=7, name="Ann Smith", status="withdrawn"
+    )
+    console = organiser_client.get(f"/t/{tournament.slug}/manage/").content.decode()
+    url = f"/t/{tournament.slug}/manage/players/{player.pk}/reinstate/"
+    assert url in console and "Reinstate…" in console
+    page = organiser_client.get(url).content.decode()
+    assert "Reinstate #7 Ann Smith?" in page  # asks first, changes nothing
+    player.refresh_from_db()
+    assert player.status == "withdrawn"
+    done = organiser_client.post(url, follow=True).content.decode()
+    assert "#7 Ann Smith is back in." in done
+    player.refresh_from_db()
+    assert player.status == "registered"  # as before the withdrawal: never checked in
+
+
+def test_reinstating_a_player_before_seating_leaves_everyone_to_be_seated(
+    organiser_client, tournament, stage
+):
+    players = add_players(tournament, 8)  # imported: registered, nobody checked in yet
+    base = f"/t/{tournament.slug}/manage/players/{players[1].pk}"
+    organiser_client.post(f"{base}/withdraw/")
+    organiser_client.post(f"{base}/reinstate/")
+    players[1].refresh_from_db()
+    assert players[1].status == "registered"
+    organiser_client.post(f"/t/{tournament.slug}/manage/stages/1/seat/", {"seed": "3"})
+    assert Seat.objects.filter(stage=stage).count() == 8  # not just the one reinstated
+    # One who had checked in comes back checked in.
+    checked = players[2]
+    organiser_client.post(f"/t/{tournament.slug}/manage/players/{checked.pk}/check-in/")
+    organiser_client.post(f"/t/{tournament.slug}/manage/players/{checked.pk}/withdraw/")
+    organiser_client.post(f"/t/{tournament.slug}/manage/players/{checked.pk}/reinstate/")
+    checked.refresh_from_db()
+    assert checked.status == "checked_in"
