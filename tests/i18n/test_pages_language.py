@@ -1,0 +1,137 @@
+"""The pages follow the browser's language or the language switch; so do the tablet's script
+and the table cards."""
+
+import io
+import re
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from pypdf import PdfReader
+
+from tests import factories
+from tests.conftest import client_for
+from tests.i18n.conftest import SPANISH, page
+
+# --------------------------------------------------------------------------------------------
+# Pages in the browser's language
+
+
+@pytest.mark.django_db
+def test_standings_page_speaks_spanish_to_a_spanish_browser(client, table):
+    html = page(client, f"/t/{table.stage.tournament.slug}/", **SPANISH)
+    assert '<html lang="es">' in html
+    assert "Buscar un jugador: número de jugador o nombre" in html
+    assert ">Clasificación</a>" in html and ">Eliminatorias</a>" in html
+    assert ">Puesto</th>" in html and ">Jugador</th>" in html and ">Mesa</th>" in html
+    assert "Find a player" not in html
+
+
+@pytest.mark.django_db
+def test_standings_page_stays_english_by_default(client, table):
+    html = page(client, f"/t/{table.stage.tournament.slug}/")
+    assert '<html lang="en">' in html
+    assert "Find a player: badge number or name" in html and "Clasificación" not in html
+
+
+@pytest.mark.django_db
+def test_tablet_entry_page_speaks_spanish(client, official, table, players):
+    client.force_login(official)
+    html = page(client, f"/t/{table.stage.tournament.slug}/enter/{table.pk}/1/", **SPANISH)
+    assert "Mesa 1 · Ronda 1" in html
+    assert "Doble inicial: <strong>doble 12</strong>" in html
+    assert "Toque <strong>Salió</strong> en el jugador que jugó su última ficha." in html
+    assert "Asiento 1" in html and "Total anterior: <strong>0</strong>" in html
+    assert "Nadie salió: la ronda quedó <strong>cerrada</strong>" in html
+    assert "Guardar y enseñar a los jugadores" in html
+    assert 'aria-label="Rondas"' in html
+
+
+@pytest.mark.django_db
+def test_organiser_console_speaks_spanish(client, organiser, tournament):
+    factories.PlayerFactory(tournament=tournament, name="Rosa Díaz")
+    client.force_login(organiser)
+    html = page(client, f"/t/{tournament.slug}/manage/", **SPANISH)
+    assert f"{tournament.name}: panel del organizador" in html
+    assert "Añadir un jugador" in html and "Importar jugadores" in html
+    assert "1 inscrito: presentes 0, sin llegar 1, retirados 0." in html
+    assert 'aria-label="Marcar presente a Rosa Díaz"' in html
+    assert "Archivo CSV con una fila de encabezados" in html  # a form label
+
+
+@pytest.mark.django_db
+def test_login_page_speaks_spanish(client):
+    html = page(client, "/accounts/login/", **SPANISH)
+    assert "<h1>Iniciar sesión</h1>" in html
+    assert "Los organizadores y los árbitros inician sesión aquí." in html
+    assert ">Usuario o correo electrónico</label>" in html and ">Contraseña</label>" in html
+    assert "¿Ha olvidado su contraseña?" in html  # allauth's own Spanish
+
+
+@pytest.mark.django_db
+def test_language_switch_sticks_across_pages(client, table):
+    slug = table.stage.tournament.slug
+    response = client.post("/i18n/setlang/", {"language": "es", "next": f"/t/{slug}/"})
+    assert response.status_code == 302 and response["Location"] == f"/t/{slug}/"
+    # No Accept-Language from here on: the choice alone keeps the pages in Spanish.
+    assert "Buscar un jugador" in page(client, f"/t/{slug}/")
+    assert "Iniciar sesión" in page(client, "/accounts/login/")
+    client.post("/i18n/setlang/", {"language": "en", "next": "/"})
+    assert "Find a player" in page(client, f"/t/{slug}/", **SPANISH)
+
+
+# --------------------------------------------------------------------------------------------
+# The tablet's script and the table cards
+
+
+@pytest.mark.django_db
+def test_tablet_banners_come_from_the_page_in_its_language(client, official, table):
+    client.force_login(official)
+    html = page(client, f"/t/{table.stage.tournament.slug}/enter/{table.pk}/1/", **SPANISH)
+    assert 'data-not-sent="Todavía no se ha enviado: se enviará cuando vuelva la conexión."' in html
+    assert 'data-sending="Enviando…"' in html
+    assert 'data-reload="Recargue la página para ver los puntos tal como están ahora."' in html
+
+
+@pytest.mark.django_db
+def test_entry_script_reads_each_banner_the_page_renders_with_the_same_english(
+    client, official, table
+):
+    client.force_login(official)
+    html = page(client, f"/t/{table.stage.tournament.slug}/enter/{table.pk}/1/")
+    script = (Path(settings.BASE_DIR) / "tournaments/static/roundhouse/entry.js").read_text()
+    said = dict(re.findall(r'say\("(\w+)", "([^"]+)"\)', script))
+    assert set(said) == {
+        "notSent",
+        "sending",
+        "signedOut",
+        "reload",
+        "changedElsewhere",
+        "savedNow",
+        "youTyped",
+        "wentOut",
+        "fixFields",
+    }
+    for name, english in said.items():
+        attribute = "data-" + re.sub(r"[A-Z]", lambda m: "-" + m[0].lower(), name)
+        assert f'{attribute}="{english}"' in html
+
+
+@pytest.mark.django_db
+def test_table_cards_speak_the_callers_language(official, table):
+    response = client_for(official).get(f"/api/v1/stages/{table.stage_id}/cards.pdf", **SPANISH)
+    assert response.status_code == 200
+    text = " ".join(PdfReader(io.BytesIO(response.content)).pages[0].extract_text().split())
+    for words in [
+        "Mesa 1",
+        "Reparta 12 fichas",
+        "Escanee para anotar los puntos",
+        "Asiento 1: #1 Ann",
+        "Ronda (doble inicial)",
+        "4 (doble 9)",
+        "Gana el total más bajo.",
+        "Firma del árbitro:",
+        "Los jugadores comprobaron los totales (iniciales):",
+    ]:
+        assert words in text, words
+    assert "Deal" not in text and "signature" not in text
