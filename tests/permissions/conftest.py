@@ -1,0 +1,257 @@
+"""The world each permission test runs in (a tournament, its staff, one user for each role)
+and the bodies of the writes, each valid in that world so that only the role decides."""
+
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from django.apps import apps
+from django.contrib.auth import get_user_model
+from django.core.files.uploadedfile import SimpleUploadedFile
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from scoring import services as scoring_services
+from scoring import standings
+from tests import factories
+from tests.scoring.helpers import play, seat_tables
+from tournaments.models import Player, Stage, Tournament
+from tournaments.staff import create_invitation
+
+PASSWORD = "a-long-test-password"
+
+# The columns of the matrix, in this order.
+ROLES = (
+    "anonymous",  # no credentials at all
+    "player",  # logged in, no role anywhere: what a player's phone would be
+    "official",  # official of this tournament
+    "other_official",  # official of another tournament only
+    "organiser",  # organiser of this tournament
+    "other_organiser",  # organiser of another tournament only
+    "superuser",
+)
+
+
+# ---- the world each cell runs in -------------------------------------------------------------
+
+
+@dataclass
+class World:
+    """This tournament, another one, a user per role, and the objects the calls name."""
+
+    this: Tournament
+    other: Tournament
+    users: dict[str, Any]
+    tokens: dict[str, str]
+    qualifying: Stage  # seated, 4 rounds, table 1: Ann Bob Cy Di, round 1 submitted
+    early: Stage  # seated, 1 round, all confirmed: ready to close; Hal and Ivy tied for 3rd
+    playoff: Stage  # pending: PATCH and seat go here
+    table: Any  # table 1 of `qualifying`
+    early_table: Any
+    seated: list[Player]  # Ann, Bob, Cy, Di in seat order
+    early_players: list[Player]  # Fay, Gus, Hal, Ivy
+    eve: Player  # registered, seated nowhere: late entry, check-in, withdrawal
+    wes: Player  # withdrawn, seated nowhere: reinstatement
+    other_stage: Stage  # of the other tournament: seated, one table of Zed, Yan, Xia
+    other_table: Any
+    official_role: Any  # the official's Staff row: PATCH and DELETE go here
+    invitation: Any  # a pending official's invitation: DELETE revokes it
+
+    def ids(self) -> dict[str, Any]:
+        return {
+            "t": f"tournaments/{self.this.slug}",
+            "s": "stages",
+            "r": f"tables/{self.table.pk}/rounds",
+            "qual": self.qualifying.pk,
+            "early": self.early.pk,
+            "playoff": self.playoff.pk,
+            "eve": self.eve.pk,
+            "wes": self.wes.pk,
+            "other_stage": self.other_stage.pk,
+            "other_table": self.other_table.pk,
+            "sid": self.official_role.pk,
+            "iid": self.invitation.pk,
+        }
+
+
+def build_world() -> World:
+    this = factories.TournamentFactory(name="Spring Samboree", slug="spring", domino_set=12)
+    other = factories.TournamentFactory(name="Autumn Rally", slug="autumn", domino_set=12)
+    user_model = get_user_model()
+    users = {
+        "player": factories.UserFactory(username="phone", password=PASSWORD),
+        "official": factories.StaffFactory(tournament=this, role="official").user,
+        "other_official": factories.StaffFactory(tournament=other, role="official").user,
+        "organiser": factories.StaffFactory(tournament=this, role="organiser").user,
+        "other_organiser": factories.StaffFactory(tournament=other, role="organiser").user,
+        "superuser": user_model.objects.create_superuser("root", "root@example.org", PASSWORD),
+    }
+    tokens = {role: Token.objects.create(user=user).key for role, user in users.items()}
+
+    qualifying = factories.StageFactory(
+        tournament=this, order=1, name="Qualifying", rounds=4, starting_double=12, status="seated"
+    )
+    (seated,) = seat_tables(qualifying, [["Ann", "Bob", "Cy", "Di"]])
+    Player.objects.filter(pk__in=[seated[0].pk, seated[2].pk]).update(household="Smith")
+    table = qualifying.tables.get()
+    # Round 1 entered through the service by another official (so that anyone may confirm it).
+    scribe = factories.StaffFactory(tournament=this, role="official").user
+    scoring_services.submit_round_result(
+        table=table,
+        round_no=1,
+        data={
+            "blocked": False,
+            "scores": [
+                {"player": p.pk, "pips": pips, "went_out": pips == 0}
+                for p, pips in zip(seated, (0, 12, 30, 7), strict=True)
+            ],
+        },
+        by=scribe,
+    )
+
+    early = factories.StageFactory(
+        tournament=this,
+        order=2,
+        name="Early bird",
+        rounds=1,
+        starting_double=12,
+        table_size_min=3,
+        status="seated",
+    )
+    # A tie for third at a stage of one table (its final) holds nothing up, but an official
+    # may still decide it.
+    (early_players,) = seat_tables(early, [["Fay", "Gus", "Hal", "Ivy"]], first_number=6)
+    play(early, early_players, 1, [0, 5, 10, 10])
+    playoff = factories.StageFactory(
+        tournament=this, order=3, name="Playoff", kind="playoff", rounds=4, starting_double=12
+    )
+    eve = factories.PlayerFactory(tournament=this, number=5, name="Eve", household="Smith")
+    wes = factories.PlayerFactory(tournament=this, number=10, name="Wes", status="withdrawn")
+    # The other tournament has its own stage and players, so that its staff are realistic.
+    other_stage = factories.StageFactory(tournament=other, order=1, status="seated")
+    seat_tables(other_stage, [["Zed", "Yan", "Xia"]])
+    for stage in (qualifying, early, other_stage):  # what the worker does after the commit
+        standings.rebuild_standings(stage=stage)
+    official_role = this.staff.get(user=users["official"])
+    invitation = create_invitation(tournament=this, role="official", by=users["organiser"])
+    return World(
+        official_role=official_role,
+        invitation=invitation,
+        this=this,
+        other=other,
+        users=users,
+        tokens=tokens,
+        qualifying=qualifying,
+        early=early,
+        playoff=playoff,
+        table=table,
+        early_table=early.tables.get(),
+        seated=seated,
+        early_players=early_players,
+        eve=eve,
+        wes=wes,
+        other_stage=other_stage,
+        other_table=other_stage.tables.get(),
+    )
+
+
+@pytest.fixture
+def world(db) -> World:
+    """A fresh world for every test: what one cell changes, no other cell sees."""
+    return build_world()
+
+
+def client_as(world: World, role: str) -> APIClient:
+    """A client that authenticates the way the tablets and scripts do: a token header."""
+    client = APIClient(enforce_csrf_checks=True)
+    if role != "anonymous":
+        client.credentials(HTTP_AUTHORIZATION=f"Token {world.tokens[role]}")
+    return client
+
+
+def database_state() -> dict[str, list[dict]]:
+    """Every row of every model of the project, users and tokens: to prove nothing changed."""
+    labels = ("tournaments", "tables", "scoring", "auth", "authtoken")
+    return {
+        model._meta.label: list(model.objects.order_by("pk").values())
+        for label in labels
+        for model in apps.get_app_config(label).get_models()
+    }
+
+
+# ---- bodies: each valid for the world, so only the role decides ------------------------------
+
+
+def csv_upload(name: str, text: str) -> dict:
+    return {"file": SimpleUploadedFile(name, text.encode("utf-8"), content_type="text/csv")}
+
+
+def token_body(w: World) -> dict:
+    return {"username": "phone", "password": PASSWORD}
+
+
+def new_tournament_body(w: World) -> dict:
+    return {"name": "Club Night", "slug": "club-night", "domino_set": 12, "preset": "samboree"}
+
+
+def staff_body(w: World) -> dict:
+    return {"username": "newcomer", "role": "official", "password": PASSWORD}
+
+
+def player_body(w: World) -> dict:
+    return {"number": 60, "name": "Zoe", "household": "Jones", "club": "Elks"}
+
+
+def players_csv(w: World) -> dict:
+    return csv_upload("players.csv", "number,name,household\n50,Walt,Jones\n51,Vera,\n")
+
+
+def stage_body(w: World) -> dict:
+    return {
+        "name": "Second chance",
+        "kind": "qualifying",
+        "rounds": 4,
+        "starting_double": 12,
+        "table_size_min": 3,
+        "table_size_max": 4,
+    }
+
+
+def day_of_play_body(w: World) -> dict:
+    return {"starting_double": 11, "rounds": 3}
+
+
+def stage_rename_body(w: World) -> dict:
+    return {"name": "Grand final", "table_size_max": 5}
+
+
+def seat_body(w: World) -> dict:
+    return {"seed": 7}
+
+
+def late_player_body(w: World) -> dict:
+    return {"player": w.eve.pk}
+
+
+def tiebreak_body(w: World) -> dict:
+    *_, hal, ivy = w.early_players
+    return {"table": w.early_table.pk, "order": [ivy.pk, hal.pk], "method": "draw", "note": "coin"}
+
+
+def scores_csv(w: World) -> dict:
+    lines = [
+        f"Qualifying,1,3,10,{p.number},{p.name},{pips},{'yes' if pips == 0 else 'no'},"
+        for p, pips in zip(w.seated, (5, 0, 9, 14), strict=True)
+    ]
+    header = "stage,table,round,engine,number,name,pips,went_out,status"
+    return csv_upload("scores.csv", "\n".join([header, *lines]) + "\n")
+
+
+def round_body(w: World) -> dict:
+    return {
+        "blocked": False,
+        "scores": [
+            {"player": p.pk, "pips": pips, "went_out": pips == 0}
+            for p, pips in zip(w.seated, (3, 0, 21, 8), strict=True)
+        ],
+    }

@@ -1,0 +1,200 @@
+"""Who may call what: every v1 API endpoint and method against every role, as an explicit table.
+
+Each cell builds a fresh tournament in which the call is valid apart from the role, so a cell
+that is refused is refused for the role alone, and a cell that mutates cannot leak into another.
+"""
+
+from collections.abc import Callable
+from typing import NamedTuple
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import resolve
+from rest_framework.test import APIClient
+
+from config import urls
+from tests.permissions.conftest import (
+    ROLES,
+    World,
+    client_as,
+    database_state,
+    day_of_play_body,
+    late_player_body,
+    new_tournament_body,
+    player_body,
+    players_csv,
+    round_body,
+    scores_csv,
+    seat_body,
+    staff_body,
+    stage_body,
+    stage_rename_body,
+    tiebreak_body,
+    token_body,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+# ---- the matrix ------------------------------------------------------------------------------
+
+
+class Row(NamedTuple):
+    name: str
+    method: str
+    path: str  # under /api/v1/; {t} is /tournaments/<slug>, {s} /stages, {r} a table's rounds
+    expected: str  # one status per role, in the order of ROLES
+
+
+# fmt: off
+MATRIX = [
+    # Statuses: anonymous, player, official, other official, organiser, other organiser, superuser.
+    #   name                 method   path                            ano ply off xof org xor sup
+    Row("auth-token",        "POST",  "auth/token/",                 "200 200 200 200 200 200 200"),
+    Row("schema",            "GET",   "schema/",                     "200 200 200 200 200 200 200"),
+    Row("docs",              "GET",   "docs/",                       "200 200 200 200 200 200 200"),
+    Row("tournament-list",   "GET",   "tournaments/",                "200 200 200 200 200 200 200"),
+    # Organisers (here, or of another tournament) may create one; officials and players not.
+    Row("tournament-create", "POST",  "tournaments/",                "401 403 403 403 201 201 201"),
+    Row("tournament-detail", "GET",   "{t}/",                        "200 200 200 200 200 200 200"),
+    Row("tournament-edit",   "PATCH", "{t}/",                        "401 403 403 403 200 403 200"),
+    Row("staff-add",         "POST",  "{t}/staff/",                  "401 403 403 403 201 403 201"),
+    Row("staff-list",        "GET",   "{t}/staff/",                  "401 403 403 403 200 403 200"),
+    Row("staff-role",        "PATCH", "{t}/staff/{sid}/",            "401 403 403 403 200 403 200"),
+    Row("staff-remove",      "DELETE","{t}/staff/{sid}/",            "401 403 403 403 204 403 204"),
+    Row("invitation-list",   "GET",   "{t}/invitations/",            "401 403 403 403 200 403 200"),
+    Row("invitation-create", "POST",  "{t}/invitations/",            "401 403 403 403 201 403 201"),
+    Row("invitation-revoke", "DELETE","{t}/invitations/{iid}/",      "401 403 403 403 204 403 204"),
+    Row("player-list",       "GET",   "{t}/players/",                "200 200 200 200 200 200 200"),
+    Row("player-add",        "POST",  "{t}/players/",                "401 403 403 403 201 403 201"),
+    Row("player-import",     "POST",  "{t}/players/import/",         "401 403 403 403 201 403 201"),
+    Row("player-withdraw",   "POST",  "{t}/players/{eve}/withdraw/", "401 403 403 403 200 403 200"),
+    Row("player-reinstate",  "POST",  "{t}/players/{wes}/reinstate/","401 403 403 403 200 403 200"),
+    Row("player-check-in",   "POST",  "{t}/players/{eve}/check-in/", "401 403 403 403 200 403 200"),
+    Row("stage-list",        "GET",   "{t}/stages/",                 "200 200 200 200 200 200 200"),
+    Row("stage-create",      "POST",  "{t}/stages/",                 "401 403 403 403 201 403 201"),
+    Row("stage-detail",      "GET",   "{s}/{playoff}/",              "200 200 200 200 200 200 200"),
+    Row("stage-day-of-play", "PATCH", "{s}/{playoff}/",              "401 403 200 403 200 403 200"),
+    Row("stage-settings",    "PATCH", "{s}/{playoff}/",              "401 403 403 403 200 403 200"),
+    # Permission passes for organisers, then the state refuses: a playoff after another stage is
+    # seated with that stage's advancers, by the close (tables/services.seat_stage).
+    Row("stage-seat",        "POST",  "{s}/{playoff}/seat/",         "401 403 403 403 409 403 409"),
+    Row("stage-tables",      "GET",   "{s}/{qual}/tables/",          "200 200 200 200 200 200 200"),
+    Row("stage-late-player", "POST",  "{s}/{qual}/late-players/",    "401 403 403 403 201 403 201"),
+    Row("stage-cards",       "GET",   "{s}/{qual}/cards.pdf",        "401 403 200 403 200 403 200"),
+    Row("stage-close",       "POST",  "{s}/{early}/close/",          "401 403 403 403 202 403 202"),
+    Row("stage-standings",   "GET",   "{s}/{early}/standings/",      "200 200 200 200 200 200 200"),
+    Row("stage-tiebreak",    "POST",  "{s}/{early}/tiebreaks/",      "401 403 201 403 201 403 201"),
+    Row("standings",         "GET",   "{t}/standings/",              "200 200 200 200 200 200 200"),
+    Row("placings",          "GET",   "{t}/placings/",               "200 200 200 200 200 200 200"),
+    Row("scores-import",     "POST",  "{t}/scores/import/",          "401 403 403 403 201 403 201"),
+    Row("round-get",         "GET",   "{r}/1/",                      "200 200 200 200 200 200 200"),
+    Row("round-put",         "PUT",   "{r}/2/",                      "401 403 201 403 201 403 201"),
+    Row("round-confirm",     "POST",  "{r}/1/confirm/",              "401 403 200 403 200 403 200"),
+    Row("round-history",     "GET",   "{r}/1/history/",              "401 403 200 403 200 403 200"),
+    Row("export-players",    "GET",   "{t}/exports/players.csv",     "401 403 403 403 200 403 200"),
+    Row("export-seating",    "GET",   "{t}/exports/seating.csv",     "401 403 403 403 200 403 200"),
+    Row("export-scores",     "GET",   "{t}/exports/scores.csv",      "401 403 403 403 200 403 200"),
+    Row("export-standings",  "GET",   "{t}/exports/standings.csv",   "401 403 403 403 200 403 200"),
+    Row("export-bracket",    "GET",   "{t}/exports/bracket.csv",     "401 403 403 403 200 403 200"),
+]
+# fmt: on
+
+# The body of each write, valid in the world; uploads go as multipart, the rest as JSON.
+BODIES: dict[str, Callable[[World], dict]] = {
+    "auth-token": token_body,
+    "tournament-create": new_tournament_body,
+    "staff-add": staff_body,
+    "staff-role": lambda w: {"role": "organiser"},
+    "tournament-edit": lambda w: {"venue": "Elks Lodge", "time_zone": "America/Denver"},
+    "invitation-create": lambda w: {"role": "official", "email": ""},
+    "player-add": player_body,
+    "player-import": players_csv,
+    "stage-create": stage_body,
+    "stage-day-of-play": day_of_play_body,
+    "stage-settings": stage_rename_body,
+    "stage-seat": seat_body,
+    "stage-late-player": late_player_body,
+    "stage-tiebreak": tiebreak_body,
+    "scores-import": scores_csv,
+    "round-put": round_body,
+}
+# Writes that change nothing when they succeed: the token of a user who has one already.
+IDEMPOTENT_WRITES = {"auth-token"}
+
+CELLS = [
+    pytest.param(row, role, int(expected), id=f"{row.name}-{role}")
+    for row in MATRIX
+    for role, expected in zip(ROLES, row.expected.split(), strict=True)
+]
+
+
+def call(world: World, row: Row, role: str):
+    client = client_as(world, role)
+    path = "/api/v1/" + row.path.format(**world.ids())
+    send = getattr(client, row.method.lower())
+    if row.name not in BODIES:
+        return send(path)
+    body = BODIES[row.name](world)
+    uploads = any(isinstance(value, SimpleUploadedFile) for value in body.values())
+    return send(path, body, format="multipart" if uploads else "json")
+
+
+def content(response) -> bytes:
+    return b"".join(response.streaming_content) if response.streaming else response.content
+
+
+@pytest.mark.parametrize(("row", "role", "expected"), CELLS)
+def test_permission_matrix_cell(world: World, row: Row, role: str, expected: int):
+    before = database_state()
+    response = call(world, row, role)
+    assert response.status_code == expected, content(response)[:500]
+    if expected == 401:
+        # A client told to authenticate is told how.
+        assert response["WWW-Authenticate"] == "Token"
+    if expected in (401, 403, 409) or row.method == "GET" or row.name in IDEMPOTENT_WRITES:
+        # A refused call (by permission or by the state) stores nothing; a read changes nothing.
+        assert database_state() == before
+    else:
+        assert database_state() != before, "a successful write changed nothing"
+
+
+def test_the_matrix_names_every_api_route():
+    """A new endpoint or method must get its row: compare with the URL patterns and views."""
+    routes: set[tuple[str, str]] = set()
+
+    def walk(patterns) -> None:
+        for pattern in patterns:
+            if hasattr(pattern, "url_patterns"):
+                walk(pattern.url_patterns)
+                continue
+            view = pattern.callback.view_class
+            for method in view.http_method_names:
+                # OPTIONS is DRF's description of the view; HEAD is not routed by these views.
+                if method not in ("options", "head") and hasattr(view, method):
+                    routes.add((method.upper(), pattern.name))
+
+    walk(next(p for p in urls.urlpatterns if str(p.pattern) == "api/v1/").url_patterns)
+    fill = {"t": "tournaments/x", "s": "stages", "r": "tables/1/rounds"}
+    fill |= {key: "1" for key in ("qual", "early", "playoff", "eve", "wes", "sid", "iid")}
+    covered = {
+        (row.method, resolve("/api/v1/" + row.path.format(**fill)).url_name) for row in MATRIX
+    }
+    assert len(routes) == 39
+    assert routes == covered
+
+
+def test_session_writes_need_the_csrf_token(world: World):
+    """Browser pages use the session: a write without the CSRF token is refused, stores nothing."""
+    client = APIClient(enforce_csrf_checks=True)
+    client.force_login(world.users["organiser"])
+    path = "/api/v1/tournaments/spring/players/"
+    before = database_state()
+    refused = client.post(path, player_body(world), format="json")
+    assert refused.status_code == 403
+    assert "CSRF" in refused.json()["detail"]
+    assert database_state() == before
+    secret = "a" * 32
+    client.cookies["csrftoken"] = secret
+    accepted = client.post(path, player_body(world), format="json", HTTP_X_CSRFTOKEN=secret)
+    assert accepted.status_code == 201
