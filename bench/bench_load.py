@@ -64,6 +64,7 @@ from pathlib import Path
 from typing import Any
 
 import loadgen
+import procstats
 from loadgen import HttpClient, Sample, Summary, summarize, timed
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -437,7 +438,7 @@ class Phase:
     wall_offset: float = field(default_factory=lambda: time.time() - time.perf_counter())
 
 
-class PgWaits(loadgen.BackgroundSampler):
+class PgWaits(procstats.BackgroundSampler):
     """What the stack's PostgreSQL connections are doing, sampled from pg_stat_activity every
     `interval` seconds in a thread: the average number of connections running, waiting on a
     lock (with the statement), or idle inside a transaction (Python working between queries)."""
@@ -529,7 +530,7 @@ class Measure:
         offset = self.weblog.offset()
         cpu0 = time.process_time()
         wall0 = time.perf_counter()
-        sampler = loadgen.CpuSampler(self.classify)
+        sampler = procstats.CpuSampler(self.classify)
         waits = PgWaits(f"{self.args.pg_url}/{self.args.stack_db}", self.args.stack_db)
         with sampler, waits:
             yield phase
@@ -576,7 +577,7 @@ async def wait_for_quiet(measure: Measure, limit: float) -> dict[str, float]:
     start = time.perf_counter()
     other = math.nan
     while True:
-        sampler = loadgen.CpuSampler(measure.classify)
+        sampler = procstats.CpuSampler(measure.classify)
         with sampler:
             await asyncio.sleep(3)
         other = sampler.cores().get("other", 0.0)
@@ -808,7 +809,7 @@ async def measure_visibility(
     return phase
 
 
-def memory(args: argparse.Namespace) -> list[loadgen.ProcMemory]:
+def memory(args: argparse.Namespace) -> list[procstats.ProcMemory]:
     out = []
     labels = {
         "web": ("gunicorn master", "gunicorn worker"),
@@ -817,10 +818,10 @@ def memory(args: argparse.Namespace) -> list[loadgen.ProcMemory]:
         "beat": ("celery beat", "celery beat (child)"),
     }
     for role, root in role_pids(args).items():
-        for pid in loadgen.process_tree(root):
-            rss, pss = loadgen.memory_of(pid)
+        for pid in procstats.process_tree(root):
+            rss, pss = procstats.memory_of(pid)
             label = labels[role][0] if pid == root else labels[role][1]
-            out.append(loadgen.ProcMemory(pid, label, rss, pss, loadgen._cmdline(pid)[:80]))
+            out.append(procstats.ProcMemory(pid, label, rss, pss, procstats._cmdline(pid)[:80]))
     return out
 
 
@@ -1051,7 +1052,7 @@ def report(
     event: Event,
     info: dict[str, str],
     phases: dict[str, Phase],
-    mem: list[loadgen.ProcMemory],
+    mem: list[procstats.ProcMemory],
     standalone: dict[str, float],
     profile: dict[str, Any],
     breakdown: dict[str, Any],
@@ -1607,7 +1608,7 @@ async def run(args: argparse.Namespace, command: str) -> int:
     if args.py_spy:
         print(f"profiling the page with py-spy for {args.profile_seconds:.0f} s ...", flush=True)
         web = role_pids(args).get("web")
-        workers = [p for p in loadgen.process_tree(web) if p != web] if web else []
+        workers = [p for p in procstats.process_tree(web) if p != web] if web else []
         procs = profile_with_py_spy(args.py_spy, workers, args.profile_seconds)
         prof_client = HttpClient(host, args.port, max_conns=args.concurrency)
         await loadgen.closed_loop(
