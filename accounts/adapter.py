@@ -8,7 +8,7 @@ from django.http import HttpRequest
 
 from accounts import invitations
 from tournaments.models import Staff
-from tournaments.staff import grant_organiser
+from tournaments.services.staff import grant_organiser
 
 
 class AccountAdapter(DefaultAccountAdapter):

@@ -9,10 +9,10 @@ from rest_framework.views import APIView
 
 from accounts.mail import send_invitation
 from config.api import NamesUnusedFields, found
-from tournaments import staff as staffing
 from tournaments.api import tournament_or_404
 from tournaments.models import Invitation, Staff
 from tournaments.permissions import require_organiser
+from tournaments.services import staff as staffing
 
 
 class AddStaffSerializer(NamesUnusedFields, serializers.Serializer):

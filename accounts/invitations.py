@@ -7,7 +7,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from tournaments.models import Invitation, Staff
-from tournaments.staff import InvitationUnusable, accept_invitation
+from tournaments.services.staff import InvitationUnusable, accept_invitation
 
 SESSION_KEY = "roundhouse_invitation"
 

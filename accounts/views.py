@@ -20,11 +20,11 @@ from accounts.forms import AddAccountForm, InvitationForm, RoleForm
 from accounts.mail import send_invitation
 from scoring.models import RoundResult
 from tables.views import organised_tournament
-from tournaments import staff as staffing
+from tournaments.exceptions import StateConflict
 from tournaments.models import Invitation, Staff, Stage, Tournament
 from tournaments.permissions import may_create_tournaments
 from tournaments.selectors import IN_PLAY, tournament_status
-from tournaments.services import StateConflict
+from tournaments.services import staff as staffing
 
 
 def invitation_url(request: HttpRequest, invitation: Invitation) -> str:

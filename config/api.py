@@ -12,7 +12,7 @@ from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from tournaments.services import StateConflict
+from tournaments.exceptions import StateConflict
 
 
 class Conflict(exceptions.APIException):

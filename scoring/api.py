@@ -17,9 +17,9 @@ from scoring import exports, playoffs, selectors, services, standings
 from scoring.models import Placing, RoundResult, RoundResultVersion, TiebreakDecision
 from tables.models import Table
 from tournaments.api import CsvUploadApi, StageSerializer, tournament_or_404, upload_schema
+from tournaments.exceptions import StateConflict
 from tournaments.models import Stage
 from tournaments.permissions import is_staff_of, require_organiser, require_staff
-from tournaments.services import StateConflict
 
 
 class FirstRendererNegotiation(BaseContentNegotiation):

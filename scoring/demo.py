@@ -11,8 +11,8 @@ from scoring import playoffs, standings
 from scoring import services as scoring_services
 from tables import services as table_services
 from tournaments import services as tournament_services
-from tournaments import staff as tournament_staff
 from tournaments.models import Invitation, Player, PlayerChange, Staff, Tournament
+from tournaments.services import staff as tournament_staff
 
 DEMO_SLUG = "lakeside-samboree"
 DEMO_PASSWORD = "roundhouse-demo"

@@ -21,8 +21,9 @@ from scoring import standings
 from scoring.models import Placing, RoundResult, StandingRow
 from tables import seating
 from tables import services as table_services
+from tournaments.exceptions import StateConflict
 from tournaments.models import Stage
-from tournaments.services import StateConflict, create_stage, further_level, stage_name_key
+from tournaments.services.stages import create_stage, further_level, lock_stage, stage_name_key
 
 logger = logging.getLogger(__name__)
 
@@ -66,7 +67,7 @@ def close_stage(*, stage: Stage, by: AbstractBaseUser) -> Stage:
             _("The standings of %(stage)s are being updated right now: try again in a moment.")
             % {"stage": stage.name}
         ) from None
-    stage = Stage.objects.select_for_update().select_related("tournament").get(pk=stage.pk)
+    stage = lock_stage(stage.pk, alone=True)
     if stage.status == Stage.Status.CLOSED:
         transaction.on_commit(lambda: send_advance(stage.pk))
         return stage
@@ -182,7 +183,7 @@ def _next_playoff_stage(stage: Stage, advancers: int) -> Stage:
 def advance_from_stage(*, stage: Stage) -> Stage | None:
     """Seat the next playoff level from a closed stage's advancers, or place everyone after the
     final. Idempotent: run twice, it seats once. Returns the stage it seated, if any."""
-    stage = Stage.objects.select_for_update().select_related("tournament").get(pk=stage.pk)
+    stage = lock_stage(stage.pk, alone=True)
     if stage.status != Stage.Status.CLOSED:
         return None
     if Stage.objects.filter(source_stage=stage).exists():

@@ -22,8 +22,9 @@ from scoring.exports import SCORES_HEADER
 from scoring.models import IdempotencyRecord, RoundResult, RoundResultVersion, Score
 from tables.models import Seat, Table
 from tournaments.csvfiles import ImportRejected, read_csv, whole_number
+from tournaments.exceptions import StateConflict
 from tournaments.models import Stage
-from tournaments.services import StateConflict
+from tournaments.services.stages import closed_message, lock_open_stage, lock_stage
 from tournaments.text import folded
 
 
@@ -291,17 +292,6 @@ def _record_version(
     )
 
 
-def _guard_open(stage: Stage) -> None:
-    if stage.status == Stage.Status.CLOSED:
-        raise StateConflict(
-            _(
-                "%(stage)s is closed: its results can no longer be entered or changed, by "
-                "anyone. Its standings and who advanced from it stand as they are."
-            )
-            % {"stage": stage.name}
-        )
-
-
 def _save(
     *,
     table: Table,
@@ -311,10 +301,11 @@ def _save(
     if_match: str | None,
     meta: RequestMeta,
 ) -> Outcome:
-    stage = Stage.objects.get(pk=table.stage_id)
-    _guard_open(stage)
-    existing = (
-        RoundResult.objects.select_for_update().filter(table=table, round_no=round_no).first()
+    stage = lock_open_stage(table.stage_id, change="results")
+    existing = (  # the result's row only: the ordering joins the stage, shared-locked above
+        RoundResult.objects.select_for_update(of=("self",))
+        .filter(table=table, round_no=round_no)
+        .first()
     )
     if existing is not None:
         current = {
@@ -516,16 +507,17 @@ def confirm_round_result(
     With If-Match, a result changed since it was read is refused (412): nobody confirms numbers
     the players did not see.
     """
+    stage = lock_stage(result.stage_id)  # the stage first, then the result: one order
     result = (
-        # Lock the result row only: a lock on the joined stage row would block the standings
-        # rebuild's inserts (their foreign keys) while this waits for the rebuild: a deadlock.
         RoundResult.objects.select_for_update(of=("self",))
-        .select_related("stage", "table", "submitted_by")  # the answer names who submitted
+        .select_related("table", "submitted_by")  # the answer names who submitted
         .get(pk=result.pk)
     )
+    result.stage = stage
     if result.status == RoundResult.Status.CONFIRMED:
         return result
-    _guard_open(result.stage)
+    if stage.status == Stage.Status.CLOSED:
+        raise StateConflict(closed_message(stage, "results"))
     if if_match and not etag_matches(if_match, result):
         raise PreconditionFailed(
             _(
@@ -671,8 +663,7 @@ def _check_group(group: _Group, by: AbstractBaseUser) -> list[tuple[int, str]]:
         )
         return [(first, message % where)]
     if group.stage.status == Stage.Status.CLOSED:
-        message = _("%(stage)s is closed: results can no longer be entered.")
-        return [(first, message % where)]
+        return [(first, closed_message(group.stage, "results"))]
     if group.confirm and group.stage.requires_second_person:
         message = _(
             "table %(table)s, round %(round)s: in %(stage)s another official must confirm; "

@@ -758,12 +758,9 @@ def record_tiebreak(
     """Record how an official broke a tie the rules cannot break; the standings honour it."""
     from django.core.exceptions import ValidationError
 
-    from tournaments.services import StateConflict
+    from tournaments.services.stages import lock_open_stage
 
-    if stage.status == Stage.Status.CLOSED:
-        raise StateConflict(
-            _("%(stage)s is closed: its standings can no longer change.") % {"stage": stage.name}
-        )
+    stage = lock_open_stage(stage.pk, change="decisions")  # never the caller's copy
     errors: dict[str, list[str]] = {}
     if method not in TiebreakDecision.Method.values:
         errors["method"] = [

@@ -25,10 +25,11 @@ from scoring.models import Placing, RoundResult, StageStandings
 from tables.models import Table
 from tables.views import organised_tournament as organised
 from tournaments.csvfiles import ImportRejected
+from tournaments.exceptions import StateConflict
 from tournaments.forms import ImportPlayersForm
 from tournaments.models import Stage, Tournament
 from tournaments.permissions import is_organiser, is_staff_of
-from tournaments.services import StateConflict
+from tournaments.services.stages import closed_message
 
 
 def staffed_tournament(request: HttpRequest, slug: str) -> Tournament:
@@ -178,6 +179,11 @@ def _entry_context(
         "api_url": reverse("round-result", args=[table.pk, round_no]),
         "check_url": reverse("check-round", args=[tournament.slug, table.pk, round_no]),
         "rounds": range(1, table.stage.rounds + 1),
+        "closed": (
+            closed_message(table.stage, "results")
+            if table.stage.status == Stage.Status.CLOSED
+            else ""
+        ),
     }
 
 

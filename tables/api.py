@@ -15,9 +15,9 @@ from config.api import Conflict, NamesUnusedFields, found
 from tables import cards, selectors, services
 from tables.models import Seat
 from tournaments.api import PlayerSerializer
+from tournaments.exceptions import StateConflict
 from tournaments.models import Invitation, Player, Staff, Stage
 from tournaments.permissions import is_organiser, require_organiser, require_staff
-from tournaments.services import StateConflict
 
 
 class SeatedPlayerSerializer(serializers.ModelSerializer):

@@ -17,9 +17,11 @@ from django.utils.translation import ngettext
 from tables import seating
 from tables.models import Seat, Table
 from tables.signals import seating_changed
+from tournaments.exceptions import StateConflict
 from tournaments.models import Player, PlayerChange, Stage, Tournament
 from tournaments.presets import get_preset
-from tournaments.services import StateConflict, check_not_finished, record_change
+from tournaments.services import check_not_finished, record_change
+from tournaments.services.stages import closed_message, lock_open_stage, lock_stage
 
 T = TypeVar("T")
 
@@ -131,11 +133,7 @@ def seat_stage(
     StateConflict says how many results would be discarded). `entrants` with ranks seat a
     playoff by snake seeding; otherwise the active players are seated at random from the seed.
     """
-    stage = Stage.objects.select_for_update().select_related("tournament").get(pk=stage.pk)
-    if stage.status == Stage.Status.CLOSED:
-        raise StateConflict(
-            _("%(stage)s is closed: its tables can no longer change.") % {"stage": stage.name}
-        )
+    stage = lock_open_stage(stage.pk, change="tables", alone=True)
     if (
         entrants is None
         and stage.kind == Stage.Kind.PLAYOFF
@@ -254,17 +252,14 @@ def add_late_player(*, stage: Stage, player: Player, by: AbstractBaseUser) -> Se
     Room means below the stage's largest table size; when every table is that full, below the
     preset's largest deal (the table card then shows the smaller hand).
     """
-    stage = Stage.objects.select_for_update().select_related("tournament").get(pk=stage.pk)
+    stage = lock_stage(stage.pk, alone=True)
     if player.tournament_id != stage.tournament_id:
         raise ValidationError({"player": [_("This player is entered in another tournament.")]})
+    if stage.status == Stage.Status.CLOSED:
+        raise StateConflict(closed_message(stage, "tables"))
     if stage.status != Stage.Status.SEATED:
-        message = (
-            _("%(stage)s is closed: late players join a seated, open stage (seat the stage first).")
-            if stage.status == Stage.Status.CLOSED
-            else _(
-                "%(stage)s is pending: late players join a seated, open stage (seat the stage "
-                "first)."
-            )
+        message = _(
+            "%(stage)s is pending: late players join a seated, open stage (seat the stage first)."
         )
         raise StateConflict(message % {"stage": stage.name})
     if stage.kind == Stage.Kind.PLAYOFF:

@@ -21,6 +21,7 @@ from tables import seating, selectors, services
 from tables.forms import LatePlayerForm, SeatStageForm
 from tournaments import services as tournament_services
 from tournaments.csvfiles import ImportRejected, unknown_columns
+from tournaments.exceptions import StateConflict
 from tournaments.forms import (
     DayOfPlayForm,
     ImportPlayersForm,
@@ -31,7 +32,6 @@ from tournaments.forms import (
 from tournaments.models import Player, Stage, Tournament
 from tournaments.permissions import is_organiser
 from tournaments.selectors import player_history
-from tournaments.services import StateConflict
 
 
 def organised_tournament(request: HttpRequest, slug: str) -> Tournament:

@@ -19,7 +19,7 @@ class UserFactory(factory.django.DjangoModelFactory):
 
 class OrganiserAccountFactory(UserFactory):
     """An account that may create tournaments, as signing up or an organiser's invitation makes
-    it (tournaments.staff.grant_organiser)."""
+    it (tournaments.services.staff.grant_organiser)."""
 
     class Meta:
         skip_postgeneration_save = True  # the hook adds a group: nothing of the user to save
@@ -27,7 +27,7 @@ class OrganiserAccountFactory(UserFactory):
     @factory.post_generation
     def organiser(self, create: bool, extracted, **kwargs) -> None:
         if create:
-            from tournaments.staff import grant_organiser
+            from tournaments.services.staff import grant_organiser
 
             grant_organiser(self)
 

@@ -2,6 +2,9 @@
 
 import unicodedata
 
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
+
 
 def folded(text: str) -> str:
     """Text as a search or a name check compares it: "Peña", "PENA" and "pena" alike."""
@@ -24,3 +27,21 @@ def hidden_character(text: str) -> str | None:
         if character not in JOINERS and unicodedata.category(character) in {"Cc", "Cf", "Zl", "Zp"}:
             return f"U+{ord(character):04X}"
     return None
+
+
+def check_printable(**fields: str) -> None:
+    """ValidationError for each field holding a character that does not print (an invisible
+    space, a control character, a right-to-left override): pages, cards and exports would show
+    it as nothing, or back to front."""
+    found = {field: unprintable_messages(text) for field, text in fields.items()}
+    errors = {field: messages for field, messages in found.items() if messages}
+    if errors:
+        raise ValidationError(errors)
+
+
+def unprintable_messages(text: str) -> list[str]:
+    code = hidden_character(text)
+    if code is None:
+        return []
+    message = _("This contains a character that does not print (%(code)s): type it again.")
+    return [message % {"code": code}]

@@ -16,7 +16,7 @@ from scoring import standings
 from tests import factories
 from tests.scoring.helpers import play, seat_tables
 from tournaments.models import Player, Stage, Tournament
-from tournaments.staff import create_invitation
+from tournaments.services.staff import create_invitation
 
 PASSWORD = "a-long-test-password"
 

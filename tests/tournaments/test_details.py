@@ -14,7 +14,7 @@ from tests import factories
 from tests.conftest import client_for
 from tests.scoring.helpers import play, seat_tables
 from tournaments.models import StaffEvent, Tournament
-from tournaments.staff import create_invitation
+from tournaments.services.staff import create_invitation
 
 pytestmark = pytest.mark.django_db
 

@@ -18,9 +18,10 @@ from django.db import transaction
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
+from tournaments.exceptions import StateConflict
 from tournaments.models import Invitation, Staff, StaffEvent, Tournament
 from tournaments.permissions import CREATE_TOURNAMENT, ORGANISERS_GROUP
-from tournaments.services import StateConflict, unprintable_messages
+from tournaments.text import unprintable_messages
 
 # An invitation can be made to last this long at the most.
 LONGEST_INVITATION = timedelta(days=90)

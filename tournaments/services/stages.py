@@ -1,0 +1,285 @@
+"""Stages: added, changed and removed, and the one guard on a stage's state."""
+
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import connection, transaction
+from django.db.models import Max
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+
+from tournaments.exceptions import StateConflict
+from tournaments.models import Stage, Tournament
+from tournaments.presets import get_preset
+from tournaments.text import unprintable_messages
+
+STAGE_FIELDS = (
+    "name",
+    "kind",
+    "rounds",
+    "starting_double",
+    "table_size_min",
+    "table_size_max",
+    "advance_per_table",
+    "wildcards",
+    "requires_second_person",
+    "late_entry_rule",
+    "carry_forward",
+)
+
+
+def stage_name_key(name: str) -> str:
+    """A stage's name as names are compared: capitals and spaces aside."""
+    return " ".join(name.split()).casefold()
+
+
+def validate_stage(
+    *, tournament: Tournament, values: dict[str, Any], stage: Stage | None = None
+) -> None:
+    """Check a stage's settings against the tournament's set and preset, and its name against
+    the tournament's other stages (`stage` is the one changed, if any); ValidationError if not."""
+    errors: dict[str, list[str]] = {}
+    if "name" in values and (unprintable := unprintable_messages(values["name"])):
+        errors["name"] = unprintable
+    elif "name" in values and (
+        stage is None or stage_name_key(values["name"]) != stage_name_key(stage.name)
+    ):
+        # Scores files and pages name stages: two of one name would be told apart by nothing.
+        # The same form sent twice (a double tap on Add stage) makes no second stage either.
+        # Checked when the name is given or changed: an unchanged one blocks no other change.
+        same = stage_name_key(values["name"])
+        others = tournament.stages.exclude(pk=stage.pk if stage else None)
+        taken = next((o for o in others.only("name") if stage_name_key(o.name) == same), None)
+        if taken is not None:
+            errors["name"] = [
+                _("This tournament has a stage named %(name)s already: choose another name.")
+                % {"name": taken.name}
+            ]
+    domino_set = tournament.domino_set
+    preset = get_preset(tournament.preset)
+    starting_double = values["starting_double"]
+    rounds = values["rounds"]
+    if starting_double > domino_set:
+        errors["starting_double"] = [
+            _("A double-%(set)s set has no double-%(double)s: choose %(set)s or lower.")
+            % {"set": domino_set, "double": starting_double}
+        ]
+    if rounds < 1:
+        errors["rounds"] = [_("A stage has at least one round.")]
+    elif starting_double <= domino_set and rounds > starting_double + 1:
+        errors["rounds"] = [
+            _(
+                "Starting from double-%(double)s, at most %(rounds)s rounds can be played "
+                "(down to double-blank)."
+            )
+            % {"double": starting_double, "rounds": starting_double + 1}
+        ]
+    low, high = preset.table_bounds(domino_set)
+    size_min, size_max = values["table_size_min"], values["table_size_max"]
+    if size_min < low:
+        errors["table_size_min"] = [
+            _("The %(preset)s preset deals for at least %(low)s players at a table.")
+            % {"preset": preset.key, "low": low}
+        ]
+    if size_max > high:
+        errors["table_size_max"] = [
+            _(
+                "The %(preset)s preset with a double-%(set)s set deals for at most %(high)s "
+                "players at a table."
+            )
+            % {"preset": preset.key, "set": domino_set, "high": high}
+        ]
+    if size_min > size_max:
+        errors.setdefault("table_size_max", []).append(
+            _("The largest table size cannot be smaller than the smallest.")
+        )
+    advance = values.get("advance_per_table", 1)
+    if advance < 1:
+        errors["advance_per_table"] = [_("At least one player advances from each table.")]
+    elif advance >= size_min and values.get("kind") == Stage.Kind.QUALIFYING:
+        errors["advance_per_table"] = [
+            ngettext(
+                "With tables of %(size)s, at most %(count)s player per table can advance.",
+                "With tables of %(size)s, at most %(count)s players per table can advance.",
+                size_min - 1,
+            )
+            % {"size": size_min, "count": size_min - 1}
+        ]
+    if errors:
+        raise ValidationError(errors)
+
+
+def further_level(like: Stage) -> dict[str, Any]:
+    """The settings of a further playoff level made like the stage `like` (the last playoff
+    level, else the stage it follows): its rounds, starting double, tables and confirmation rule;
+    one advancing per table unless `like` is a playoff level; no wildcards, nothing carried."""
+    return {
+        "kind": Stage.Kind.PLAYOFF,
+        "rounds": like.rounds,
+        "starting_double": like.starting_double,
+        "table_size_min": like.table_size_min,
+        "table_size_max": like.table_size_max,
+        "advance_per_table": like.advance_per_table if like.kind == Stage.Kind.PLAYOFF else 1,
+        "wildcards": 0,
+        "requires_second_person": like.requires_second_person,
+        "late_entry_rule": Stage.LateEntryRule.TABLE_HIGH,
+        "carry_forward": False,
+    }
+
+
+def check_not_finished(tournament: Tournament, *, change: str = "stage") -> None:
+    """StateConflict once a stage has decided the placings: no stage follows it, a player added
+    then would play nothing, and a player withdrawn, reinstated or checked in then would change
+    the ranking of a finished event without changing its placings (`change`: adding a "stage" or
+    a "player", or a player's "status")."""
+    if (final := Stage.objects.final_of(tournament)) is None:
+        return
+    if change == "player":
+        message = _(
+            "%(stage)s has decided the placings: the tournament is over, so no player can "
+            "be added. A player's entry can still be corrected."
+        )
+    elif change == "status":
+        message = _(
+            "%(stage)s has decided the placings: the tournament is over, so no player can "
+            "withdraw, rejoin or check in. A player's entry can still be corrected."
+        )
+    else:
+        message = _(
+            "%(stage)s has decided the placings: the tournament is over, so no stage follows."
+        )
+    raise StateConflict(message % {"stage": final.name})
+
+
+@transaction.atomic
+def create_stage(*, tournament: Tournament, **values: Any) -> Stage:
+    # Lock the tournament row so that two stages created together get different orders.
+    Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
+    check_not_finished(tournament)
+    values = {key: value for key, value in values.items() if key in STAGE_FIELDS}
+    values.setdefault("advance_per_table", 1)
+    validate_stage(tournament=tournament, values=values)
+    order = (tournament.stages.aggregate(top=Max("order"))["top"] or 0) + 1
+    return Stage.objects.create(
+        tournament=tournament, order=order, domino_set=tournament.domino_set, **values
+    )
+
+
+@transaction.atomic
+def remove_stage(*, stage: Stage) -> None:
+    """Remove the tournament's last stage while it is not seated (one added by mistake, or a
+    level to be replaced): it has no tables, results or standings, and nothing follows it."""
+    Tournament.objects.select_for_update().filter(pk=stage.tournament_id).first()
+    stage = Stage.objects.select_for_update().get(pk=stage.pk)
+    if stage.status != Stage.Status.PENDING:
+        raise StateConflict(
+            _("%(stage)s has been seated: only a stage not seated yet can be removed.")
+            % {"stage": stage.name}
+        )
+    later = Stage.objects.filter(tournament_id=stage.tournament_id, order__gt=stage.order)
+    if later.exists():
+        raise StateConflict(
+            _("Only the last stage can be removed: remove %(stages)s first.")
+            % {"stages": ", ".join(later.order_by("-order").values_list("name", flat=True))}
+        )
+    waiting = Stage.objects.awaiting_next_level().filter(tournament_id=stage.tournament_id)
+    waiting = next((w for w in waiting if Stage.objects.next_level_of(w) == stage), None)
+    if waiting is not None:
+        raise StateConflict(
+            _(
+                "%(stage)s is where the advancers of %(closed)s are to be seated: change its "
+                "table sizes instead, and they are seated there."
+            )
+            % {"stage": stage.name, "closed": waiting.name}
+        )
+    stage.delete()
+
+
+# What can still change once the tables are seated, until the first result: a playoff's starting
+# double and number of rounds are announced on the day (seed 002).
+DAY_OF_PLAY_FIELDS = ("name", "rounds", "starting_double", "requires_second_person")
+
+
+@transaction.atomic
+def update_stage(*, stage: Stage, changes: dict[str, Any]) -> Stage:
+    """Change a stage's settings: any before it is seated; the day-of-play ones until it starts."""
+    stage = lock_open_stage(stage.pk, change="settings", alone=True)
+    changed = {key: value for key, value in changes.items() if key in STAGE_FIELDS}
+    if stage.status == Stage.Status.SEATED:
+        started = stage.round_results.exists()
+        fixed = sorted(
+            key
+            for key, value in changed.items()
+            if key not in DAY_OF_PLAY_FIELDS and value != getattr(stage, key)
+        )
+        if started or fixed:
+            message = (
+                _(
+                    "%(stage)s is seated and has results: only its name, starting double, rounds "
+                    "and confirmation rule can change, and only before the first result."
+                )
+                if started
+                else _(
+                    "%(stage)s is seated: only its name, starting double, rounds and "
+                    "confirmation rule can change, and only before the first result."
+                )
+            ) % {"stage": stage.name}
+            if fixed:
+                message += " " + _("Not changed: %(fields)s.") % {"fields": ", ".join(fixed)}
+            raise StateConflict(message)
+    values = {name: getattr(stage, name) for name in STAGE_FIELDS}
+    values.update(changed)
+    validate_stage(tournament=stage.tournament, values=values, stage=stage)
+    for key, value in values.items():
+        setattr(stage, key, value)
+    stage.save()
+    return stage
+
+
+# ---- the one guard on a stage's state ----------------------------------------------------------
+
+# What a closed stage refuses, one message for each kind of change.
+CLOSED = {
+    "results": gettext_lazy(
+        "%(stage)s is closed: its results can no longer be entered or changed, by anyone. Its "
+        "standings and who advanced from it stand as they are."
+    ),
+    "decisions": gettext_lazy("%(stage)s is closed: its standings can no longer change."),
+    "tables": gettext_lazy("%(stage)s is closed: its tables can no longer change."),
+    "settings": gettext_lazy("%(stage)s is closed: its settings can no longer change."),
+}
+
+
+def closed_message(stage: Stage, change: str) -> str:
+    """What a closed stage says to a `change` (a key of CLOSED), in the active language."""
+    return CLOSED[change] % {"stage": stage.name}
+
+
+def lock_stage(stage_id: int, *, alone: bool = False) -> Stage:
+    """The stage read again, its row locked until the transaction ends.
+
+    Every change of a stage's results or decisions (an entry, a correction, a confirmation, a
+    tie-break decision) takes the lock shared (FOR SHARE: they never wait for each other); the
+    close, the seating and the settings take it `alone` (FOR NO KEY UPDATE). So a close waits for
+    a correction in flight and then reads it, and a correction waits for a close in flight and
+    then finds the stage closed. Neither lock blocks the foreign-key checks of the standings'
+    inserts (FOR KEY SHARE), which a rebuild makes while a confirmation waits for it. Take it
+    before any result row's lock: one order, no deadlock. SQLite runs one writing transaction at
+    a time, and locks nothing here."""
+    stage = Stage.objects.filter(pk=stage_id)
+    if alone:
+        return stage.select_for_update(no_key=True, of=("self",)).get()
+    if connection.vendor != "postgresql":
+        return stage.get()
+    sql, params = stage.query.sql_with_params()  # Django has no FOR SHARE
+    (locked,) = Stage.objects.raw(f"{sql} FOR SHARE", params)
+    return locked
+
+
+def lock_open_stage(stage_id: int, *, change: str, alone: bool = False) -> Stage:
+    """lock_stage, refused (StateConflict) when the stage is closed: the `change` (a key of
+    CLOSED) can no longer be made."""
+    stage = lock_stage(stage_id, alone=alone)
+    if stage.status == Stage.Status.CLOSED:
+        raise StateConflict(closed_message(stage, change))
+    return stage

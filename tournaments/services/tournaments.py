@@ -1,0 +1,108 @@
+"""Creating a tournament and changing its details."""
+
+from datetime import date
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from tournaments.models import Staff, StaffEvent, Tournament
+from tournaments.presets import PRESETS, get_preset
+from tournaments.services.stages import create_stage
+from tournaments.text import check_printable
+
+
+@transaction.atomic
+def create_tournament(
+    *,
+    name: str,
+    slug: str,
+    domino_set: int,
+    preset: str,
+    by: AbstractBaseUser,
+    with_stages: bool = False,
+    **details: Any,
+) -> Tournament:
+    """Create a tournament; its creator becomes its organiser. `details`: starts_on, ends_on,
+    venue, description, time_zone (update_details checks them alike)."""
+    check_printable(name=name)
+    chosen = PRESETS.get(preset)
+    if chosen is not None and domino_set not in chosen.deals:
+        sets = ", ".join(str(Tournament.DominoSet(n).label) for n in chosen.sets())
+        message = _("The %(preset)s preset deals only with %(sets)s, not double-%(set)s.")
+        raise ValidationError(
+            {"domino_set": [message % {"preset": chosen.key, "sets": sets, "set": domino_set}]}
+        )
+    try:
+        get_preset(preset).deal(domino_set)
+    except ValueError as error:
+        raise ValidationError({"domino_set": [str(error)]}) from None
+    if Tournament.objects.filter(slug=slug).exists():
+        message = _("The address %(slug)s is taken: choose another.") % {"slug": repr(slug)}
+        raise ValidationError({"slug": [message]})
+    tournament = Tournament(name=name, slug=slug, domino_set=domino_set, preset=preset)
+    _set_details(tournament, details)
+    tournament.save()
+    Staff.objects.create(
+        tournament=tournament,
+        user=by,
+        role=Staff.Role.ORGANISER,
+        joined_via=Staff.Joined.CREATED,
+    )
+    StaffEvent.objects.create(
+        tournament=tournament,
+        action=StaffEvent.Action.CREATED,
+        actor=by,
+        actor_name=by.get_username(),
+        subject_name=by.get_username(),
+        role=Staff.Role.ORGANISER,
+    )
+    if with_stages:
+        for template in get_preset(preset).stages:
+            create_stage(
+                tournament=tournament,
+                name=str(template.name),
+                kind=template.kind,
+                rounds=template.rounds,
+                starting_double=min(template.starting_double, domino_set),
+                table_size_min=template.table_size_min,
+                table_size_max=template.table_size_max,
+            )
+    return tournament
+
+
+DETAIL_FIELDS = ("starts_on", "ends_on", "venue", "description", "time_zone")
+
+
+def check_days(starts_on: date | None, ends_on: date | None) -> None:
+    """The last day is not before the first (said on the last day's field)."""
+    if starts_on and ends_on and ends_on < starts_on:
+        raise ValidationError({"ends_on": [_("The last day is before the first day.")]})
+
+
+def _set_details(tournament: Tournament, details: dict[str, Any]) -> None:
+    """Set a tournament's dates, venue, description and time zone, checked as the model checks
+    them (a day range the right way round, a known zone, printable text)."""
+    unknown = set(details) - set(DETAIL_FIELDS)
+    if unknown:
+        raise TypeError(f"not a tournament detail: {sorted(unknown)}")
+    for field, value in details.items():
+        setattr(tournament, field, value)
+    check_printable(venue=tournament.venue)
+    check_days(tournament.starts_on, tournament.ends_on)
+    tournament.full_clean(  # the fields' own checks: a known zone, lengths
+        exclude=[f.name for f in Tournament._meta.fields if f.name not in DETAIL_FIELDS],
+        validate_unique=False,
+        validate_constraints=False,  # the one on the days is said above, on its field
+    )
+
+
+@transaction.atomic
+def update_details(*, tournament: Tournament, by: AbstractBaseUser, **details: Any) -> Tournament:
+    """Change a tournament's dates, venue, description or time zone (name and set stay)."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    _set_details(tournament, details)
+    tournament.save(update_fields=list(details) or None)
+    return tournament
