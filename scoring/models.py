@@ -7,6 +7,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from scoring.choices import DecisionMethod
 from tables.models import Table
 from tournaments.models import Player, Stage, Tournament
 
@@ -244,9 +245,7 @@ class StandingRow(models.Model):
 class TiebreakDecision(models.Model):
     """An official's decision of a tie the rules cannot break: a tie-break round, or a draw."""
 
-    class Method(models.TextChoices):
-        TIEBREAK_ROUND = "tiebreak_round", _("Tie-break round")
-        DRAW = "draw", _("Draw")
+    Method = DecisionMethod
 
     stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="tiebreaks")
     table = models.ForeignKey(Table, on_delete=models.CASCADE, null=True, blank=True)
@@ -261,7 +260,7 @@ class TiebreakDecision(models.Model):
         constraints = [
             models.CheckConstraint(
                 name="scoring_tiebreakdecision_method_known",
-                condition=Q(method__in=["tiebreak_round", "draw"]),
+                condition=Q(method__in=DecisionMethod.values),
             ),
         ]
 

@@ -13,6 +13,8 @@ from typing import Any, NamedTuple
 from django.utils import formats
 from django.utils.translation import get_language, gettext, gettext_lazy, pgettext_lazy
 
+from scoring.choices import DecisionMethod
+from tournaments.choices import DEFAULT_TIEBREAKS, LateEntryRule, Tiebreak
 from tournaments.presets import max_round_total
 
 # --------------------------------------------------------------------------------------------
@@ -40,9 +42,6 @@ class PlayerRecord:
         self.rounds_won = len(self.went_out & self.scores.keys()) if self.went_out else 0
 
 
-DECISION_METHODS = ("tiebreak_round", "draw")
-
-
 @dataclass(frozen=True)
 class Decision:
     """An official's tie-break decision: `order` holds the tied players' ids, best first."""
@@ -51,10 +50,10 @@ class Decision:
     method: str
 
     def __post_init__(self) -> None:
-        if self.method not in DECISION_METHODS:
+        if self.method not in DecisionMethod.values:
             raise ValueError(
                 f"Unknown tie-break method {self.method!r}; known methods: "
-                + ", ".join(DECISION_METHODS)
+                + ", ".join(DecisionMethod.values)
             )
         if len(self.order) < 2:
             raise ValueError("A tie-break decision orders at least two players")
@@ -117,10 +116,9 @@ def _countback_key(rounds: tuple[int, ...]) -> SortKey:
 
 
 TIEBREAK_RULES: dict[str, TiebreakRule] = {
-    "rounds_won": TiebreakRule(context=None, key=lambda _: _most_rounds_won),
-    "countback": TiebreakRule(context=_shared_rounds, key=_countback_key),
+    Tiebreak.ROUNDS_WON: TiebreakRule(context=None, key=lambda _: _most_rounds_won),
+    Tiebreak.COUNTBACK: TiebreakRule(context=_shared_rounds, key=_countback_key),
 }
-DEFAULT_TIEBREAKS = ("rounds_won", "countback")
 
 Group = list[PlayerRecord]
 
@@ -272,8 +270,6 @@ def advancement_ties(ranked: Sequence[Ranked], *, per_table: int) -> dict[int, l
 # --------------------------------------------------------------------------------------------
 # Late entries
 
-LATE_ENTRY_RULES = ("table_high", "zero", "no_advance")
-
 
 def missed_round_scores(
     *, table_rounds: Mapping[int, Mapping[int, int]], from_round: int, rule: str
@@ -284,14 +280,14 @@ def missed_round_scores(
     rule) gives the highest score at the table in each missed round; "zero" and "no_advance"
     give 0 (with "no_advance" the player also cannot advance, which advancement checks).
     """
-    if rule not in LATE_ENTRY_RULES:
+    if rule not in LateEntryRule.values:
         raise ValueError(
-            f"Unknown late entry rule {rule!r}: use one of {', '.join(LATE_ENTRY_RULES)}"
+            f"Unknown late entry rule {rule!r}: use one of {', '.join(LateEntryRule.values)}"
         )
     missed = {}
     for round_no, scores in table_rounds.items():
         if round_no < from_round and scores:
-            missed[round_no] = max(scores.values()) if rule == "table_high" else 0
+            missed[round_no] = max(scores.values()) if rule == LateEntryRule.TABLE_HIGH else 0
     return missed
 
 

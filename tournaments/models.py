@@ -10,14 +10,13 @@ from django.db.models import Count, Exists, F, OuterRef, Q
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
+from tournaments.choices import DEFAULT_TIEBREAKS, LateEntryRule
 from tournaments.presets import DOMINO_SETS, PRESETS
-
-TIEBREAK_RULES = ("rounds_won", "countback")
 
 
 def default_tiebreaks() -> list[str]:
     """Most rounds won, then countback from the last round (DESIGN.md)."""
-    return list(TIEBREAK_RULES)
+    return list(DEFAULT_TIEBREAKS)
 
 
 def default_time_zone() -> str:
@@ -424,10 +423,7 @@ class Stage(models.Model):
         help_text=_("A result must be confirmed by someone other than its submitter."),
     )
 
-    class LateEntryRule(models.TextChoices):
-        TABLE_HIGH = "table_high", _("Highest score at the table for each missed round")
-        ZERO = "zero", _("Zero for each missed round")
-        NO_ADVANCE = "no_advance", _("Missed rounds score nothing, and the player cannot advance")
+    LateEntryRule = LateEntryRule
 
     late_entry_rule = models.CharField(
         max_length=20, choices=LateEntryRule.choices, default=LateEntryRule.TABLE_HIGH
@@ -503,7 +499,7 @@ class Stage(models.Model):
             ),
             models.CheckConstraint(
                 name="tournaments_stage_late_entry_rule_known",
-                condition=Q(late_entry_rule__in=["table_high", "zero", "no_advance"]),
+                condition=Q(late_entry_rule__in=LateEntryRule.values),
             ),
         ]
 

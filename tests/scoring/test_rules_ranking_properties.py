@@ -7,6 +7,7 @@ from itertools import groupby
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from scoring.choices import DecisionMethod
 from scoring.rules import DEFAULT_TIEBREAKS, Decision, PlayerRecord, Ranked, rank_players
 from tests.scoring.helpers import ROUNDS, by_id, player_records
 
@@ -127,7 +128,7 @@ def test_rank_players_decisions_remove_the_overall_ties_they_cover(
     decisions = []
     for group in tied_groups(list(before.values()), per_table=False):
         rng.shuffle(group)
-        decisions.append(Decision(tuple(group), rng.choice(("draw", "tiebreak_round"))))
+        decisions.append(Decision(tuple(group), rng.choice(DecisionMethod.values)))
     after = by_id(rank_players(records, decisions=decisions))
     assert not any(row.tied for row in after.values())
     for decision in decisions:
@@ -212,7 +213,7 @@ def decisions_for(draw: st.DrawFn, records: list[PlayerRecord]) -> list[Decision
     if len(ids) < 2:
         return []
     orders = st.lists(st.sampled_from(ids), min_size=2, max_size=len(ids), unique=True)
-    methods = st.sampled_from(("draw", "tiebreak_round"))
+    methods = st.sampled_from(DecisionMethod.values)
     return [Decision(tuple(draw(orders)), draw(methods)) for _ in range(draw(st.integers(0, 4)))]
 
 
