@@ -11,8 +11,10 @@ from django.utils.translation import gettext_lazy as _
 from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
+from rest_framework.views import set_rollback
 
-from tournaments.exceptions import StateConflict
+from config.refusals import REFUSALS, refusal_status
+from scoring.exceptions import VersionChanged
 
 
 class Conflict(exceptions.APIException):
@@ -93,8 +95,9 @@ JSON_POSITION = re.compile(r"line (\d+) column (\d+)")
 def exception_handler(exc: Exception, context: dict) -> Response | None:
     if isinstance(exc, DjangoValidationError):
         return Response(_django_errors(exc), status=400)
-    if isinstance(exc, StateConflict):
-        exc = Conflict(str(exc))
+    if isinstance(exc, REFUSALS):
+        set_rollback()
+        return refusal_response(exc)
     if isinstance(exc, exceptions.ParseError) and str(exc.detail).startswith("JSON parse error"):
         where = JSON_POSITION.search(str(exc.detail))
         detail = (
@@ -105,3 +108,18 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
         )
         exc = exceptions.ParseError(detail)
     return drf_exception_handler(exc, context)
+
+
+def refusal_response(error: Exception) -> Response:
+    """A service's refusal in the API's shared error shape: {"detail": ...}, with what the client
+    needs to go on (a close's problems; the current version of a result changed meanwhile)."""
+    body: dict[str, Any] = {"detail": str(error)}
+    if (problems := getattr(error, "problems", None)) is not None:
+        body["problems"] = problems
+    response = Response(body, status=refusal_status(error))
+    if isinstance(error, VersionChanged):
+        from scoring.services.bodies import result_body  # the answer's shape is scoring's
+
+        body["current"] = result_body(error.current)
+        response["ETag"] = error.current.etag
+    return response

@@ -35,5 +35,5 @@ class RoundResultVersionAdmin(ViewOnly, admin.ModelAdmin):  # the audit trail: n
 
 @admin.register(IdempotencyRecord)
 class IdempotencyRecordAdmin(admin.ModelAdmin):
-    list_display = ["key", "user", "method", "path", "response_status", "created_at"]
+    list_display = ["key", "user", "method", "path", "created", "created_at"]
     raw_id_fields = ["user"]

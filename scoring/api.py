@@ -12,12 +12,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.api import Conflict, NamesUnusedFields, found
+from config.api import NamesUnusedFields, found
 from scoring import exports, playoffs, selectors, services, standings
 from scoring.models import Placing, RoundResult, RoundResultVersion, TiebreakDecision
 from tables.models import Table
 from tournaments.api import CsvUploadApi, StageSerializer, tournament_or_404, upload_schema
-from tournaments.exceptions import StateConflict
 from tournaments.models import Stage
 from tournaments.permissions import is_staff_of, require_organiser, require_staff
 
@@ -141,22 +140,9 @@ def staffed_table(request: Request, table_id: int) -> Table:
     return table
 
 
-def outcome_response(outcome: services.Outcome) -> Response:
-    response = Response(outcome.body, status=outcome.status)
-    response["ETag"] = outcome.etag
-    return response
-
-
-def result_response(result: RoundResult) -> Response:
-    return outcome_response(
-        services.Outcome(status=200, body=services.result_body(result), etag=result.etag)
-    )
-
-
-def precondition_failed(error: services.PreconditionFailed) -> Response:
-    body = {"detail": str(error), "current": services.result_body(error.current)}
-    response = Response(body, status=412)
-    response["ETag"] = error.current.etag
+def result_response(body: dict, etag: str, *, status: int = 200) -> Response:
+    response = Response(body, status=status)
+    response["ETag"] = etag
     return response
 
 
@@ -175,7 +161,7 @@ class RoundResultApi(APIView):
             # Anyone may read a result; the officials' usernames are their sign-in names, which
             # only the tournament's staff see.
             body |= {"submitted_by": None, "confirmed_by": None}
-        return outcome_response(services.Outcome(status=200, body=body, etag=result.etag))
+        return result_response(body, result.etag)
 
     @extend_schema(
         request=RoundResultInput,
@@ -193,26 +179,18 @@ class RoundResultApi(APIView):
             return Response({"detail": too_long}, 400)
         if not isinstance(request.data, dict):
             return Response({"non_field_errors": [_("Send a JSON object.")]}, status=400)
-        try:
-            outcome = services.submit_round_result(
-                table=table,
-                round_no=round_no,
-                data=request.data,
-                by=request.user,
-                if_match=request.headers.get("If-Match"),
-                idempotency_key=key,
-                request_path=request.path,
-                meta=request_meta(request),
-            )
-        except services.IdempotencyKeyReused as error:
-            return Response({"detail": str(error)}, status=422)
-        except services.PreconditionRequired as error:
-            return Response({"detail": str(error)}, status=428)
-        except services.PreconditionFailed as error:
-            return precondition_failed(error)
-        except StateConflict as error:
-            raise Conflict(str(error)) from None
-        return outcome_response(outcome)
+        outcome = services.submit_round_result(
+            table=table,
+            round_no=round_no,
+            data=request.data,
+            by=request.user,
+            if_match=request.headers.get("If-Match"),
+            idempotency_key=key,
+            request_path=request.path,
+            meta=request_meta(request),
+        )
+        # A replay answers as the request it repeats did: 201 if that made the result.
+        return result_response(outcome.body, outcome.etag, status=201 if outcome.created else 200)
 
 
 class ConfirmRoundResultApi(APIView):
@@ -226,18 +204,13 @@ class ConfirmRoundResultApi(APIView):
     def post(self, request: Request, table_id: int, round_no: int) -> Response:
         table = staffed_table(request, table_id)
         result = found(RoundResult, table=table, round_no=round_no)
-        try:
-            result = services.confirm_round_result(
-                result=result,
-                by=request.user,
-                if_match=request.headers.get("If-Match"),
-                meta=request_meta(request),
-            )
-        except services.PreconditionFailed as error:
-            return precondition_failed(error)
-        except StateConflict as error:
-            raise Conflict(str(error)) from None
-        return result_response(result)
+        result = services.confirm_round_result(
+            result=result,
+            by=request.user,
+            if_match=request.headers.get("If-Match"),
+            meta=request_meta(request),
+        )
+        return result_response(services.result_body(result), result.etag)
 
 
 class RoundResultHistoryApi(APIView):
@@ -322,17 +295,14 @@ class TiebreakApi(APIView):
         require_staff(request.user, stage.tournament)
         data = TiebreakInput(data=request.data)
         data.is_valid(raise_exception=True)
-        try:
-            decision = standings.record_tiebreak(
-                stage=stage,
-                table_id=data.validated_data.get("table"),
-                order=data.validated_data["order"],
-                method=data.validated_data["method"],
-                note=data.validated_data["note"],
-                by=request.user,
-            )
-        except StateConflict as error:
-            raise Conflict(str(error)) from None
+        decision = services.record_tiebreak(
+            stage=stage,
+            table_id=data.validated_data.get("table"),
+            order=data.validated_data["order"],
+            method=data.validated_data["method"],
+            note=data.validated_data["note"],
+            by=request.user,
+        )
         body = {
             "id": decision.pk,
             "table": decision.table_id,
@@ -354,12 +324,7 @@ class CloseStageApi(APIView):
     def post(self, request: Request, stage_id: int) -> Response:
         stage = found(Stage.objects.select_related("tournament"), pk=stage_id)
         require_organiser(request.user, stage.tournament)
-        try:
-            stage = playoffs.close_stage(stage=stage, by=request.user)
-        except playoffs.CloseRefused as refused:
-            return Response({"detail": str(refused), "problems": refused.problems}, status=409)
-        except StateConflict as error:
-            raise Conflict(str(error)) from None
+        stage = playoffs.close_stage(stage=stage, by=request.user)
         if stage.tables.count() == 1:
             closed = _("%(stage)s is closed. The placings are decided now.")
         else:

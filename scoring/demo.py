@@ -7,7 +7,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from simple_history.utils import bulk_create_with_history
 
-from scoring import playoffs, standings
+from scoring import playoffs
 from scoring import services as scoring_services
 from tables import services as table_services
 from tournaments import services as tournament_services
@@ -199,7 +199,7 @@ def _load_finished(organiser, official) -> None:
         except playoffs.CloseRefused as refused:  # a tie for a table's win: drawn by lot
             for flag in refused.problems:
                 table = stage.tables.get(number=flag["table"])
-                standings.record_tiebreak(
+                scoring_services.record_tiebreak(
                     stage=stage,
                     table_id=table.pk,
                     order=flag["players"],

@@ -155,7 +155,8 @@ class IdempotencyRecord(models.Model):
     method = models.CharField(max_length=10)
     path = models.CharField(max_length=300)
     body_hash = models.CharField(max_length=64)
-    response_status = models.PositiveSmallIntegerField()
+    # Whether the request made the result, or replaced one: its answer is replayed as the same.
+    created = models.BooleanField()
     response_body = models.JSONField()
     response_etag = models.CharField(max_length=100, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -169,7 +170,7 @@ class IdempotencyRecord(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.key} ({self.response_status})"
+        return f"{self.key} ({'created' if self.created else 'replaced'})"
 
 
 class StageStandings(models.Model):

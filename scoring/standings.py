@@ -215,7 +215,7 @@ def _seats(stage: Stage) -> dict[int, SeatFacts]:
     }
 
 
-def _records(
+def stage_records(
     stage: Stage,
 ) -> tuple[list[rules.PlayerRecord], dict[int, SeatFacts], int, set[int | None]]:
     """The players' records, their seats, the results counted, and the tables that finished."""
@@ -597,12 +597,12 @@ def _rebuild(stage: Stage, *, asynchronous_commit: bool) -> StageStandings:
     if meta.built_seq >= seq and meta.computed_at is not None:
         return meta  # current already: a coalesced request
     stage = Stage.objects.select_related("tournament").get(pk=stage.pk)
-    records, seats, counted, finished = _records(stage)
+    records, seats, counted, finished = stage_records(stage)
     decisions = [
         rules.Decision(order=tuple(d.order), method=d.method)
         for d in TiebreakDecision.objects.filter(stage=stage).order_by("at")
     ]
-    ranked = _ranked(stage, records, seats, decisions)
+    ranked = rank_stage(stage, records, seats, decisions)
     advancing, flags = _advancers(stage, ranked, seats, finished)
     _write_rows(stage, _lines(ranked, records, seats, advancing))
     flags = [{**flag, "names": [seats[p].name for p in flag["players"]]} for flag in flags]
@@ -631,7 +631,7 @@ def _rebuild(stage: Stage, *, asynchronous_commit: bool) -> StageStandings:
     return meta
 
 
-def _ranked(
+def rank_stage(
     stage: Stage,
     records: list[rules.PlayerRecord],
     seats: dict[int, SeatFacts],
@@ -749,58 +749,3 @@ def stale_stage_ids() -> list[int]:
             "stage_id", flat=True
         )
     )
-
-
-@transaction.atomic
-def record_tiebreak(
-    *, stage: Stage, table_id: int | None, order: list[int], method: str, note: str, by
-) -> TiebreakDecision:
-    """Record how an official broke a tie the rules cannot break; the standings honour it."""
-    from django.core.exceptions import ValidationError
-
-    from tournaments.services.stages import lock_open_stage
-
-    stage = lock_open_stage(stage.pk, change="decisions")  # never the caller's copy
-    errors: dict[str, list[str]] = {}
-    if method not in TiebreakDecision.Method.values:
-        errors["method"] = [
-            _(
-                "Choose how the tie was decided: a tie-break round (tiebreak_round) or a draw "
-                "(draw)."
-            )
-        ]
-    if len(set(order)) != len(order):
-        errors["order"] = [
-            _("A player is chosen for two places: choose each tied player once, best first.")
-        ]
-    elif len(order) < 2:
-        errors["order"] = [_("List each tied player once, best first: at least two players.")]
-    table = stage.tables.filter(pk=table_id).first() if table_id is not None else None
-    if table_id is not None and table is None:
-        errors["table"] = [_("%(stage)s has no such table.") % {"stage": stage.name}]
-    if errors:
-        raise ValidationError(errors)
-    records, seats, _counted, _finished = _records(stage)
-    ranked = {r.player_id: r for r in _ranked(stage, records, seats)}
-    unknown = [p for p in order if p not in ranked or (table and seats[p].table_id != table.pk)]
-    if unknown:
-        message = (
-            _("Players %(players)s are not seated at table %(table)s.")
-            if table
-            else _("Players %(players)s are not seated at %(stage)s.")
-        )
-        where = {"players": unknown, "table": table.number if table else None, "stage": stage.name}
-        raise ValidationError({"order": [message % where]})
-    if table is not None:
-        places = {(ranked[p].table_rank, ranked[p].table_tied) for p in order}
-    else:
-        places = {(ranked[p].rank, ranked[p].tied) for p in order}
-    if len(places) != 1 or not next(iter(places))[1]:
-        raise ValidationError(
-            {"order": [_("These players are not tied: the rules already separate them.")]}
-        )
-    decision = TiebreakDecision.objects.create(
-        stage=stage, table=table, order=order, method=method, note=note[:500], by=by
-    )
-    request_rebuild(stage)
-    return decision

@@ -20,7 +20,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
+from config.refusals import refusal_status, refusal_text
 from scoring import playoffs, selectors, services, standings
+from scoring.exceptions import KeyReused, VersionChanged, VersionRequired
 from scoring.models import Placing, RoundResult, StageStandings
 from tables.models import Table
 from tables.views import organised_tournament as organised
@@ -246,11 +248,7 @@ def enter_round(request: HttpRequest, slug: str, table_id: int, round_no: int) -
             # Nothing was stored under the key: the form sent again gets a key of its own.
             context = _entry_context(tournament, table, round_no, data=data, errors=errors)
             return render(request, "scoring/enter_round.html", context, status=400)
-        except (
-            services.PreconditionRequired,
-            services.PreconditionFailed,
-            services.IdempotencyKeyReused,
-        ) as error:
+        except (VersionRequired, VersionChanged, KeyReused) as error:
             # Saved on another device since this page was loaded, or an old copy of this form
             # sent again (the browser's Back button): the form shows the scores as they are now,
             # and what this official typed is said beside them, not lost.
@@ -260,7 +258,7 @@ def enter_round(request: HttpRequest, slug: str, table_id: int, round_no: int) -
                     "brings back an old copy. The form now shows the round as it is saved; save "
                     "again to replace it."
                 )
-                if isinstance(error, services.IdempotencyKeyReused)
+                if isinstance(error, KeyReused)
                 else _(
                     "Someone saved scores for this round on another device after you opened it. "
                     "The form now shows them; save again to replace them."
@@ -271,10 +269,7 @@ def enter_round(request: HttpRequest, slug: str, table_id: int, round_no: int) -
                 why,
                 _("You typed: %(scores)s") % {"scores": _typed(table, data)},
             ]
-            status = {
-                services.IdempotencyKeyReused: 422,
-                services.PreconditionRequired: 428,
-            }.get(type(error), 412)
+            status = refusal_status(error)
             return render(request, "scoring/enter_round.html", context, status=status)
         except StateConflict as error:
             messages.error(request, str(error))
@@ -300,7 +295,7 @@ def check_round(request: HttpRequest, slug: str, table_id: int, round_no: int) -
                 if_match=request.POST.get("if_match") or None,
                 meta=meta(request),
             )
-        except services.PreconditionFailed as error:
+        except VersionChanged as error:
             messages.error(request, str(error))
             # Back to the scores as they are now, each changed one marked with what the players
             # were shown (the version the form was sent from).
@@ -308,8 +303,7 @@ def check_round(request: HttpRequest, slug: str, table_id: int, round_no: int) -
             page = reverse("check-round", args=[slug, table.pk, round_no])
             return redirect(f"{page}?since={shown}" if shown is not None else page)
         except (StateConflict, ValidationError) as error:
-            text = " ".join(error.messages) if isinstance(error, ValidationError) else str(error)
-            messages.error(request, text)
+            messages.error(request, refusal_text(error))
             return redirect("check-round", slug=slug, table_id=table.pk, round_no=round_no)
         confirmed = _("Round %(round)s at table %(table)s is confirmed.")
         messages.success(request, confirmed % {"round": round_no, "table": table.number})
@@ -503,7 +497,7 @@ def record_tiebreak_page(request: HttpRequest, slug: str, order: int) -> HttpRes
         messages.error(request, _("Choose the table and the players in their decided order."))
         return redirect("progress", slug=slug, order=order)
     try:
-        standings.record_tiebreak(
+        services.record_tiebreak(
             stage=stage,
             table_id=table_id,
             order=order_ids,
@@ -512,7 +506,7 @@ def record_tiebreak_page(request: HttpRequest, slug: str, order: int) -> HttpRes
             by=request.user,
         )
     except (ValidationError, StateConflict) as error:
-        text = " ".join(error.messages) if isinstance(error, ValidationError) else str(error)
+        text = refusal_text(error)
         number = stage.tables.filter(pk=table_id).values_list("number", flat=True).first()
         if number is not None:  # which of the page's forms it was
             text = _("Table %(table)s: %(problem)s") % {"table": number, "problem": text}

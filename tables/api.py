@@ -15,7 +15,6 @@ from config.api import Conflict, NamesUnusedFields, found
 from tables import cards, selectors, services
 from tables.models import Seat
 from tournaments.api import PlayerSerializer
-from tournaments.exceptions import StateConflict
 from tournaments.models import Invitation, Player, Staff, Stage
 from tournaments.permissions import is_organiser, require_organiser, require_staff
 
@@ -77,10 +76,7 @@ class SeatStageApi(APIView):
         require_organiser(request.user, stage.tournament)
         data = SeatStageInput(data=request.data)
         data.is_valid(raise_exception=True)
-        try:
-            services.seat_stage(stage=stage, by=request.user, **data.validated_data)
-        except StateConflict as conflict:
-            raise Conflict(str(conflict)) from None
+        services.seat_stage(stage=stage, by=request.user, **data.validated_data)
         return tables_response(stage)
 
 
@@ -106,10 +102,7 @@ class LatePlayerApi(APIView):
         ).first()
         if player is None:
             return Response({"player": [_("No such player in this tournament.")]}, status=400)
-        try:
-            seat = services.add_late_player(stage=stage, player=player, by=request.user)
-        except StateConflict as conflict:
-            raise Conflict(str(conflict)) from None
+        seat = services.add_late_player(stage=stage, player=player, by=request.user)
         return Response(LateSeatSerializer(seat).data, status=201)
 
 
@@ -126,10 +119,7 @@ class PlayerActionApi(APIView):
         )
         require_organiser(request.user, player.tournament)
         action = getattr(services, self.action_name)
-        try:
-            player = action(player=player, by=request.user)
-        except StateConflict as conflict:
-            raise Conflict(str(conflict)) from None
+        player = action(player=player, by=request.user)
         return Response(PlayerSerializer(player).data)
 
 

@@ -17,6 +17,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from config.refusals import refusal_text
 from tables import seating, selectors, services
 from tables.forms import LatePlayerForm, SeatStageForm
 from tournaments import services as tournament_services
@@ -60,12 +61,6 @@ def form_action(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse
         return view(request, slug, **kwargs)
 
     return action
-
-
-def _error_text(error: Exception) -> str:
-    if isinstance(error, ValidationError):
-        return " ".join(error.messages)
-    return str(error)
 
 
 def _errors_onto(form: forms.Form, error: ValidationError) -> None:
@@ -358,7 +353,7 @@ def add_late_player(request: HttpRequest, slug: str, order: int) -> HttpResponse
     try:
         seat = services.add_late_player(stage=stage, player=player, by=request.user)
     except (StateConflict, ValidationError) as error:
-        messages.error(request, _error_text(error))
+        messages.error(request, refusal_text(error))
     else:
         sits = _(
             "#%(number)s %(name)s sits at table %(table)s, seat %(seat)s, from round %(round)s."

@@ -14,7 +14,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.api import Conflict, NamesUnusedFields, found
+from config.api import NamesUnusedFields, found
 from tournaments import services
 from tournaments.csvfiles import ImportRejected, unknown_columns
 from tournaments.models import Player, Stage, Tournament
@@ -241,12 +241,9 @@ class PlayerListApi(APIView):
         require_organiser(request.user, tournament)
         serializer = PlayerSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        try:
-            player = services.create_player(
-                tournament=tournament, by=request.user, **serializer.validated_data
-            )
-        except services.StateConflict as conflict:
-            raise Conflict(str(conflict)) from None
+        player = services.create_player(
+            tournament=tournament, by=request.user, **serializer.validated_data
+        )
         return Response(PlayerSerializer(player).data, status=status.HTTP_201_CREATED)
 
 
@@ -270,8 +267,6 @@ class CsvUploadApi(APIView):
             created = self.create(tournament=tournament, content=content, request=request)
         except ImportRejected as rejected:
             return Response(rejected_body(rejected, self.what), status=400)
-        except services.StateConflict as conflict:
-            raise Conflict(str(conflict)) from None
         body: dict[str, object] = {"created": created}
         if self.ignores_columns and (
             left := unknown_columns(content, columns=services.IMPORT_COLUMNS)
@@ -325,12 +320,9 @@ class StageListApi(APIView):
         tournament = tournament_or_404(slug)
         require_organiser(request.user, tournament)
         serializer = StageSerializer(data=request.data)
-        try:
-            services.check_not_finished(tournament)  # the state first: a 409 says it is over
-            serializer.is_valid(raise_exception=True)
-            stage = services.create_stage(tournament=tournament, **serializer.validated_data)
-        except services.StateConflict as conflict:
-            raise Conflict(str(conflict)) from None
+        services.check_not_finished(tournament)  # the state first: a 409 says it is over
+        serializer.is_valid(raise_exception=True)
+        stage = services.create_stage(tournament=tournament, **serializer.validated_data)
         body = StageSerializer(stage, context={"staff": True}).data
         return Response(body, status=status.HTTP_201_CREATED)
 
@@ -367,10 +359,7 @@ class StageDetailApi(APIView):
                 )
         serializer = StageSerializer(stage, data=request.data, partial=True)
         serializer.is_valid(raise_exception=True)
-        try:
-            stage = services.update_stage(stage=stage, changes=serializer.validated_data)
-        except services.StateConflict as conflict:
-            raise Conflict(str(conflict)) from None
+        stage = services.update_stage(stage=stage, changes=serializer.validated_data)
         return Response(StageSerializer(stage, context={"staff": True}).data)
 
 

@@ -160,7 +160,7 @@ def test_no_decision_is_taken_on_a_stage_that_closed_meanwhile(ready_to_close):
     read_before = Stage.objects.get(pk=stage.pk)
     playoffs.close_stage(stage=stage, by=organiser)
     with pytest.raises((StateConflict, ValidationError)) as refused:
-        standings.record_tiebreak(
+        scoring_services.record_tiebreak(
             stage=read_before,
             table_id=None,
             order=[players[1].pk, players[2].pk],

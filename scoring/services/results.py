@@ -1,0 +1,329 @@
+"""Round results: submit, replace, correct and confirm, every version kept, idempotent by key.
+
+Checks run in the contract's order (shared/API.md): the Idempotency-Key replay, the stage being
+open, the version preconditions (If-Match), then the body. A rejected request stores nothing.
+"""
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
+
+from scoring import rules, standings
+from scoring.exceptions import VersionChanged, VersionRequired
+from scoring.models import RoundResult, RoundResultVersion, Score
+from scoring.services import idempotency
+from scoring.services.bodies import (
+    ANSWER_FIELDS,
+    answer_fields,
+    answer_mismatches,
+    parse_submission,
+    result_body,
+    score_body,
+    scores_of,
+)
+from tables.models import Seat, Table
+from tournaments.exceptions import StateConflict
+from tournaments.models import Stage
+from tournaments.services.stages import closed_message, lock_open_stage, lock_stage
+
+
+@dataclass(frozen=True)
+class RequestMeta:
+    """Where a change came from, for the history."""
+
+    source: str = "api"
+    ip_address: str | None = None
+    user_agent: str = ""
+
+
+@dataclass
+class Outcome:
+    """What a submission did (made the result, replaced it, or was a replay of an earlier one)
+    and its answer; a replay's answer is the stored one, to the letter."""
+
+    body: dict[str, Any]
+    etag: str
+    result: RoundResult | None = None
+    created: bool = False
+    replayed: bool = False
+
+    @property
+    def what(self) -> str:
+        """ "created", "replaced" or "replayed"."""
+        return "replayed" if self.replayed else "created" if self.created else "replaced"
+
+
+def etag_matches(if_match: str, result: RoundResult) -> bool:
+    tags = [tag.strip().removeprefix("W/") for tag in if_match.split(",")]
+    return "*" in tags or result.etag in tags
+
+
+def _seats_at(table: Table) -> list[Seat]:
+    """The table's seats with their players, in seat order."""
+    return list(Seat.objects.filter(table=table).select_related("player").order_by("position"))
+
+
+def seated_for_round(
+    table: Table, round_no: int, seats: list[Seat] | None = None
+) -> dict[int, str]:
+    """player id -> name of those who play this round at the table, in seat order."""
+    seats = _seats_at(table) if seats is None else seats
+    return {s.player_id: s.player.name for s in seats if s.plays_round(round_no)}
+
+
+def _record_version(
+    result: RoundResult,
+    *,
+    scores: list[Score],
+    action: str,
+    by: AbstractBaseUser,
+    meta: RequestMeta,
+    reason: str = "",
+) -> None:
+    """Keep this version in the history; scores with their players, as _scores_of gives them."""
+    RoundResultVersion.objects.create(
+        result=result,
+        version=result.version,
+        action=action,
+        status=result.status,
+        blocked=result.blocked,
+        scores=[score_body(s) for s in sorted(scores, key=lambda s: s.player.number)],
+        by=by,
+        source=meta.source,
+        ip_address=meta.ip_address,
+        user_agent=meta.user_agent[:300],
+        reason=reason,
+    )
+
+
+def _save(
+    *,
+    table: Table,
+    round_no: int,
+    data: Mapping[str, Any],
+    by: AbstractBaseUser,
+    if_match: str | None,
+    meta: RequestMeta,
+) -> Outcome:
+    stage = lock_open_stage(table.stage_id, change="results")
+    existing = (  # the result's row only: the ordering joins the stage, shared-locked above
+        RoundResult.objects.select_for_update(of=("self",))
+        .filter(table=table, round_no=round_no)
+        .first()
+    )
+    if existing is not None:
+        current = {
+            "round": round_no,
+            "table": table.number,
+            "version": existing.version,
+            # The label, lowercased, is the status itself in English: "submitted", "confirmed".
+            "status": existing.get_status_display().lower(),
+        }
+        if not if_match:
+            raise VersionRequired(
+                _(
+                    "Round %(round)s at table %(table)s already has a result (version "
+                    "%(version)s, %(status)s). Send If-Match with its ETag to replace it."
+                )
+                % current
+            )
+        if not etag_matches(if_match, existing):
+            raise VersionChanged(
+                _(
+                    "Round %(round)s at table %(table)s changed since you loaded it: it is now "
+                    "version %(version)s (%(status)s). Check it and edit that version."
+                )
+                % current,
+                existing,
+            )
+    blocked, lines, reason = parse_submission(data)
+    if not 1 <= round_no <= stage.rounds:
+        message = _("%(stage)s has rounds 1 to %(rounds)s.")
+        raise ValidationError(
+            {"round_no": [message % {"stage": stage.name, "rounds": stage.rounds}]}
+        )
+    engine = stage.engine(round_no)
+    seats = _seats_at(table)
+    errors = rules.validate_round(
+        seated=seated_for_round(table, round_no, seats),
+        lines=lines,
+        blocked=blocked,
+        domino_set=stage.domino_set,
+        engine=engine,
+    )
+    answer: dict[str, Any] = {}
+    if not set(data).isdisjoint(ANSWER_FIELDS):  # sent back: its users are read only then
+        answer = (
+            answer_fields(existing)
+            if existing is not None
+            else {"table": table.pk, "round_no": round_no, "engine": engine}
+        )
+    for name, messages in answer_mismatches(data, answer=answer, seats=seats).items():
+        errors.setdefault(name, []).extend(messages)
+    was_confirmed = existing is not None and existing.status == RoundResult.Status.CONFIRMED
+    if was_confirmed and not reason:
+        errors.setdefault("reason", []).append(
+            _("This result was confirmed: say why it is being corrected.")
+        )
+    if errors:
+        raise ValidationError(errors)
+
+    if existing is None:
+        result = RoundResult.objects.create(
+            stage=stage,
+            table=table,
+            round_no=round_no,
+            engine=engine,
+            blocked=blocked,
+            submitted_by=by,
+        )
+        action, created = RoundResultVersion.Action.SUBMITTED, True
+    else:
+        result = existing
+        result.scores.all().delete()
+        result.blocked, result.version = blocked, result.version + 1
+        result.status, result.confirmed_by, result.submitted_by = (
+            RoundResult.Status.SUBMITTED,
+            None,
+            by,
+        )
+        result.save()
+        action = (
+            RoundResultVersion.Action.CORRECTED
+            if was_confirmed
+            else RoundResultVersion.Action.REPLACED
+        )
+        created = False
+    # The scores as written, with the players and positions read above: the history and the
+    # answer need no second reading.
+    seat_of = {seat.player_id: seat for seat in seats}
+    scores = Score.objects.bulk_create(
+        Score(
+            result=result,
+            player=seat_of[line.player_id].player,
+            pips=rules.parse_pips(line.pips),
+            went_out=line.went_out,
+        )
+        for line in lines
+    )
+    for score in scores:
+        score.position = seat_of[score.player_id].position
+    _record_version(result, scores=scores, action=action, by=by, meta=meta, reason=reason)
+    if was_confirmed:
+        standings.request_rebuild(stage)
+    body = result_body(result, scores)
+    return Outcome(body=body, etag=result.etag, result=result, created=created)
+
+
+def submit_round_result(
+    *,
+    table: Table,
+    round_no: int,
+    data: Mapping[str, Any],
+    by: AbstractBaseUser,
+    if_match: str | None = None,
+    idempotency_key: str | None = None,
+    request_path: str = "",
+    meta: RequestMeta = RequestMeta(),
+) -> Outcome:
+    """Create or replace a table's result for a round.
+
+    With an Idempotency-Key, the key is stored in the same transaction as the result: the same
+    key and body replay the stored answer; another body raises KeyReused. A concurrent request
+    with the same key waits on the key's row and then replays; two different requests racing for
+    a new round leave one result (the database's unique constraint), the other VersionRequired.
+    """
+    idempotency.check_key(idempotency_key)
+    digest = idempotency.body_hash(request_path, data)
+    for attempt in (1, 2):
+        try:
+            with transaction.atomic():
+                record = None
+                if idempotency_key:
+                    stored = idempotency.stored(user=by, key=idempotency_key, digest=digest)
+                    if stored is not None:
+                        return Outcome(
+                            body=stored.response_body,
+                            etag=stored.response_etag,
+                            created=stored.created,
+                            replayed=True,
+                        )
+                    record = idempotency.claim(
+                        user=by, key=idempotency_key, path=request_path, digest=digest
+                    )
+                outcome = _save(
+                    table=table, round_no=round_no, data=data, by=by, if_match=if_match, meta=meta
+                )
+                if record is not None:
+                    idempotency.remember(
+                        record, created=outcome.created, body=outcome.body, etag=outcome.etag
+                    )
+                return outcome
+        except IntegrityError:
+            if attempt == 2:
+                raise
+            # Another request committed first (the same key, or the same table and round): the
+            # second attempt sees its row and replays it, or asks for If-Match.
+    raise AssertionError("unreachable")
+
+
+def needs_another_confirmer(stage: Stage, *, entered_by: int | None, by: int) -> bool:
+    """The second-official rule: in a stage that requires it, who entered a result cannot
+    confirm it."""
+    return stage.requires_second_person and entered_by == by
+
+
+@transaction.atomic
+def confirm_round_result(
+    *,
+    result: RoundResult,
+    by: AbstractBaseUser,
+    if_match: str | None = None,
+    meta: RequestMeta = RequestMeta(),
+) -> RoundResult:
+    """Confirm a submitted result. Confirming twice is harmless.
+
+    With If-Match, a result changed since it was read is refused (412): nobody confirms numbers
+    the players did not see.
+    """
+    stage = lock_stage(result.stage_id)  # the stage first, then the result: one order
+    result = (
+        RoundResult.objects.select_for_update(of=("self",))
+        .select_related("table", "submitted_by")  # the answer names who submitted
+        .get(pk=result.pk)
+    )
+    result.stage = stage
+    if result.status == RoundResult.Status.CONFIRMED:
+        return result
+    if stage.status == Stage.Status.CLOSED:
+        raise StateConflict(closed_message(stage, "results"))
+    if if_match and not etag_matches(if_match, result):
+        raise VersionChanged(
+            _(
+                "Round %(round)s at table %(table)s changed since you checked it: it is now "
+                "version %(version)s. Check the totals again before confirming."
+            )
+            % {"round": result.round_no, "table": result.table.number, "version": result.version},
+            result,
+        )
+    if needs_another_confirmer(stage, entered_by=result.submitted_by_id, by=by.pk):
+        raise ValidationError(
+            _(
+                "Another official must confirm this result: in this stage the person who entered "
+                "it cannot confirm it."
+            )
+        )
+    result.status, result.confirmed_by = RoundResult.Status.CONFIRMED, by
+    result.version += 1
+    result.save(update_fields=["status", "confirmed_by", "version", "updated_at"])
+    scores = scores_of(result)
+    _record_version(
+        result, scores=scores, action=RoundResultVersion.Action.CONFIRMED, by=by, meta=meta
+    )
+    standings.request_rebuild(result.stage)
+    return result
