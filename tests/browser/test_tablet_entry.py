@@ -346,3 +346,113 @@ def test_an_entry_refused_because_the_stage_closed_is_shown_once_then_let_go(new
     expect(page.locator("p.error").first).to_contain_text("is closed")
     assert page.evaluate("() => localStorage.getItem('rh-outbox')") == "[]"
     assert not RoundResult.objects.exists()
+
+
+API = "**/api/v1/tables/*/rounds/*/"
+
+
+def test_each_error_key_of_the_api_is_shown_where_the_page_puts_it(new_page, seated):
+    """Every key a 400 answer may hold: beside its field, or at the top when it has none; the
+    first field marked takes the focus, and the next send clears the marks."""
+    _tournament, _table, players, _official = seated
+    first, second, third, fourth = (p.pk for p in players)
+    answers = [
+        {
+            f"scores.{second}": ["Second's first", "Second's second"],
+            "blocked": ["Blocked words"],
+            "non_field_errors": ["Nobody words"],
+            f"scores.{first}": ["First's words"],
+            "scores": ["Scores words"],
+            "round_no": ["Round words"],
+            "idempotency_key": ["Key words"],
+            "reason": ["A reason, where the page has no reason field"],
+            "scores.999999": ["A player this page does not show"],
+            "detail": "Detail words",
+            "current": {"scores": [{"player": first, "pips": 1, "went_out": False}]},
+        },
+        {"non_field_errors": ["Nobody again"]},
+    ]
+    page = signed_in_at_round_one(new_page, seated)
+    page.route(API, lambda route: route.fulfill(status=400, json=answers.pop(0)))
+    fill_round(page, players, ["5", "6", "0", "8"], went_out=2)
+    page.click("#round-form button[type=submit]")
+
+    expect(page.locator(f"#js-error-{second}")).to_have_text("Second's first. Second's second")
+    expect(page.locator(f"#js-error-{first}")).to_have_text("First's words")
+    expect(page.locator("#js-error-blocked")).to_have_text("Blocked words. Nobody words")
+    for quiet in (third, fourth):
+        expect(page.locator(f"#js-error-{quiet}")).to_be_hidden()
+    assert page.locator("#form-errors p").all_inner_texts() == [
+        "Scores words",
+        "Round words",
+        "Key words",
+        "A reason, where the page has no reason field",
+        "A player this page does not show",
+        "Detail words",
+    ]
+    for pid in (first, second):
+        assert page.get_attribute(f"#pips-{pid}", "aria-invalid") == "true"
+        assert f"js-error-{pid}" in page.get_attribute(f"#pips-{pid}", "aria-describedby").split()
+        expect(page.locator(f".player-row[data-player='{pid}']")).to_have_class(
+            "player-row has-error"
+        )
+    assert page.get_attribute(f"#pips-{third}", "aria-invalid") is None
+    expect(page.locator(".blocked-row")).to_have_class("player-row blocked-row has-error")
+    assert page.locator("input[name=went_out][aria-invalid]").count() == 0
+    assert page.evaluate("() => document.activeElement.id") == f"pips-{first}"
+
+    # Sent again: the marks of the first answer go; the choices take the focus, at the one chosen.
+    page.click("#round-form button[type=submit]")
+    expect(page.locator("#js-error-blocked")).to_have_text("Nobody again")
+    for pid in (first, second):
+        expect(page.locator(f"#js-error-{pid}")).to_be_hidden()
+        assert page.get_attribute(f"#pips-{pid}", "aria-invalid") is None
+        assert page.get_attribute(f"#pips-{pid}", "aria-describedby") == f"total-{pid}"
+    assert page.locator(".has-error").count() == 1
+    assert page.inner_text("#form-errors").strip() == "Not saved: correct what is marked below."
+    focused = page.evaluate("() => [document.activeElement.name, document.activeElement.value]")
+    assert focused == ["went_out", str(third)]
+    assert not RoundResult.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("locale", "why", "fix"),
+    [
+        (
+            "en-US",
+            "This result was confirmed: say why it is being corrected.",
+            "Not saved: correct what is marked below.",
+        ),
+        (
+            "es-ES",
+            "Este resultado ya estaba confirmado: indique por qué se corrige.",
+            "No se guardó: corrija lo que está marcado abajo.",
+        ),
+    ],
+    ids=["en", "es"],
+)
+def test_a_correction_without_a_reason_is_said_beside_the_reason_which_gets_the_focus(
+    new_page, seated, locale, why, fix
+):
+    from scoring import services
+
+    tournament, table, players, official = seated
+    confirmed = services.confirm_round_result(
+        result=submitted(table, players, [0, 10, 20, 30], official), by=official
+    )
+    page = new_page(TABLET, locale=locale)
+    sign_in(page, official.username, next_path=f"/t/{tournament.slug}/enter/{table.pk}/1/")
+    page.fill(f"#pips-{players[3].pk}", "29")
+    page.click("#round-form button[type=submit]")
+    expect(page.locator("#js-error-reason")).to_have_text(why)
+    assert page.inner_text("#form-errors").strip() == fix
+    expect(page.locator(".reason")).to_have_class("reason has-error")
+    assert page.get_attribute("#id_reason", "aria-invalid") == "true"
+    assert "js-error-reason" in page.get_attribute("#id_reason", "aria-describedby").split()
+    assert page.evaluate("() => document.activeElement.id") == "id_reason"
+    assert RoundResult.objects.get().version == confirmed.version  # nothing saved
+    page.fill("#id_reason", "The paper sheet said 29")
+    page.click("#round-form button[type=submit]")
+    page.wait_for_url("**/check/")
+    assert RoundResult.objects.get().version == confirmed.version + 1
+    assert stored_pips() == [0, 10, 20, 29]

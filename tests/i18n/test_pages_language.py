@@ -99,7 +99,7 @@ def test_entry_script_reads_each_banner_the_page_renders_with_the_same_english(
 ):
     client.force_login(official)
     html = page(client, f"/t/{table.stage.tournament.slug}/enter/{table.pk}/1/")
-    script = (Path(settings.BASE_DIR) / "tournaments/static/roundhouse/entry.js").read_text()
+    script = (Path(settings.BASE_DIR) / "scoring/static/scoring/entry.js").read_text()
     said = dict(re.findall(r'say\("(\w+)", "([^"]+)"\)', script))
     assert set(said) == {
         "notSent",

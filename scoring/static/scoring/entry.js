@@ -220,6 +220,26 @@
     return say("savedNow", "Saved now:") + " " + parts.join(", ");
   }
 
+  // Where each error key of the API is shown is the page's to say (enter_round.html puts them
+  // where the page rendered without JavaScript does): the wrapper of a field lists the keys it
+  // shows (data-error-key, space-separated), holds their messages in its .js-error and names its
+  // input, or its group of choices (data-error-field). A key no field lists is said at the top.
+  function fieldFor(key) {
+    var fields = form.querySelectorAll("[data-error-key]");
+    for (var i = 0; i < fields.length; i++) {
+      if (fields[i].dataset.errorKey.split(/\s+/).indexOf(key) !== -1) return fields[i];
+    }
+    return null;
+  }
+
+  function inputsOf(field) {
+    var name = field && field.dataset.errorField;
+    if (!name) return [];
+    return Array.prototype.filter.call(form.querySelectorAll("input"), function (input) {
+      return input.name === name;
+    });
+  }
+
   function showErrors(status, body) {
     var general = document.getElementById("form-errors");
     general.innerHTML = "";
@@ -228,19 +248,17 @@
     var versionConflict = status === 412 || status === 428;
     Object.keys(body).forEach(function (key) {
       var list = Array.isArray(body[key]) ? body[key] : [body[key]];
-      var slot = null;
-      if (key.indexOf("scores.") === 0) slot = document.getElementById("js-error-" + key.slice(7));
-      else if (key === "blocked" || key === "reason") slot = document.getElementById("js-error-" + key);
-      // "Nobody is marked as went out": beside the went-out choices, where it is put right.
-      else if (key === "non_field_errors") slot = document.getElementById("js-error-blocked");
+      var field = fieldFor(key);
+      var slot = field && field.querySelector(".js-error");
       if (slot) {
         fieldErrors += 1;
         slot.textContent = (slot.hidden ? "" : slot.textContent + ". ") + list.join(". ");
         slot.hidden = false;
-        var row = slot.closest(".player-row, .reason");
-        if (row) row.classList.add("has-error");
-        var input = key.indexOf("scores.") === 0 ? document.getElementById("pips-" + key.slice(7)) : null;
-        if (!input && key === "reason") input = document.getElementById("id_reason");
+        field.classList.add("has-error");
+        // A text input is marked and described by its message; a group of choices is not (its
+        // message is beside it, and the browser reads the group as one).
+        var inputs = inputsOf(field);
+        var input = inputs.length === 1 && inputs[0].type !== "radio" ? inputs[0] : null;
         if (input) {
           input.setAttribute("aria-invalid", "true");
           input.setAttribute("aria-describedby", (input.getAttribute("aria-describedby") || "") + " " + slot.id);
@@ -268,12 +286,11 @@
       p.textContent = text;
       general.appendChild(p);
     });
+    // The first field marked, in the page's order, takes the focus: its input, or in a group of
+    // choices (went out) the one chosen, else the first.
     var first = form.querySelector(".js-error:not([hidden])");
-    var field = first && first.closest(".player-row, .reason");
-    var target = field && field.querySelector("input.pips, #id_reason");
-    if (field && !target) {  // the went-out choices: the one marked, else the first
-      target = form.querySelector("input[name=went_out]:checked") || form.querySelector("input[name=went_out]");
-    }
+    var inputs = first ? inputsOf(first.closest("[data-error-key]")) : [];
+    var target = inputs.filter(function (input) { return input.checked; })[0] || inputs[0];
     if (target) {
       target.focus();
       if (target.scrollIntoView) target.scrollIntoView({block: "center"});
@@ -289,10 +306,11 @@
       slot.textContent = "";
     });
     form.querySelectorAll(".has-error").forEach(function (row) { row.classList.remove("has-error"); });
+    var slots = Array.prototype.map.call(form.querySelectorAll(".js-error"), function (slot) { return slot.id; });
     form.querySelectorAll("[aria-invalid]").forEach(function (input) {
       input.removeAttribute("aria-invalid");
       var described = (input.getAttribute("aria-describedby") || "").split(/\s+/).filter(function (id) {
-        return id && id.indexOf("js-error-") !== 0;
+        return id && slots.indexOf(id) === -1;
       });
       input.setAttribute("aria-describedby", described.join(" "));
     });
