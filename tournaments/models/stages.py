@@ -1,0 +1,204 @@
+"""A tournament's stages, and the rules of what follows a closed one (StageQuerySet)."""
+
+from django.db import models
+from django.db.models import Count, Exists, F, OuterRef, Q
+from django.utils.translation import gettext_lazy as _
+
+from tournaments.choices import LateEntryRule
+from tournaments.models.tournaments import Tournament
+from tournaments.presets import DOMINO_SETS
+
+
+class StageQuerySet(models.QuerySet):
+    """The rules of what follows a closed stage, in one place: the worker, the sweeper and the
+    console ask them alike."""
+
+    def with_table_count(self) -> "StageQuerySet":
+        return self.annotate(table_count=Count("tables"))
+
+    def qualifying_after(self, stage: "Stage") -> bool:
+        """A later qualifying stage follows `stage`: everyone plays it (the organiser seats it),
+        so `stage` sends nobody to a playoff and decides no placings."""
+        return self.filter(
+            tournament_id=stage.tournament_id, order__gt=stage.order, kind=Stage.Kind.QUALIFYING
+        ).exists()
+
+    def what_follows(self, stage: "Stage", *, tables: int) -> str:
+        """What follows `stage`, of `tables` tables, once it closes: "qualifying" (everyone
+        plays the later qualifying stage: nobody advances), "placings" (a stage of one table is
+        the final) or "playoff" (its advancers are seated at the next level)."""
+        if self.qualifying_after(stage):
+            return "qualifying"
+        return "placings" if tables == 1 else "playoff"
+
+    def awaiting_next_level(self) -> "StageQuerySet":
+        """Closed stages of several tables whose advancers are not seated at a next level yet
+        (nor will be: a later qualifying stage follows)."""
+        later_qualifying = Stage.objects.filter(
+            tournament=OuterRef("tournament"),
+            order__gt=OuterRef("order"),
+            kind=Stage.Kind.QUALIFYING,
+        )
+        return (
+            self.with_table_count()
+            .filter(status=Stage.Status.CLOSED, next_level__isnull=True, table_count__gt=1)
+            .exclude(Exists(later_qualifying))
+        )
+
+    def next_level_of(self, stage: "Stage") -> "Stage | None":
+        """The playoff stage not seated yet that comes first after `stage`: where its advancers
+        are seated (without one, the worker makes a level like the last)."""
+        return (
+            self.filter(
+                tournament_id=stage.tournament_id,
+                order__gt=stage.order,
+                kind=Stage.Kind.PLAYOFF,
+                status=Stage.Status.PENDING,
+            )
+            .order_by("order")
+            .first()
+        )
+
+    def final_of(self, tournament: "Tournament") -> "Stage | None":
+        """The stage that decided the placings, once there is one: the latest stage past seating
+        is closed at one table (the worker places everyone when a stage of one table closes)."""
+        latest = (
+            self.filter(tournament=tournament)
+            .exclude(status=Stage.Status.PENDING)
+            .with_table_count()
+            .order_by("-order")
+            .first()
+        )
+        if (
+            latest is not None
+            and latest.status == Stage.Status.CLOSED
+            and self.what_follows(latest, tables=latest.table_count) == "placings"
+        ):
+            return latest
+        return None
+
+
+class Stage(models.Model):
+    """An ordered phase of a tournament: a qualifying stage or one level of the playoff bracket."""
+
+    class Kind(models.TextChoices):
+        QUALIFYING = "qualifying", _("Qualifying")
+        PLAYOFF = "playoff", _("Playoff")
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Pending")
+        SEATED = "seated", _("Seated")
+        CLOSED = "closed", _("Closed")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="stages")
+    order = models.PositiveSmallIntegerField()
+    name = models.CharField(max_length=120)
+    kind = models.CharField(max_length=20, choices=Kind.choices, default=Kind.QUALIFYING)
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.PENDING)
+    # The set is the tournament's, copied so that the database can check the starting double.
+    domino_set = models.PositiveSmallIntegerField(choices=Tournament.DominoSet.choices)
+    rounds = models.PositiveSmallIntegerField()
+    starting_double = models.PositiveSmallIntegerField()
+    table_size_min = models.PositiveSmallIntegerField()
+    table_size_max = models.PositiveSmallIntegerField()
+    advance_per_table = models.PositiveSmallIntegerField(default=1)
+    wildcards = models.PositiveSmallIntegerField(
+        default=0, help_text=_("Best non-qualifiers overall who also advance.")
+    )
+    carry_forward = models.BooleanField(
+        default=False, help_text=_("Totals of the earlier qualifying stages count in this one.")
+    )
+    requires_second_person = models.BooleanField(
+        default=False,
+        help_text=_("A result must be confirmed by someone other than its submitter."),
+    )
+
+    LateEntryRule = LateEntryRule
+
+    late_entry_rule = models.CharField(
+        max_length=20, choices=LateEntryRule.choices, default=LateEntryRule.TABLE_HIGH
+    )
+    source_stage = models.OneToOneField(
+        "self",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="next_level",
+        help_text=_("The stage whose advancers were seated here."),
+    )
+    seed = models.BigIntegerField(
+        null=True, blank=True, help_text=_("Seed of the recorded seating.")
+    )
+    seating_report = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text=_("Repeat tablemates and constraints the seating missed."),
+    )
+    advance_problem = models.TextField(
+        blank=True,
+        default="",
+        help_text=_(
+            "Closed: why its advancers could not be seated at the next level (or the placings "
+            "decided) when last tried, in the site's language; empty once they are."
+        ),
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = StageQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["tournament", "order"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "order"], name="tournaments_stage_order_unique"
+            ),
+            models.CheckConstraint(
+                name="tournaments_stage_order_positive", condition=Q(order__gte=1)
+            ),
+            models.CheckConstraint(name="tournaments_stage_name_set", condition=~Q(name="")),
+            models.CheckConstraint(
+                name="tournaments_stage_kind_known", condition=Q(kind__in=["qualifying", "playoff"])
+            ),
+            models.CheckConstraint(
+                name="tournaments_stage_status_known",
+                condition=Q(status__in=["pending", "seated", "closed"]),
+            ),
+            models.CheckConstraint(
+                name="tournaments_stage_domino_set_known", condition=Q(domino_set__in=DOMINO_SETS)
+            ),
+            models.CheckConstraint(
+                name="tournaments_stage_starting_double_in_set",
+                condition=Q(starting_double__lte=F("domino_set")),
+            ),
+            models.CheckConstraint(
+                name="tournaments_stage_rounds_positive", condition=Q(rounds__gte=1)
+            ),
+            models.CheckConstraint(
+                name="tournaments_stage_rounds_within_doubles",
+                condition=Q(rounds__lte=F("starting_double") + 1),
+            ),
+            models.CheckConstraint(
+                name="tournaments_stage_table_size_min_two", condition=Q(table_size_min__gte=2)
+            ),
+            models.CheckConstraint(
+                name="tournaments_stage_table_size_ordered",
+                condition=Q(table_size_max__gte=F("table_size_min")),
+            ),
+            models.CheckConstraint(
+                name="tournaments_stage_advance_positive", condition=Q(advance_per_table__gte=1)
+            ),
+            models.CheckConstraint(
+                name="tournaments_stage_late_entry_rule_known",
+                condition=Q(late_entry_rule__in=LateEntryRule.values),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament}: {self.name}"
+
+    def engine(self, round_no: int) -> int:
+        return self.starting_double - (round_no - 1)
+
+    @property
+    def engines(self) -> list[int]:
+        return [self.engine(n) for n in range(1, self.rounds + 1)]

@@ -1,0 +1,102 @@
+"""A tournament: its domino set, rule preset, tie-break order, days, venue and time zone."""
+
+import zoneinfo
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.db.models import F, Q
+from django.utils.translation import gettext_lazy as _
+
+from tournaments.choices import DEFAULT_TIEBREAKS
+from tournaments.presets import DOMINO_SETS, PRESETS
+
+
+def default_tiebreaks() -> list[str]:
+    """Most rounds won, then countback from the last round (DESIGN.md)."""
+    return list(DEFAULT_TIEBREAKS)
+
+
+def default_time_zone() -> str:
+    """A new tournament's zone: ROUNDHOUSE_TIME_ZONE, else the site's."""
+    return settings.ROUNDHOUSE_TIME_ZONE
+
+
+def validate_time_zone(name: str) -> None:
+    """An IANA zone name such as America/Chicago (the list Python's zoneinfo knows)."""
+    if name not in available_time_zones():
+        raise ValidationError(
+            _("%(name)s is not a time zone name: use one such as America/Chicago.")
+            % {"name": repr(name)},
+            code="invalid",
+        )
+
+
+def available_time_zones() -> set[str]:
+    return zoneinfo.available_timezones()
+
+
+class Tournament(models.Model):
+    class DominoSet(models.IntegerChoices):
+        DOUBLE_6 = 6, _("double-6")
+        DOUBLE_9 = 9, _("double-9")
+        DOUBLE_12 = 12, _("double-12")
+        DOUBLE_15 = 15, _("double-15")
+        DOUBLE_18 = 18, _("double-18")
+
+    class Preset(models.TextChoices):
+        # The labels of tournaments.presets.PRESETS, spelled out here so that they are translated.
+        SAMBOREE = "samboree", _("Samboree (RV rally tournament)")
+        PARSONS = "parsons", _("Parsons / Puremco rules")
+        PAGAT = "pagat", _("Long rules write-up (pagat)")
+        ONLINE = "online", _("Online game rules")
+
+    name = models.CharField(max_length=200)
+    slug = models.SlugField(max_length=60, unique=True)
+    domino_set = models.PositiveSmallIntegerField(
+        choices=DominoSet.choices, default=DominoSet.DOUBLE_12
+    )
+    preset = models.CharField(max_length=20, choices=Preset.choices, default=Preset.SAMBOREE)
+    tiebreak_rules = models.JSONField(
+        default=default_tiebreaks,
+        help_text=_("Tie-break rules in order, after the total: rounds_won, countback."),
+    )
+    starts_on = models.DateField(_("First day"), null=True, blank=True)
+    ends_on = models.DateField(_("Last day"), null=True, blank=True)
+    venue = models.CharField(_("Venue"), max_length=200, blank=True)
+    description = models.TextField(_("Description"), max_length=2000, blank=True)
+    time_zone = models.CharField(
+        _("Time zone"),
+        max_length=64,
+        default=default_time_zone,
+        validators=[validate_time_zone],
+        help_text=_("Every time on the pages, exports and cards is shown in this zone."),
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "name"]
+        constraints = [
+            models.CheckConstraint(
+                name="tournaments_tournament_domino_set_known",
+                condition=Q(domino_set__in=DOMINO_SETS),
+            ),
+            models.CheckConstraint(
+                name="tournaments_tournament_preset_known", condition=Q(preset__in=list(PRESETS))
+            ),
+            models.CheckConstraint(name="tournaments_tournament_name_set", condition=~Q(name="")),
+            models.CheckConstraint(name="tournaments_tournament_slug_set", condition=~Q(slug="")),
+            models.CheckConstraint(
+                name="tournaments_tournament_days_ordered",
+                condition=Q(starts_on__isnull=True)
+                | Q(ends_on__isnull=True)
+                | Q(ends_on__gte=F("starts_on")),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def zone(self) -> zoneinfo.ZoneInfo:
+        return zoneinfo.ZoneInfo(self.time_zone)
