@@ -149,7 +149,8 @@ def time_rebuild(stage: Any, runs: int, scenario: str) -> tuple[list[float], lis
 
 
 def time_floor(stage: Any, runs: int) -> tuple[list[float], int]:
-    """The GROUP BY, fetched as the rebuild fetches its rows (binary, scoring.standings._fetch)."""
+    """The GROUP BY, fetched as the rebuild fetches its rows (binary, as
+    scoring.standings.records.fetch does)."""
     import psycopg
     from django.db import connection
 

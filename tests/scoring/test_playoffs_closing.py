@@ -129,7 +129,7 @@ def test_closing_waits_for_a_rebuild_in_progress_instead_of_refusing(
 def test_closing_during_a_rebuild_that_does_not_end_asks_to_try_again_and_changes_nothing(
     as_organiser, tournament, require_postgres, monkeypatch
 ):
-    monkeypatch.setattr(standings, "REBUILD_WAIT_SECONDS", 0.3)
+    monkeypatch.setattr(standings.locks, "REBUILD_WAIT_SECONDS", 0.3)
     stage = qualifying_with_tables(tournament, [3, 3])
     play_stage(stage)
     with rebuild_in_progress(stage, seconds=1.5):

@@ -172,7 +172,7 @@ def test_a_rebuild_rewrites_only_the_lines_that_changed_and_equals_a_fresh_build
     stage, monkeypatch, copy_from_rows
 ):
     # PostgreSQL takes large writes by COPY, small ones by INSERT: both must store the same lines.
-    monkeypatch.setattr(standings, "COPY_FROM_ROWS", copy_from_rows)
+    monkeypatch.setattr(standings.rows, "COPY_FROM_ROWS", copy_from_rows)
     tables = seat_tables(stage, [["A1", "A2", "A3", "A4"], ["B1", "B2", "B3"], ["C1", "C2"]])
     for round_no in (1, 2):
         play(stage, tables[0], round_no, [0, 10, 20, 30])
@@ -244,7 +244,7 @@ def test_a_failed_read_of_the_rebuild_raises_djangos_error(stage, require_postgr
     # A worker retries django.db.OperationalError; a driver's own error would not be retried.
     broken = Seat.objects.filter(stage=stage).extra(where=["1 / 0 = 1"]).values_list("pk")
     with pytest.raises(DataError), transaction.atomic():
-        standings._fetch(broken)
+        standings.records.fetch(broken)
 
 
 def test_a_line_written_without_a_digest_gets_zero_and_is_rewritten(stage):

@@ -1,0 +1,25 @@
+"""The standings' keys in the cache: the snapshot's payload, and a rebuild queued."""
+
+import logging
+
+from django.core.cache import cache
+
+logger = logging.getLogger(__name__)
+
+
+CACHE_SECONDS = 300
+
+
+def cache_key(stage_id: int) -> str:
+    return f"standings:{stage_id}"
+
+
+def pending_key(stage_id: int) -> str:
+    return f"standings-pending:{stage_id}"
+
+
+def forget_cached(stage_id: int) -> None:
+    try:
+        cache.delete(cache_key(stage_id))
+    except Exception:  # Redis down: the version check below never serves the old payload
+        logger.warning("standings: cache unavailable after rebuilding stage %s", stage_id)

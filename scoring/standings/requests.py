@@ -1,0 +1,56 @@
+"""Asking for a rebuild: a change marks its stage stale in its transaction and sends one
+rebuild after the commit; the sweeper finds the stages still stale."""
+
+import logging
+
+from django.core.cache import cache
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from scoring.models import StageStandings
+from scoring.standings.cache import pending_key
+from tournaments.models import Stage
+
+logger = logging.getLogger(__name__)
+
+
+def mark_changed(stage: Stage) -> None:
+    """Record, in this transaction, that the stage's standings are owed a rebuild."""
+    updated = StageStandings.objects.filter(stage=stage).update(
+        change_seq=F("change_seq") + 1, changed_at=timezone.now()
+    )
+    if not updated:
+        StageStandings.objects.bulk_create([StageStandings(stage=stage)], ignore_conflicts=True)
+
+
+def request_rebuild(stage: Stage) -> None:
+    """Mark the stage stale now and send a rebuild after the commit; never fails the caller."""
+    mark_changed(stage)
+    stage_id = stage.pk
+    transaction.on_commit(lambda: send_rebuild(stage_id))
+
+
+def send_rebuild(stage_id: int) -> None:
+    """Send one rebuild for a burst of changes; a Redis or broker failure is left to the sweeper."""
+    from scoring import tasks  # the tasks module imports this one
+
+    try:
+        if not cache.add(pending_key(stage_id), 1, timeout=30):
+            return  # a rebuild is queued and has not started: it will include this change
+    except Exception:  # the cache is down: send anyway
+        logger.warning("standings: cache unavailable, sending rebuild of stage %s", stage_id)
+    try:
+        tasks.rebuild_standings.apply_async(kwargs={"stage_id": stage_id}, countdown=0.2)
+    except Exception:
+        # Redis or the broker is down: the result is safe in PostgreSQL and the stage is marked
+        # stale there; the beat sweeper sends the rebuild when the broker is back.
+        logger.warning("standings: could not send the rebuild of stage %s", stage_id, exc_info=True)
+
+
+def stale_stage_ids() -> list[int]:
+    return list(
+        StageStandings.objects.filter(built_seq__lt=F("change_seq")).values_list(
+            "stage_id", flat=True
+        )
+    )

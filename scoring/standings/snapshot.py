@@ -1,0 +1,76 @@
+"""The read side: the snapshot's header and the API's standings document, from Redis when current
+there, else from PostgreSQL."""
+
+import logging
+from typing import Any
+
+from django.core.cache import cache
+
+from scoring.models import StageStandings, StandingRow
+from scoring.standings.cache import CACHE_SECONDS, cache_key
+from scoring.standings.locks import RebuildBusy
+from scoring.standings.rebuild import rebuild_standings
+from tournaments.models import Stage
+
+logger = logging.getLogger(__name__)
+
+
+def standings_meta(stage: Stage) -> StageStandings:
+    """The snapshot's header; a stage never built is built now (its seating just happened)."""
+    meta = StageStandings.objects.filter(stage=stage).first()
+    if meta is None or meta.computed_at is None:
+        try:
+            meta = rebuild_standings(stage=stage)
+        except RebuildBusy:
+            meta = StageStandings.objects.get(stage=stage)
+    return meta
+
+
+def standings_payload(stage: Stage, meta: StageStandings) -> dict[str, Any]:
+    """The API's standings document, from Redis when current there, else from PostgreSQL."""
+    key = cache_key(stage.pk)
+    try:
+        cached = cache.get(key)
+    except Exception:
+        cached = None
+    if cached is not None and cached.get("built_seq") == meta.built_seq:
+        return cached["payload"]
+    rows = (
+        StandingRow.objects.filter(stage=stage)
+        .select_related("player")
+        .order_by("rank", "player__number")
+    )
+    payload = {
+        "stage": stage.pk,
+        "computed_at": meta.computed_at.isoformat() if meta.computed_at else None,
+        "results_counted": meta.results_counted,
+        "results_expected": meta.results_expected,
+        "stale": meta.stale,
+        "flags": meta.flags,
+        "rows": [
+            {
+                "rank": row.rank,
+                "player": {
+                    "id": row.player_id,
+                    "number": row.player.number,
+                    "name": row.player.name,
+                },
+                "table": row.table_number,
+                "table_rank": row.table_rank,
+                "total": row.total,
+                "carried": row.carried,
+                "rounds_won": row.rounds_won,
+                "rounds_played": row.rounds_played,
+                "scores": row.scores,
+                "tied": row.tied,
+                "advances": row.advances,
+                "note": row.note,
+            }
+            for row in rows
+        ],
+    }
+    try:
+        cache.set(key, {"built_seq": meta.built_seq, "payload": payload}, timeout=CACHE_SECONDS)
+    except Exception:
+        logger.warning("standings: cache unavailable, served stage %s from PostgreSQL", stage.pk)
+    return payload
