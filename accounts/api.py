@@ -7,6 +7,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.invitations import invitation_url
 from accounts.mail import send_invitation
 from config.api import NamesUnusedFields, found
 from tournaments.api import tournament_or_404
@@ -76,8 +77,6 @@ class InvitationSerializer(NamesUnusedFields, serializers.ModelSerializer):
         ]
 
     def get_url(self, invitation: Invitation) -> str:
-        from accounts.views import invitation_url
-
         return invitation_url(self.context["request"], invitation)
 
 

@@ -52,3 +52,8 @@ def accept_held(request: HttpRequest) -> str | None:
         messages.error(request, str(unusable))
         return None
     return welcome(request, staff)
+
+
+def invitation_url(request: HttpRequest, invitation: Invitation) -> str:
+    """The invitation's link, whole (for a mail, a QR code or the Staff page)."""
+    return request.build_absolute_uri(reverse("join", kwargs={"key": invitation.key}))

@@ -8,6 +8,7 @@ from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
+from accounts.invitations import invitation_url
 from tournaments.models import Invitation
 
 log = logging.getLogger(__name__)
@@ -16,8 +17,6 @@ log = logging.getLogger(__name__)
 def send_invitation(request: HttpRequest, invitation: Invitation) -> str | None:
     """Mail the invitation's link to its address. None when sent; otherwise what went wrong,
     for the organiser (the invitation stands, and its link can be handed over instead)."""
-    from accounts.views import invitation_url
-
     context = {
         "invitation": invitation,
         "tournament": invitation.tournament,

@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 
 from accounts import invitations
 from accounts.forms import AddAccountForm, InvitationForm, RoleForm
+from accounts.invitations import invitation_url
 from accounts.mail import send_invitation
 from scoring.models import RoundResult
 from tables.views import organised_tournament
@@ -25,10 +26,6 @@ from tournaments.models import Invitation, Staff, Stage, Tournament
 from tournaments.permissions import may_create_tournaments
 from tournaments.selectors import IN_PLAY, tournament_status
 from tournaments.services import staff as staffing
-
-
-def invitation_url(request: HttpRequest, invitation: Invitation) -> str:
-    return request.build_absolute_uri(reverse("join", kwargs={"key": invitation.key}))
 
 
 def qr_svg(url: str) -> str:

@@ -13,8 +13,8 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 from rest_framework.views import set_rollback
 
-from config.refusals import REFUSALS, refusal_status
-from scoring.exceptions import VersionChanged
+from config.refusals import refusal_status
+from tournaments.exceptions import Refused
 
 
 class Conflict(exceptions.APIException):
@@ -95,9 +95,13 @@ JSON_POSITION = re.compile(r"line (\d+) column (\d+)")
 def exception_handler(exc: Exception, context: dict) -> Response | None:
     if isinstance(exc, DjangoValidationError):
         return Response(_django_errors(exc), status=400)
-    if isinstance(exc, REFUSALS):
+    if isinstance(exc, Refused):
         set_rollback()
-        return refusal_response(exc)
+        response = refusal_response(exc)
+        # The view adds what its clients need to go on (the result as it is now, say).
+        if (answer := getattr(context.get("view"), "answer_refusal", None)) is not None:
+            answer(exc, response)
+        return response
     if isinstance(exc, exceptions.ParseError) and str(exc.detail).startswith("JSON parse error"):
         where = JSON_POSITION.search(str(exc.detail))
         detail = (
@@ -111,15 +115,9 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
 
 
 def refusal_response(error: Exception) -> Response:
-    """A service's refusal in the API's shared error shape: {"detail": ...}, with what the client
-    needs to go on (a close's problems; the current version of a result changed meanwhile)."""
+    """A service's refusal in the API's shared error shape: {"detail": ...}, with the problems
+    that block it when it lists them (a stage that cannot close)."""
     body: dict[str, Any] = {"detail": str(error)}
     if (problems := getattr(error, "problems", None)) is not None:
         body["problems"] = problems
-    response = Response(body, status=refusal_status(error))
-    if isinstance(error, VersionChanged):
-        from scoring.services.bodies import result_body  # the answer's shape is scoring's
-
-        body["current"] = result_body(error.current)
-        response["ETag"] = error.current.etag
-    return response
+    return Response(body, status=refusal_status(error))

@@ -1,28 +1,29 @@
-"""What the services refuse, and how the API and the pages say it: one table for both.
+"""What the services refuse, and how the API and the pages say it: one table for every app.
 
-The services raise Django's ValidationError (the input is wrong), StateConflict (the state forbids
-it: a closed stage, a tournament that is over) and the round-result refusals of scoring.exceptions;
-none of them knows HTTP. The API's error handler (config.api) and the pages read their status and
-their text here."""
+The services raise Django's ValidationError (the input is wrong) or a Refused that names its kind
+(tournaments.exceptions: a StateConflict when the state forbids it; scoring.exceptions: a version
+or an Idempotency-Key the request got wrong); none of them knows HTTP. The API's error handler
+(config.api) and the pages read the status and the text here."""
 
 from django.core.exceptions import ValidationError
 
-from scoring.exceptions import KeyReused, VersionChanged, VersionRequired
-from tournaments.exceptions import StateConflict
+from tournaments.exceptions import Refused
 
-STATUS: dict[type[Exception], int] = {
-    ValidationError: 400,
-    StateConflict: 409,
-    VersionChanged: 412,  # Precondition Failed: the If-Match names an older version
-    KeyReused: 422,  # the Idempotency-Key was used before, with another request
-    VersionRequired: 428,  # Precondition Required: replacing needs If-Match
+REFUSALS = (ValidationError, Refused)
+
+STATUS = {
+    "conflict": 409,
+    "version-changed": 412,  # Precondition Failed: the If-Match names an older version
+    "key-reused": 422,  # the Idempotency-Key was used before, with another request
+    "version-required": 428,  # Precondition Required: replacing needs If-Match
 }
-REFUSALS = tuple(STATUS)
 
 
 def refusal_status(error: Exception) -> int:
-    """The HTTP status of a refusal (a class or subclass of one in STATUS)."""
-    return next(status for kind, status in STATUS.items() if isinstance(error, kind))
+    """The HTTP status of a refusal: 400 for a wrong input, else its kind's (409 by default)."""
+    if isinstance(error, ValidationError):
+        return 400
+    return STATUS.get(getattr(error, "kind", ""), 409)
 
 
 def refusal_text(error: Exception) -> str:

@@ -14,6 +14,7 @@ from rest_framework.views import APIView
 
 from config.api import NamesUnusedFields, found
 from scoring import exports, playoffs, selectors, services, standings
+from scoring.exceptions import VersionChanged
 from scoring.models import Placing, RoundResult, RoundResultVersion, TiebreakDecision
 from tables.models import Table
 from tournaments.api import CsvUploadApi, StageSerializer, tournament_or_404, upload_schema
@@ -146,7 +147,17 @@ def result_response(body: dict, etag: str, *, status: int = 200) -> Response:
     return response
 
 
-class RoundResultApi(APIView):
+class AnswersVersionChanged:
+    """A view whose 412 (VersionChanged) carries the result as it is now, and its ETag: the
+    client shows it and edits that version (shared/API.md)."""
+
+    def answer_refusal(self, error: Exception, response: Response) -> None:
+        if isinstance(error, VersionChanged):
+            response.data["current"] = services.result_body(error.current)
+            response["ETag"] = error.current.etag
+
+
+class RoundResultApi(AnswersVersionChanged, APIView):
     permission_classes = [AllowAny]
 
     @extend_schema(responses=RoundResultOutput)
@@ -193,7 +204,7 @@ class RoundResultApi(APIView):
         return result_response(outcome.body, outcome.etag, status=201 if outcome.created else 200)
 
 
-class ConfirmRoundResultApi(APIView):
+class ConfirmRoundResultApi(AnswersVersionChanged, APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(

@@ -6,7 +6,9 @@ class ScoringConfig(AppConfig):
     verbose_name = "Scoring"
 
     def ready(self) -> None:
-        from scoring import standings
+        # The tasks are registered in every process (the web's too): scoring.queue sends them
+        # by name.
+        from scoring import standings, tasks  # noqa: F401
         from tables.signals import seating_changed
         from tournaments.models import Stage
         from tournaments.signals import player_changed

@@ -1,22 +1,30 @@
 """What the round-result services refuse for the request's own sake, beside the rules'
 ValidationError and the stage's StateConflict. They say what happened, not how a page or the API
-answers it: the API's error handler (config/api.py) and the pages (config/refusals.py) each say
-it in their own terms."""
+answers it: config/refusals.py says that for each `kind`, for the API's error handler and the
+pages alike."""
 
 from typing import Any
 
+from tournaments.exceptions import Refused
 
-class VersionRequired(Exception):
+
+class VersionRequired(Refused):
     """The round already has a result: replacing it needs the version it replaces (If-Match)."""
 
+    kind = "version-required"
 
-class VersionChanged(Exception):
+
+class VersionChanged(Refused):
     """The version named is no longer the current one; `current` is the result as it is now."""
+
+    kind = "version-changed"
 
     def __init__(self, message: str, current: Any) -> None:
         super().__init__(message)
         self.current = current
 
 
-class KeyReused(Exception):
+class KeyReused(Refused):
     """The Idempotency-Key was used before, with another request."""
+
+    kind = "key-reused"

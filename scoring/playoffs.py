@@ -17,7 +17,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from scoring import standings
+from scoring import queue, standings
 from scoring.models import Placing, RoundResult, StandingRow
 from tables import seating
 from tables import services as table_services
@@ -148,10 +148,8 @@ def _what_to_change(stage: Stage) -> str:
 
 
 def send_advance(stage_id: int) -> None:
-    from scoring import tasks  # the tasks module imports this one
-
     try:
-        tasks.advance_from_stage.delay(stage_id=stage_id)
+        queue.send(queue.ADVANCE_FROM_STAGE, stage_id=stage_id)
     except Exception:  # the broker is down: the beat sweeper sends it again
         logger.warning("playoffs: could not send the advance of stage %s", stage_id, exc_info=True)
 

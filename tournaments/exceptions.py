@@ -1,5 +1,16 @@
-"""What the services refuse, without saying how a page or the API says it."""
+"""What the services refuse, without saying how a page or the API says it.
+
+Every refusal but a wrong input (Django's ValidationError) is a Refused, and names its `kind`;
+config/refusals.py says what each kind is on the web and in the API, for every app."""
 
 
-class StateConflict(Exception):
+class Refused(Exception):
+    """A request a service refuses for a reason other than its input; the message says why."""
+
+    kind = "refused"
+
+
+class StateConflict(Refused):
     """The request is valid but the current state forbids it; the message says what to do."""
+
+    kind = "conflict"

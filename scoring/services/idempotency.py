@@ -35,7 +35,7 @@ def check_key(key: str | None) -> None:
         )
 
 
-def stored(*, user: AbstractBaseUser, key: str, digest: str) -> IdempotencyRecord | None:
+def stored_answer(*, user: AbstractBaseUser, key: str, digest: str) -> IdempotencyRecord | None:
     """The answer stored under the key, or None; KeyReused when it answered another request."""
     record = IdempotencyRecord.objects.filter(user=user, key=key).first()
     if record is not None and record.body_hash != digest:

@@ -16,7 +16,6 @@ from django.utils.translation import gettext as _
 from scoring import rules, standings
 from scoring.exceptions import VersionChanged, VersionRequired
 from scoring.models import RoundResult, RoundResultVersion, Score
-from scoring.services import idempotency
 from scoring.services.bodies import (
     ANSWER_FIELDS,
     answer_fields,
@@ -26,6 +25,7 @@ from scoring.services.bodies import (
     score_body,
     scores_of,
 )
+from scoring.services.idempotency import body_hash, check_key, claim, remember, stored_answer
 from tables.models import Seat, Table
 from tournaments.exceptions import StateConflict
 from tournaments.models import Stage
@@ -238,14 +238,14 @@ def submit_round_result(
     with the same key waits on the key's row and then replays; two different requests racing for
     a new round leave one result (the database's unique constraint), the other VersionRequired.
     """
-    idempotency.check_key(idempotency_key)
-    digest = idempotency.body_hash(request_path, data)
+    check_key(idempotency_key)
+    digest = body_hash(request_path, data)
     for attempt in (1, 2):
         try:
             with transaction.atomic():
                 record = None
                 if idempotency_key:
-                    stored = idempotency.stored(user=by, key=idempotency_key, digest=digest)
+                    stored = stored_answer(user=by, key=idempotency_key, digest=digest)
                     if stored is not None:
                         return Outcome(
                             body=stored.response_body,
@@ -253,16 +253,12 @@ def submit_round_result(
                             created=stored.created,
                             replayed=True,
                         )
-                    record = idempotency.claim(
-                        user=by, key=idempotency_key, path=request_path, digest=digest
-                    )
+                    record = claim(user=by, key=idempotency_key, path=request_path, digest=digest)
                 outcome = _save(
                     table=table, round_no=round_no, data=data, by=by, if_match=if_match, meta=meta
                 )
                 if record is not None:
-                    idempotency.remember(
-                        record, created=outcome.created, body=outcome.body, etag=outcome.etag
-                    )
+                    remember(record, created=outcome.created, body=outcome.body, etag=outcome.etag)
                 return outcome
         except IntegrityError:
             if attempt == 2:

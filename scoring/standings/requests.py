@@ -8,6 +8,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
+from scoring import queue
 from scoring.models import StageStandings
 from scoring.standings.cache import pending_key
 from tournaments.models import Stage
@@ -33,15 +34,13 @@ def request_rebuild(stage: Stage) -> None:
 
 def send_rebuild(stage_id: int) -> None:
     """Send one rebuild for a burst of changes; a Redis or broker failure is left to the sweeper."""
-    from scoring import tasks  # the tasks module imports this one
-
     try:
         if not cache.add(pending_key(stage_id), 1, timeout=30):
             return  # a rebuild is queued and has not started: it will include this change
     except Exception:  # the cache is down: send anyway
         logger.warning("standings: cache unavailable, sending rebuild of stage %s", stage_id)
     try:
-        tasks.rebuild_standings.apply_async(kwargs={"stage_id": stage_id}, countdown=0.2)
+        queue.send(queue.REBUILD_STANDINGS, stage_id=stage_id, countdown=0.2)
     except Exception:
         # Redis or the broker is down: the result is safe in PostgreSQL and the stage is marked
         # stale there; the beat sweeper sends the rebuild when the broker is back.
