@@ -13,7 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api import NamesUnusedFields, found
-from scoring import exports, playoffs, selectors, services, standings
+from scoring import exports, selectors, services, stages, standings
 from scoring.exceptions import VersionChanged
 from scoring.models import Placing, RoundResult, RoundResultVersion, TiebreakDecision
 from tables.models import Table
@@ -335,7 +335,7 @@ class CloseStageApi(APIView):
     def post(self, request: Request, stage_id: int) -> Response:
         stage = found(Stage.objects.select_related("tournament"), pk=stage_id)
         require_organiser(request.user, stage.tournament)
-        stage = playoffs.close_stage(stage=stage, by=request.user)
+        stage = stages.close_stage(stage=stage, by=request.user)
         if stage.tables.count() == 1:
             closed = _("%(stage)s is closed. The placings are decided now.")
         else:

@@ -7,8 +7,8 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from simple_history.utils import bulk_create_with_history
 
-from scoring import playoffs
 from scoring import services as scoring_services
+from scoring import stages
 from tables import services as table_services
 from tournaments import services as tournament_services
 from tournaments.models import Invitation, Player, PlayerChange, Staff, Tournament
@@ -195,8 +195,8 @@ def _load_finished(organiser, official) -> None:
         stage.refresh_from_db()
         _play(stage, official, rng)
         try:
-            playoffs.close_stage(stage=stage, by=organiser)
-        except playoffs.CloseRefused as refused:  # a tie for a table's win: drawn by lot
+            stages.close_stage(stage=stage, by=organiser)
+        except stages.CloseRefused as refused:  # a tie for a table's win: drawn by lot
             for flag in refused.problems:
                 table = stage.tables.get(number=flag["table"])
                 scoring_services.record_tiebreak(
@@ -207,7 +207,7 @@ def _load_finished(organiser, official) -> None:
                     note="Drawn by lot",
                     by=official,
                 )
-            playoffs.close_stage(stage=stage, by=organiser)
+            stages.close_stage(stage=stage, by=organiser)
 
 
 def _play(stage, official, rng: random.Random, *, rounds=None, confirm=None) -> None:

@@ -6,7 +6,7 @@ from celery import shared_task
 from django.core.cache import cache
 from django.db import OperationalError
 
-from scoring import playoffs, standings
+from scoring import stages, standings
 from tournaments.models import Stage
 
 logger = logging.getLogger(__name__)
@@ -35,7 +35,7 @@ def sweep_stale_standings() -> int:
     stage_ids = standings.stale_stage_ids()
     for stage_id in stage_ids:
         rebuild_standings.delay(stage_id=stage_id)
-    waiting = playoffs.stages_awaiting_advance()
+    waiting = stages.stages_awaiting_advance()
     for stage_id in waiting:
         advance_from_stage.delay(stage_id=stage_id)
     return len(stage_ids) + len(waiting)
@@ -46,4 +46,4 @@ def advance_from_stage(*, stage_id: int) -> None:
     """Seat the next playoff level from a closed stage, or decide the placings; idempotent."""
     stage = Stage.objects.filter(pk=stage_id).first()
     if stage is not None:
-        playoffs.follow_up_close(stage=stage)
+        stages.follow_up_close(stage=stage)

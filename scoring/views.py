@@ -21,7 +21,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from config.refusals import refusal_status, refusal_text
-from scoring import playoffs, selectors, services, standings
+from scoring import selectors, services, stages, standings
 from scoring.exceptions import KeyReused, VersionChanged, VersionRequired
 from scoring.models import Placing, RoundResult, StageStandings
 from tables.models import Table
@@ -63,7 +63,7 @@ def enter_home(request: HttpRequest, slug: str) -> HttpResponse:
     """The tables to report, and the ties an official decides (DESIGN.md: the table is flagged
     for the official, who records the decision)."""
     tournament = staffed_tournament(request, slug)
-    stages = []
+    seated = []
     for stage in tournament.stages.filter(status=Stage.Status.SEATED).order_by("order"):
         statuses = selectors.round_statuses(stage)
         ordered = list(stage.tables.order_by("number"))
@@ -74,8 +74,8 @@ def enter_home(request: HttpRequest, slug: str) -> HttpResponse:
         flags = _tiebreak_flags(
             standings.standings_meta(stage), {table.number: table.pk for table in ordered}
         )
-        stages.append({"stage": stage, "tables": tables, "flags": flags})
-    return render(request, "scoring/enter_home.html", {"tournament": tournament, "stages": stages})
+        seated.append({"stage": stage, "tables": tables, "flags": flags})
+    return render(request, "scoring/enter_home.html", {"tournament": tournament, "stages": seated})
 
 
 def _tiebreak_flags(meta: StageStandings | None, table_ids: dict[int, int]) -> list[dict]:
@@ -424,7 +424,7 @@ def close_stage_page(request: HttpRequest, slug: str, order: int) -> HttpRespons
             return redirect("manage", slug=slug)
         return render(request, "scoring/confirm_close.html", _close_context(tournament, stage))
     try:
-        stage = playoffs.close_stage(stage=stage, by=request.user)
+        stage = stages.close_stage(stage=stage, by=request.user)
     except StateConflict as error:
         messages.error(request, str(error))
     else:
@@ -434,7 +434,7 @@ def close_stage_page(request: HttpRequest, slug: str, order: int) -> HttpRespons
 
 
 def _close_context(tournament: Tournament, stage: Stage) -> dict[str, Any]:
-    missing = playoffs.missing_results(stage)
+    missing = stages.missing_results(stage)
     meta = standings.standings_meta(stage)
     follows = Stage.objects.what_follows(stage, tables=stage.tables.count())
     next_stage = Stage.objects.next_level_of(stage) if follows == "playoff" else None

@@ -1,4 +1,5 @@
-"""Closing a stage, seating the next playoff level from its advancers, and the final placings.
+"""What happens when a stage closes: the close itself (qualifying or playoff), seating the next
+playoff level from its advancers, and the final placings.
 
 Each table's top K (plus wildcards) advance; advancers who fit at one table play the final,
 otherwise each playoff table's winners advance again, level by level. Closing the final places
