@@ -1,8 +1,9 @@
-"""The officials' tablet pages: pick a table, enter a round, let the players check, confirm.
+"""The officials' tablet pages: pick a table, enter a round, let the players check, confirm, and
+a round's history.
 
 Without JavaScript the forms post here and go through the same services as the API; with it,
-static/roundhouse/entry.js sends the same form to the API and keeps it on the tablet until the
-server has it (see that file).
+scoring/static/scoring/entry.js sends the same form to the API and keeps it on the tablet until
+the server has it (see that file).
 """
 
 import uuid
@@ -15,22 +16,16 @@ from django.db.models import Max
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
-from django.views.decorators.http import require_POST
 
 from config.refusals import refusal_status, refusal_text
-from scoring import selectors, services, stages, standings
+from scoring import selectors, services, standings
 from scoring.exceptions import KeyReused, VersionChanged, VersionRequired
-from scoring.models import Placing, RoundResult, StageStandings
+from scoring.models import RoundResult, StageStandings
 from tables.models import Table
-from tables.views import organised_tournament as organised
-from tournaments.csvfiles import ImportRejected
 from tournaments.exceptions import StateConflict
-from tournaments.forms import ImportPlayersForm
 from tournaments.models import Stage, Tournament
-from tournaments.permissions import is_organiser, is_staff_of
+from tournaments.permissions import is_staff_of
 from tournaments.services.stages import closed_message
 
 
@@ -71,14 +66,14 @@ def enter_home(request: HttpRequest, slug: str) -> HttpResponse:
             {"table": table, "rounds": sorted(statuses.get(table.pk, {}).items())}
             for table in ordered
         ]
-        flags = _tiebreak_flags(
+        flags = tiebreak_flags(
             standings.standings_meta(stage), {table.number: table.pk for table in ordered}
         )
         seated.append({"stage": stage, "tables": tables, "flags": flags})
     return render(request, "scoring/enter_home.html", {"tournament": tournament, "stages": seated})
 
 
-def _tiebreak_flags(meta: StageStandings | None, table_ids: dict[int, int]) -> list[dict]:
+def tiebreak_flags(meta: StageStandings | None, table_ids: dict[int, int]) -> list[dict]:
     """The snapshot's unresolved ties, each with what its decision form needs."""
     return [
         {
@@ -356,169 +351,6 @@ def _scores_at_version(result: RoundResult, version: str) -> dict[int, tuple[int
         return {}
     kept = result.versions.filter(version=int(version)).values_list("scores", flat=True).first()
     return {line["player"]: (line["pips"], line["went_out"]) for line in kept or []}
-
-
-@login_required
-def import_scores_page(request: HttpRequest, slug: str) -> HttpResponse:
-    """The back office: scores from paper sheets of tables whose tablet failed."""
-    tournament = get_object_or_404(Tournament, slug=slug)
-    if not is_organiser(request.user, tournament):
-        raise PermissionDenied(
-            _("Only an organiser of %(tournament)s may import scores.")
-            % {"tournament": tournament.name}
-        )
-    form = ImportPlayersForm(request.POST or None, request.FILES or None)
-    errors: list[tuple[int, str]] = []
-    if request.method == "POST" and form.is_valid():
-        try:
-            created = services.import_scores(
-                tournament=tournament,
-                content=form.cleaned_data["file"].read(),
-                by=request.user,
-                meta=meta(request, source="csv"),
-            )
-        except ImportRejected as rejected:
-            errors = rejected.rows
-        else:
-            entered = ngettext(
-                "Entered %(count)s round result(s) from the file.",
-                "Entered %(count)s round result(s) from the file.",
-                created,
-            )
-            messages.success(request, entered % {"count": created})
-            return redirect("manage", slug=slug)
-    context = {"tournament": tournament, "form": form, "errors": errors}
-    status = 400 if request.method == "POST" else 200
-    return render(request, "scoring/import_scores.html", context, status=status)
-
-
-def bracket(request: HttpRequest, slug: str) -> HttpResponse:
-    """The playoff bracket and the placings, for everyone."""
-    tournament = get_object_or_404(Tournament, slug=slug)
-    placings = (
-        Placing.objects.filter(tournament=tournament)
-        .select_related("player", "stage")
-        .order_by("place", "player__number")
-    )
-    context = {
-        "tournament": tournament,
-        "levels": selectors.bracket_for(tournament),
-        "placings": placings,
-    }
-    return render(request, "scoring/bracket.html", context)
-
-
-@login_required
-def close_stage_page(request: HttpRequest, slug: str, order: int) -> HttpResponse:
-    """Asks first (GET): what is still missing, and what the close will do, since it cannot be
-    undone. The close itself is the POST."""
-    tournament = get_object_or_404(Tournament, slug=slug)
-    if not is_organiser(request.user, tournament):
-        raise PermissionDenied(
-            _("Only an organiser of %(tournament)s may close a stage.")
-            % {"tournament": tournament.name}
-        )
-    stage = get_object_or_404(Stage, tournament=tournament, order=order)
-    if request.method != "POST":
-        if stage.status != Stage.Status.SEATED:
-            return redirect("manage", slug=slug)
-        return render(request, "scoring/confirm_close.html", _close_context(tournament, stage))
-    try:
-        stage = stages.close_stage(stage=stage, by=request.user)
-    except StateConflict as error:
-        messages.error(request, str(error))
-    else:
-        closed = _("%(stage)s is closed. See the bracket for what follows.")
-        messages.success(request, closed % {"stage": stage.name})
-    return redirect("manage", slug=slug)
-
-
-def _close_context(tournament: Tournament, stage: Stage) -> dict[str, Any]:
-    missing = stages.missing_results(stage)
-    meta = standings.standings_meta(stage)
-    follows = Stage.objects.what_follows(stage, tables=stage.tables.count())
-    next_stage = Stage.objects.next_level_of(stage) if follows == "playoff" else None
-    return {
-        "tournament": tournament,
-        "stage": stage,
-        "missing": missing[:12],
-        "missing_more": max(len(missing) - 12, 0),
-        "ties": [standings.tie_message(flag) for flag in meta.flags],
-        "follows": follows,
-        "next_stage": next_stage,
-    }
-
-
-@login_required
-def progress(request: HttpRequest, slug: str, order: int) -> HttpResponse:
-    """Which tables have reported: tables x rounds, missing, to check, confirmed or flagged."""
-    tournament = organised(request, slug)
-    stage = get_object_or_404(Stage, tournament=tournament, order=order)
-    statuses = selectors.round_statuses(stage)
-    meta = standings.standings_meta(stage) if stage.status != Stage.Status.PENDING else None
-    flagged = {flag["table"] for flag in (meta.flags if meta else [])}
-    tables = [
-        {
-            "table": table,
-            "flagged": table.number in flagged,
-            "rounds": sorted(statuses.get(table.pk, {}).items()),
-        }
-        for table in stage.tables.order_by("number")
-    ]
-    table_ids = {row["table"].number: row["table"].pk for row in tables}
-    counts = {
-        state: sum(1 for t in tables for _, s in t["rounds"] if s == state)
-        for state in ("missing", "submitted", "confirmed")
-    }
-    context = {
-        "tournament": tournament,
-        "stage": stage,
-        "tables": tables,
-        "counts": counts,
-        "flags": _tiebreak_flags(meta, table_ids),
-        "rounds": range(1, stage.rounds + 1),
-    }
-    template = "scoring/_progress.html" if request.htmx else "scoring/progress.html"
-    return render(request, template, context)
-
-
-@login_required
-@require_POST
-def record_tiebreak_page(request: HttpRequest, slug: str, order: int) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, slug=slug)
-    if not is_staff_of(request.user, tournament):
-        raise PermissionDenied(_("Only officials and organisers record tie-break decisions."))
-    stage = get_object_or_404(Stage, tournament=tournament, order=order)
-    try:
-        order_ids = [int(pid) for pid in request.POST.getlist("order")]
-        # No table: a tie for the last wildcard, across the stage.
-        table_id = int(request.POST["table"]) if request.POST.get("table") else None
-    except ValueError:
-        messages.error(request, _("Choose the table and the players in their decided order."))
-        return redirect("progress", slug=slug, order=order)
-    try:
-        services.record_tiebreak(
-            stage=stage,
-            table_id=table_id,
-            order=order_ids,
-            method=request.POST.get("method", ""),
-            note=request.POST.get("note", ""),
-            by=request.user,
-        )
-    except (ValidationError, StateConflict) as error:
-        text = refusal_text(error)
-        number = stage.tables.filter(pk=table_id).values_list("number", flat=True).first()
-        if number is not None:  # which of the page's forms it was
-            text = _("Table %(table)s: %(problem)s") % {"table": number, "problem": text}
-        messages.error(request, _("The decision was not recorded. %(why)s") % {"why": text})
-    else:
-        messages.success(request, _("The tie-break decision is recorded; the standings follow it."))
-    back = request.POST.get("next", "")
-    if back.startswith(f"/t/{slug}/") and url_has_allowed_host_and_scheme(
-        back, allowed_hosts={request.get_host()}
-    ):
-        return redirect(back)  # the page the form was on: an official's, or the console
-    return redirect("progress", slug=slug, order=order)
 
 
 @login_required

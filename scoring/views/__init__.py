@@ -1,0 +1,24 @@
+"""Scoring's pages: `entry` (the officials' tablet pages) and `stages` (a stage's progress,
+tie-break decisions and close, scores from paper, the bracket)."""
+
+from scoring.views.entry import check_round, enter_home, enter_round, enter_table, history_page
+from scoring.views.stages import (
+    bracket,
+    close_stage_page,
+    import_scores_page,
+    progress,
+    record_tiebreak_page,
+)
+
+__all__ = [
+    "bracket",
+    "check_round",
+    "close_stage_page",
+    "enter_home",
+    "enter_round",
+    "enter_table",
+    "history_page",
+    "import_scores_page",
+    "progress",
+    "record_tiebreak_page",
+]
