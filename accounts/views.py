@@ -20,7 +20,7 @@ from accounts.forms import AddAccountForm, InvitationForm, RoleForm
 from accounts.invitations import invitation_url
 from accounts.mail import send_invitation
 from scoring.models import RoundResult
-from tables.views import organised_tournament
+from tournaments.console import organised_tournament
 from tournaments.exceptions import StateConflict
 from tournaments.models import Invitation, Staff, Stage, Tournament
 from tournaments.permissions import may_create_tournaments

@@ -4,10 +4,6 @@ from config import converters  # noqa: F401 (the <id:...> converter)
 from tables import views
 
 urlpatterns = [
-    path("t/<slug:slug>/manage/", views.console, name="manage"),
-    path("t/<slug:slug>/manage/players/add/", views.add_player, name="manage-add-player"),
-    path("t/<slug:slug>/manage/players/import/", views.import_players, name="manage-import"),
-    path("t/<slug:slug>/manage/stages/add/", views.add_stage, name="manage-add-stage"),
     path("t/<slug:slug>/manage/stages/<id:order>/", views.stage_tables, name="manage-stage"),
     path("t/<slug:slug>/manage/stages/<id:order>/seat/", views.seat_stage, name="manage-seat"),
     path(
@@ -22,20 +18,10 @@ urlpatterns = [
     ),
     path("t/<slug:slug>/manage/stages/<id:order>/late/", views.add_late_player, name="manage-late"),
     path(
-        "t/<slug:slug>/manage/stages/<id:order>/remove/",
-        views.remove_stage,
-        name="manage-remove-stage",
-    ),
-    path(
         "t/<slug:slug>/manage/players/<id:player_id>/withdraw/",
         views.player_action,
         {"action": "withdraw"},
         name="manage-withdraw",
-    ),
-    path(
-        "t/<slug:slug>/manage/players/<id:player_id>/edit/",
-        views.edit_player,
-        name="manage-edit-player",
     ),
     path(
         "t/<slug:slug>/manage/players/<id:player_id>/reinstate/",

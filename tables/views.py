@@ -1,18 +1,13 @@
 """The organiser's seating pages: seat a stage, see its tables, late players, withdrawals."""
 
-import copy
-import functools
 from collections.abc import Callable
-from typing import Any
 
 from django import forms
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied, ValidationError
-from django.db.models import Count
+from django.core.exceptions import ValidationError
 from django.forms.models import model_to_dict
-from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -21,227 +16,13 @@ from config.refusals import refusal_text
 from tables import seating, selectors, services
 from tables.forms import LatePlayerForm, SeatStageForm
 from tournaments import services as tournament_services
-from tournaments.csvfiles import ImportRejected, unknown_columns
+from tournaments.console import errors_onto, form_action, organised_tournament, said
 from tournaments.exceptions import StateConflict
 from tournaments.forms import (
     DayOfPlayForm,
-    ImportPlayersForm,
-    NewStageForm,
-    PlayerForm,
     TableSizesForm,
 )
 from tournaments.models import Player, Stage, Tournament
-from tournaments.permissions import is_organiser
-from tournaments.selectors import player_history
-
-
-def organised_tournament(request: HttpRequest, slug: str) -> Tournament:
-    tournament = get_object_or_404(Tournament, slug=slug)
-    if not is_organiser(request.user, tournament):
-        raise PermissionDenied(
-            _("Only an organiser of %(tournament)s may open this page.")
-            % {"tournament": tournament.name}
-        )
-    return tournament
-
-
-def form_action(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """A form's action, which answers a refused form with its page and the errors (400): the
-    browser then shows the action's address, and opening it again (Enter in the address bar, a
-    restored tab) is a GET, which goes back to the page the form is on, not to a 405."""
-
-    @functools.wraps(view)
-    def action(request: HttpRequest, slug: str, **kwargs: Any) -> HttpResponse:
-        if request.method in ("GET", "HEAD"):
-            if "order" in kwargs:
-                return redirect("manage-stage", slug=slug, order=kwargs["order"])
-            return redirect("manage", slug=slug)
-        if request.method != "POST":
-            return HttpResponseNotAllowed(["GET", "HEAD", "POST"])
-        return view(request, slug, **kwargs)
-
-    return action
-
-
-def _errors_onto(form: forms.Form, error: ValidationError) -> None:
-    """A service's errors beside the form's fields; those of settings it does not show (a
-    check across fields), above them."""
-    found = (
-        error.message_dict if hasattr(error, "error_dict") else {NON_FIELD_ERRORS: error.messages}
-    )
-    for field, texts in found.items():
-        form.add_error(field if field in form.fields else None, texts)
-
-
-def _console(
-    request: HttpRequest, tournament: Tournament, status: int = 200, **forms
-) -> HttpResponse:
-    stages = tournament.stages.annotate(table_count=Count("tables", distinct=True))
-    players = list(tournament.players.order_by("number"))
-    for form in (forms.get("player_form"), forms.get("stage_form")):
-        _focus_first_error(form)
-    context = {
-        "tournament": tournament,
-        "stages": stages,
-        "players": players,
-        "player_form": forms.get("player_form") or PlayerForm(),
-        "import_form": forms.get("import_form") or ImportPlayersForm(),
-        "stage_form": forms.get("stage_form") or NewStageForm.following(tournament),
-        "final": Stage.objects.final_of(tournament),
-        "sweep_seconds": max(1, round(settings.STANDINGS_SWEEP_SECONDS)),
-        "import_errors": forms.get("import_errors", []),
-        "counts": {
-            status: sum(1 for p in players if p.status == status) for status in Player.Status.values
-        },
-    }
-    return render(request, "tables/console.html", context, status=status)
-
-
-def _focus_first_error(form: forms.Form | None) -> None:
-    """A form shown again with errors, far down a long page: its first wrong field takes the
-    focus (autofocus), so the browser brings it, and what is wrong with it, into view."""
-    if form is None:
-        return
-    for name in form.errors:
-        if name in form.fields:
-            form.fields[name].widget.attrs["autofocus"] = True
-            return
-
-
-@login_required
-def console(request: HttpRequest, slug: str) -> HttpResponse:
-    return _console(request, organised_tournament(request, slug))
-
-
-@login_required
-@form_action
-def add_stage(request: HttpRequest, slug: str) -> HttpResponse:
-    """Add a stage after the last one (a further playoff level, say), with the checks of the
-    API's: said done on its page, or shown again on the console with what is wrong."""
-    tournament = organised_tournament(request, slug)
-    form = NewStageForm(request.POST)
-    try:
-        tournament_services.check_not_finished(tournament)  # first: the form is gone, say why
-        if form.is_valid():
-            stage = tournament_services.create_stage(tournament=tournament, **form.cleaned_data)
-            done = _("Added %(stage)s as stage %(order)s.")
-            messages.success(request, done % {"stage": stage.name, "order": stage.order})
-            return redirect("manage-stage", slug=slug, order=stage.order)
-    except ValidationError as error:
-        _errors_onto(form, error)
-    except StateConflict as conflict:
-        messages.error(request, str(conflict))
-        return redirect("manage", slug=slug)
-    return _console(request, tournament, status=400, stage_form=form)
-
-
-@login_required
-@form_action
-def remove_stage(request: HttpRequest, slug: str, order: int) -> HttpResponse:
-    """Remove the last stage while it is not seated, once the box saying so is ticked."""
-    tournament = organised_tournament(request, slug)
-    stage = get_object_or_404(Stage, tournament=tournament, order=order)
-    if request.POST.get("confirm") != "on":
-        messages.error(request, _("Tick the box to remove %(stage)s.") % {"stage": stage.name})
-        return redirect("manage-stage", slug=slug, order=order)
-    try:
-        tournament_services.remove_stage(stage=stage)
-    except StateConflict as conflict:
-        messages.error(request, str(conflict))
-        return redirect("manage-stage", slug=slug, order=order)
-    messages.success(request, _("Removed %(stage)s.") % {"stage": stage.name})
-    return redirect("manage", slug=slug)
-
-
-def _save_player(
-    request: HttpRequest, slug: str, form: PlayerForm, save: Callable[..., Player], done: str
-) -> HttpResponse | None:
-    """Save the form's player with `save`: said done, back to the players; or, refused, the
-    reasons put on the form and None."""
-    try:
-        player = save(**form.cleaned_data)
-    except ValidationError as error:
-        form.add_error(None, error)
-        return None
-    except StateConflict as conflict:  # the tournament is over
-        form.add_error(None, str(conflict))
-        return None
-    messages.success(request, _said(done, player))
-    return redirect(f"/t/{slug}/manage/#players")
-
-
-def _said(done: str, player: Player) -> str:
-    """A sentence about a player; a name that ends a sentence itself ("John Smith Jr.") takes no
-    second full stop."""
-    said = done % {"number": player.number, "name": player.name}
-    return said[:-1] if said.endswith("..") else said
-
-
-@login_required
-@form_action
-def add_player(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = organised_tournament(request, slug)
-    form = PlayerForm(request.POST)
-    if form.is_valid():
-        create = functools.partial(
-            tournament_services.create_player, tournament=tournament, by=request.user
-        )
-        if saved := _save_player(request, slug, form, create, _("Added #%(number)s %(name)s.")):
-            return saved
-    return _console(request, tournament, status=400, player_form=form)
-
-
-@login_required
-def edit_player(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
-    """GET shows a player's entry to correct; POST saves it, or shows what is wrong with it."""
-    tournament = organised_tournament(request, slug)
-    player = get_object_or_404(Player, tournament=tournament, pk=player_id)
-    # The form writes what was typed into its instance as it validates: a copy, so that the
-    # page still names the player as saved.
-    form = PlayerForm(request.POST or None, instance=copy.copy(player))
-    if request.method == "POST" and form.is_valid():
-        update = functools.partial(
-            tournament_services.update_player, player=player, by=request.user
-        )
-        if saved := _save_player(request, slug, form, update, _("Saved #%(number)s %(name)s.")):
-            return saved
-    context = {
-        "tournament": tournament,
-        "player": player,
-        "form": form,
-        "history": player_history(player),
-    }
-    status = 400 if request.method == "POST" else 200
-    return render(request, "tables/edit_player.html", context, status=status)
-
-
-@login_required
-@form_action
-def import_players(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = organised_tournament(request, slug)
-    form = ImportPlayersForm(request.POST, request.FILES)
-    if not form.is_valid():
-        return _console(request, tournament, status=400, import_form=form)
-    content = form.cleaned_data["file"].read()
-    try:
-        players = tournament_services.import_players(
-            tournament=tournament, content=content, by=request.user
-        )
-    except ImportRejected as rejected:
-        return _console(request, tournament, status=400, import_form=form,
-                        import_errors=rejected.rows)  # fmt: skip
-    except StateConflict as conflict:  # the tournament is over
-        form.add_error("file", str(conflict))
-        return _console(request, tournament, status=400, import_form=form)
-    imported = ngettext("Imported %(count)s player.", "Imported %(count)s players.", len(players))
-    messages.success(request, imported % {"count": len(players)})
-    if left := unknown_columns(content, columns=tournament_services.IMPORT_COLUMNS):
-        messages.warning(
-            request,
-            _("Not imported, as Roundhouse keeps no such column: %(columns)s.")
-            % {"columns": ", ".join(map(repr, left))},
-        )
-    return redirect(f"/t/{slug}/manage/#players")
 
 
 @login_required
@@ -392,7 +173,7 @@ def player_action(request: HttpRequest, slug: str, player_id: int, action: str) 
     except StateConflict as conflict:
         messages.error(request, str(conflict))
     else:
-        messages.success(request, _said(done, player))
+        messages.success(request, said(done, player))
     return redirect(f"/t/{slug}/manage/#players")
 
 
@@ -470,7 +251,7 @@ def _change_stage(
             messages.success(request, done(stage))
             return redirect("manage-stage", slug=slug, order=order)
     except ValidationError as error:
-        _errors_onto(form, error)
+        errors_onto(form, error)
     except StateConflict as conflict:
         messages.error(request, str(conflict))
         return redirect("manage-stage", slug=slug, order=order)

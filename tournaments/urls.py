@@ -1,9 +1,24 @@
 from django.urls import path
 
 from config import converters  # noqa: F401 (the <id:...> converter)
-from tournaments import views
+from tournaments import console, views
 
 urlpatterns = [
     path("new/", views.new_tournament, name="new-tournament"),
     path("t/<slug:slug>/manage/details/", views.tournament_details, name="manage-details"),
+    # The organiser's console: its stages and players.
+    path("t/<slug:slug>/manage/", console.console, name="manage"),
+    path("t/<slug:slug>/manage/players/add/", console.add_player, name="manage-add-player"),
+    path("t/<slug:slug>/manage/players/import/", console.import_players, name="manage-import"),
+    path("t/<slug:slug>/manage/stages/add/", console.add_stage, name="manage-add-stage"),
+    path(
+        "t/<slug:slug>/manage/stages/<id:order>/remove/",
+        console.remove_stage,
+        name="manage-remove-stage",
+    ),
+    path(
+        "t/<slug:slug>/manage/players/<id:player_id>/edit/",
+        console.edit_player,
+        name="manage-edit-player",
+    ),
 ]

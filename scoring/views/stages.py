@@ -17,7 +17,7 @@ from config.refusals import refusal_text
 from scoring import selectors, services, stages, standings
 from scoring.models import Placing
 from scoring.views.entry import meta, tiebreak_flags
-from tables.views import organised_tournament as organised
+from tournaments.console import organised_tournament as organised
 from tournaments.csvfiles import ImportRejected
 from tournaments.exceptions import StateConflict
 from tournaments.forms import ImportPlayersForm
