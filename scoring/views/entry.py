@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 from config.refusals import refusal_status, refusal_text
 from scoring import selectors, services, standings
 from scoring.exceptions import KeyReused, VersionChanged, VersionRequired
-from scoring.models import RoundResult, StageStandings
+from scoring.models import RoundResult, StageStandings, TiebreakDecision
 from tables.models import Table
 from tournaments.exceptions import StateConflict
 from tournaments.models import Stage, Tournament
@@ -81,6 +81,7 @@ def tiebreak_flags(meta: StageStandings | None, table_ids: dict[int, int]) -> li
             "message": standings.tie_message(flag),  # in the reader's language
             "table_id": table_ids.get(flag["table"]),
             "choices": list(zip(flag["players"], flag["names"], strict=True)),
+            "methods": TiebreakDecision.Method.choices,
         }
         for flag in (meta.flags if meta else [])
     ]
