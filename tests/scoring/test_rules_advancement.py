@@ -164,7 +164,8 @@ def test_every_flagged_tie_shares_one_place_and_holds_its_players_back(stage: di
         else:
             assert tie.table in stage["finished"]
             assert {rank_of[p].table_rank for p in tie.players} == {tie.place}
-            assert not set(tie.players) & advancing
+            if not stage["wildcards"]:  # (a wildcard may still take a player held back here)
+                assert not set(tie.players) & advancing
 
 
 @given(stages())
