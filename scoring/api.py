@@ -282,6 +282,7 @@ class TournamentStandingsApi(APIView):
                     "computed_at": None,
                     "results_counted": 0,
                     "results_expected": 0,
+                    "ranked_through_round": 0,
                     "stale": False,
                     "flags": [],
                     "rows": [],

@@ -186,6 +186,9 @@ class StageStandings(models.Model):
     changed_at = models.DateTimeField(auto_now_add=True)
     computed_at = models.DateTimeField(null=True, blank=True)
     results_counted = models.PositiveIntegerField(default=0)
+    # The ranking counts rounds 1 to this one: the rounds every table has confirmed (mid-stage,
+    # like with like; scoring.rules.progress).
+    ranked_through = models.PositiveSmallIntegerField(default=0)
     results_expected = models.PositiveIntegerField(default=0)
     rebuilds = models.PositiveBigIntegerField(default=0)
     flags = models.JSONField(default=list, blank=True)

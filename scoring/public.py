@@ -271,14 +271,17 @@ def standings_table(tournament: Tournament, stage: Stage, meta: StageStandings) 
     if html is None:
         payload = _in_page_language(standings.standings_payload(stage, meta))
         rounds = list(range(1, stage.rounds + 1))
-        context = {"rows": _display_rows(tournament, stage, payload, rounds), "rounds": rounds}
+        rows = _display_rows(tournament, stage, payload, rounds, through=meta.ranked_through)
+        # Mid-stage a ✓ says who would advance as things stand; with every round in, who does.
+        decided = meta.ranked_through >= stage.rounds
+        context = {"rows": rows, "rounds": rounds, "decided": decided}
         html = render_to_string("scoring/_standings_table.html", context)
         _keep(key, html)
     # Our own template's output (escaped when rendered), kept as it was rendered.
     return mark_safe(html)
 
 
-def _display_rows(tournament, stage, payload, rounds) -> list[dict]:
+def _display_rows(tournament, stage, payload, rounds, *, through: int) -> list[dict]:
     """Each row with its round cells and links ready: the template then loops once per row, not
     once per score per round cell (the render was most of the page's time at 500 players)."""
     if not payload:
@@ -288,7 +291,9 @@ def _display_rows(tournament, stage, payload, rounds) -> list[dict]:
     return [
         {
             **row,
-            "cells": [row["scores"].get(str(n)) for n in rounds],
+            # Each round's pips, and whether it is one the ranking does not count yet (a round
+            # some table has still to report: shown, provisional).
+            "cells": [(row["scores"].get(str(n)), n > through) for n in rounds],
             "player_url": f"{player_url}{row['player']['number']}/",
             "table_url": f"{table_url}{row['table']}/" if row["table"] else None,
         }
@@ -441,6 +446,7 @@ def screen(request: HttpRequest, slug: str) -> HttpResponse:
         "stage": stage,
         "payload": payload,
         "meta": meta,
+        "decided": bool(payload) and payload["ranked_through_round"] >= stage.rounds,
         "columns": [
             rows[start : start + SCREEN_COLUMN]
             for start in range((page - 1) * SCREEN_PAGE, page * SCREEN_PAGE, SCREEN_COLUMN)

@@ -3,12 +3,14 @@
 - `ranking`: the ranking and its tie-break rules (most rounds won, countback, decisions);
 - `advancement`: who advances from ranked tables, wildcards, and the ties that decide it;
 - `late_entries`: what a late entry scores for the rounds they missed;
+- `progress`: like with like mid-stage, the ranking counts the rounds every table has confirmed;
 - `validation`: the validation of one round result.
 
 The names other modules use are importable from here."""
 
 from scoring.rules.advancement import FINAL_PLACES_DECIDED, Tie, advancement, final_ties
 from scoring.rules.late_entries import missed_round_scores
+from scoring.rules.progress import counting_through, ranked_through
 from scoring.rules.ranking import (
     DEFAULT_TIEBREAKS,
     TIEBREAK_RULES,
@@ -45,9 +47,11 @@ __all__ = [
     "Tie",
     "TiebreakRule",
     "advancement",
+    "counting_through",
     "final_ties",
     "missed_round_scores",
     "parse_pips",
     "rank_players",
+    "ranked_through",
     "validate_round",
 ]

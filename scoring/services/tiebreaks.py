@@ -35,7 +35,8 @@ def record_tiebreak(
         errors["table"] = [_("%(stage)s has no such table.") % {"stage": stage.name}]
     if errors:
         raise ValidationError(errors)
-    records, seats, _counted, _finished = standings.stage_records(stage)
+    read = standings.stage_records(stage)
+    records, seats = read.records, read.seats
     ranked = {r.player_id: r for r in standings.rank_stage(stage, records, seats)}
     unknown = [p for p in order if p not in ranked or (table and seats[p].table_id != table.pk)]
     if unknown:

@@ -59,13 +59,18 @@ def _rebuild(stage: Stage, *, asynchronous_commit: bool) -> StageStandings:
     if meta.built_seq >= seq and meta.computed_at is not None:
         return meta  # current already: a coalesced request
     stage = Stage.objects.select_related("tournament").get(pk=stage.pk)
-    records, seats, counted, finished = stage_records(stage)
+    records, seats, counted, finished, through, counting = stage_records(stage)
     decisions = [
         rules.Decision(order=tuple(d.order), method=d.method)
         for d in TiebreakDecision.objects.filter(stage=stage).order_by("at")
     ]
-    ranked = rank_stage(stage, records, seats, decisions)
+    # Ranked like with like: on the rounds every table has confirmed (rules.progress).
+    ranked = rank_stage(stage, counting, seats, decisions)
     advancing, flags = advancers(stage, ranked, seats, finished)
+    if counting is not records:
+        # A table that has played every round while others play on: the ties that decide who
+        # advances from it are already known from its own rounds, and asked about now.
+        _, flags = advancers(stage, rank_stage(stage, records, seats, decisions), seats, finished)
     write_rows(stage, snapshot_lines(ranked, records, seats, advancing))
     flags = [{**flag, "names": [seats[p].name for p in flag["players"]]} for flag in flags]
     # The snapshot is shared by every reader, and a rebuild runs in whoever's request or in a
@@ -75,6 +80,7 @@ def _rebuild(stage: Stage, *, asynchronous_commit: bool) -> StageStandings:
     meta.built_seq = seq
     meta.computed_at = timezone.now()
     meta.results_counted = counted
+    meta.ranked_through = through
     meta.results_expected = stage.tables.count() * stage.rounds
     meta.rebuilds = F("rebuilds") + 1
     # Never write change_seq back: a change committed meanwhile must keep the stage stale.
@@ -83,6 +89,7 @@ def _rebuild(stage: Stage, *, asynchronous_commit: bool) -> StageStandings:
             "built_seq",
             "computed_at",
             "results_counted",
+            "ranked_through",
             "results_expected",
             "rebuilds",
             "flags",

@@ -75,10 +75,20 @@ def _seats(stage: Stage) -> dict[int, SeatFacts]:
     }
 
 
-def stage_records(
-    stage: Stage,
-) -> tuple[list[rules.PlayerRecord], dict[int, SeatFacts], int, set[int | None]]:
-    """The players' records, their seats, the results counted, and the tables that finished."""
+class StageRecords(NamedTuple):
+    """What a rebuild reads of a stage."""
+
+    records: list[rules.PlayerRecord]  # every confirmed round (the tables' own ranking)
+    seats: dict[int, SeatFacts]
+    counted: int  # results confirmed
+    finished: set[int | None]  # the numbers of the tables that have played every round
+    through: int  # the rounds every table has confirmed (rules.ranked_through)
+    counting: list[rules.PlayerRecord]  # the records as the ranking counts them: to `through`
+
+
+def stage_records(stage: Stage) -> StageRecords:
+    """The players' records, their seats, the results counted, the tables that finished, and
+    what the ranking counts: like with like mid-stage (rules.progress)."""
     seats = _seats(stage)
     confirmed = Score.objects.filter(
         result__stage=stage, result__status=RoundResult.Status.CONFIRMED
@@ -114,6 +124,7 @@ def stage_records(
         )
         carried = dict(earlier)
     records = []
+    missed_of: dict[int, set[int]] = {}
     no_wins: frozenset[int] = frozenset()
     for player_id, seat in seats.items():
         own = scores.get(player_id, {})
@@ -125,6 +136,7 @@ def stage_records(
                 rule=stage.late_entry_rule,
             )
             own = {**missed, **own}
+            missed_of[player_id] = set(missed)
         records.append(
             rules.PlayerRecord(
                 player_id,
@@ -142,7 +154,17 @@ def stage_records(
         for table_id, rounds in table_rounds.items()
         if len(rounds) >= stage.rounds
     }
-    return records, seats, counted, finished
+    tables = {seat.table_id for seat in seats.values()}
+    through = rules.ranked_through(table_rounds, tables, stage.rounds)
+    counting = (
+        records
+        if through >= stage.rounds
+        else [
+            rules.counting_through(r, through, missed_rounds=missed_of.get(r.player_id, set()))
+            for r in records
+        ]
+    )
+    return StageRecords(records, seats, counted, finished, through, counting)
 
 
 def _table_rounds(

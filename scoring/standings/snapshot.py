@@ -45,6 +45,7 @@ def standings_payload(stage: Stage, meta: StageStandings) -> dict[str, Any]:
         "computed_at": meta.computed_at.isoformat() if meta.computed_at else None,
         "results_counted": meta.results_counted,
         "results_expected": meta.results_expected,
+        "ranked_through_round": meta.ranked_through,
         "stale": meta.stale,
         "flags": meta.flags,
         "rows": [

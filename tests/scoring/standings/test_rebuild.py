@@ -178,6 +178,7 @@ def test_a_rebuild_rewrites_only_the_lines_that_changed_and_equals_a_fresh_build
         play(stage, tables[0], round_no, [0, 10, 20, 30])
         play(stage, tables[1], round_no, [5, 0, 40])
     late = play(stage, tables[2], 1, [0, 12])
+    play(stage, tables[2], 2, [0, 0])  # every table through round 2: the ranking counts both
     versions_before = row_versions(stage)
     assert len(versions_before) == 9
 
