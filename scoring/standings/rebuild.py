@@ -67,10 +67,12 @@ def _rebuild(stage: Stage, *, asynchronous_commit: bool) -> StageStandings:
     # Ranked like with like: on the rounds every table has confirmed (rules.progress).
     ranked = rank_stage(stage, counting, seats, decisions)
     advancing, flags = advancers(stage, ranked, seats, finished)
-    if counting is not records:
+    if counting is not records and finished:
         # A table that has played every round while others play on: the ties that decide who
-        # advances from it are already known from its own rounds, and asked about now.
-        _, flags = advancers(stage, rank_stage(stage, records, seats, decisions), seats, finished)
+        # advances from it are already known from its own rounds, and asked about now (its own
+        # players ranked again on every round; the others' ties wait).
+        done = [record for record in records if record.table in finished]
+        _, flags = advancers(stage, rank_stage(stage, done, seats, decisions), seats, finished)
     write_rows(stage, snapshot_lines(ranked, records, seats, advancing))
     flags = [{**flag, "names": [seats[p].name for p in flag["players"]]} for flag in flags]
     # The snapshot is shared by every reader, and a rebuild runs in whoever's request or in a

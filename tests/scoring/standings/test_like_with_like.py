@@ -78,3 +78,14 @@ def test_tables_reporting_at_their_own_pace_are_ranked_like_with_like(stage, org
     assert "✓ advances</span>" in page and "would advance" not in page
     totals = {row["player"]["name"]: row["total"] for row in api["rows"]}
     assert totals == {"A1": 0, "A2": 81, "A3": 102, "B1": 0, "B2": 7, "B3": 10}
+
+
+def test_a_tie_at_a_table_that_has_finished_is_asked_about_while_others_play_on(stage):
+    ones, twos = seat_tables(stage, [["A1", "A2", "A3"], ["B1", "B2", "B3"]])
+    for round_no, pips in ((1, [5, 5, 0]), (2, [0, 0, 9]), (3, [5, 5, 30])):
+        play(stage, ones, round_no, pips)  # A1 and A2 level on 10 after every round
+    play(stage, twos, 1, [0, 1, 2])  # table 2 has played one round
+    meta = standings.rebuild_standings(stage=stage)
+    assert meta.ranked_through == 1
+    # Ranked on round 1, A3 leads table 1; its own three rounds tie A1 and A2 for its one place.
+    assert [(flag["table"], flag["names"]) for flag in meta.flags] == [(1, ["A1", "A2"])]
