@@ -7,10 +7,6 @@ or an Idempotency-Key the request got wrong); none of them knows HTTP. The API's
 
 from django.core.exceptions import ValidationError
 
-from tournaments.exceptions import Refused
-
-REFUSALS = (ValidationError, Refused)
-
 STATUS = {
     "conflict": 409,
     "version-changed": 412,  # Precondition Failed: the If-Match names an older version
