@@ -227,6 +227,10 @@ class StandingRow(models.Model):
     table_tied = models.BooleanField(default=False)
     advances = models.BooleanField(default=False)
     note = models.CharField(max_length=200, blank=True)
+    # How a tie-break rule or an official's decision separated this player from the player next
+    # above or below with the same total (scoring.rules.ranking.Separation, as stored by
+    # scoring.standings.rows): explained on the pages and in the API, in the reader's language.
+    tiebreaks = models.JSONField(default=list, db_default=[], blank=True)
     # The line's values hashed (scoring.standings._digest): a rebuild rewrites only the lines
     # whose digest changed, without reading them back.
     # A default in the database too: a process still running the previous release writes lines
