@@ -147,7 +147,7 @@ class TableCardsApi(APIView):
         if stage.status == Stage.Status.PENDING:
             raise Conflict(
                 _("%(stage)s is not seated yet: seat it to print its table cards.")
-                % {"stage": stage.name}
+                % {"stage": stage.display_name}
             )
         pending = [
             invitation

@@ -242,7 +242,9 @@ def _table_page(stage: Stage, table: Table, entry_url: str, styles: dict) -> lis
         _paragraph(
             _markup(stage.tournament.name, styles["event"], width=heading_width), styles["event"]
         ),
-        _paragraph(_markup(stage.name, styles["body"], width=heading_width), styles["body"]),
+        _paragraph(
+            _markup(stage.display_name, styles["body"], width=heading_width), styles["body"]
+        ),
         Paragraph(_("Table %(number)s") % {"number": table.number}, styles["table"]),
         Paragraph(deal, styles["body"]),
     ]
@@ -364,7 +366,7 @@ def stage_cards_pdf(
     document = SimpleDocTemplate(
         buffer, pagesize=letter,
         title=_("%(tournament)s: %(stage)s table cards")
-        % {"tournament": stage.tournament.name, "stage": stage.name},
+        % {"tournament": stage.tournament.name, "stage": stage.display_name},
         author="Roundhouse", leftMargin=0.75 * inch, rightMargin=0.75 * inch,
         topMargin=0.6 * inch, bottomMargin=0.6 * inch,
     )  # fmt: skip
@@ -378,3 +380,21 @@ def stage_cards_pdf(
         story += [PageBreak(), *_invitations_page(stage, list(invitations), styles)]
     document.build(story)
     return buffer.getvalue()
+
+
+# ---- for scoring's final results PDF: the cards' fonts, sizes and names in any script ------------
+
+styles = _styles
+
+
+def name_markup(
+    text: str, style: ParagraphStyle, *, bold: bool = False, width: float | None = None
+) -> str:
+    """Text as typed (a name, in any script) as paragraph markup in `style`, as the cards print
+    names: see _markup."""
+    return _markup(text, style, bold=bold, width=width)
+
+
+def paragraph(markup: str, style: ParagraphStyle) -> Paragraph:
+    """A paragraph of name_markup, shaped if it holds right-to-left letters."""
+    return _paragraph(markup, style)

@@ -19,7 +19,7 @@ class Table(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.stage.name}, table {self.number}"
+        return f"{self.stage.display_name}, table {self.number}"
 
 
 class Seat(models.Model):

@@ -144,7 +144,7 @@ def seat_stage(
                 "%(stage)s is a playoff: it is seated with the advancers of the stage before it "
                 "when that stage closes, not with every player."
             )
-            % {"stage": stage.name}
+            % {"stage": stage.display_name}
         )
     discarded = stage.round_results.count()
     if discarded and not force:
@@ -156,7 +156,7 @@ def seat_stage(
                 "send force=true (organisers only) to reseat anyway.",
                 discarded,
             )
-            % {"stage": stage.name, "count": discarded}
+            % {"stage": stage.display_name, "count": discarded}
         )
     left_out: list[Player] = []
     if entrants is None:
@@ -261,14 +261,14 @@ def add_late_player(*, stage: Stage, player: Player, by: AbstractBaseUser) -> Se
         message = _(
             "%(stage)s is pending: late players join a seated, open stage (seat the stage first)."
         )
-        raise StateConflict(message % {"stage": stage.name})
+        raise StateConflict(message % {"stage": stage.display_name})
     if stage.kind == Stage.Kind.PLAYOFF:
         raise StateConflict(
             _(
                 "%(stage)s is a playoff: it seats only the players who advanced to it. A late "
                 "player joins a qualifying stage."
             )
-            % {"stage": stage.name}
+            % {"stage": stage.display_name}
         )
     # Read under lock, as withdrawing writes it: a withdrawal meanwhile is not undone.
     player = Player.objects.select_for_update().get(pk=player.pk)
@@ -277,7 +277,9 @@ def add_late_player(*, stage: Stage, player: Player, by: AbstractBaseUser) -> Se
         raise ValidationError({"player": [message]})
     if Seat.objects.filter(stage=stage, player=player).exists():
         message = _("%(name)s already has a seat in %(stage)s.")
-        raise ValidationError({"player": [message % {"name": player.name, "stage": stage.name}]})
+        raise ValidationError(
+            {"player": [message % {"name": player.name, "stage": stage.display_name}]}
+        )
     tables = {t.number: t for t in stage.tables.all()}
     # A table that has reported every round has none left for a late player to play.
     played = dict(
@@ -293,7 +295,7 @@ def add_late_player(*, stage: Stage, player: Player, by: AbstractBaseUser) -> Se
                 "Every table of %(stage)s has played all its rounds: a late player would play "
                 "none. Seat them at the next stage."
             )
-            % {"stage": stage.name}
+            % {"stage": stage.display_name}
         )
     for number in Seat.objects.filter(stage=stage).values_list("table__number", flat=True):
         if number in sizes:
@@ -316,7 +318,7 @@ def add_late_player(*, stage: Stage, player: Player, by: AbstractBaseUser) -> Se
     if number is None:
         raise StateConflict(
             _("Every table of %(stage)s is full: no table can take a late player.")
-            % {"stage": stage.name}
+            % {"stage": stage.display_name}
         )
     table = tables[number]
     position = (table.seats.aggregate(top=Max("position"))["top"] or 0) + 1
@@ -385,7 +387,7 @@ def reinstate_player(*, player: Player, by: AbstractBaseUser) -> Player:
                 )
                 % {
                     "name": player.name,
-                    "stage": seat.stage.name,
+                    "stage": seat.stage.display_name,
                     "table": seat.table.number,
                     "round": reported,
                 }

@@ -211,7 +211,7 @@ def day_of_play(request: HttpRequest, slug: str, order: int) -> HttpResponse:
             stage.rounds,
         )
         engines = ", ".join(map(str, stage.engines))
-        return changed % {"stage": stage.name, "rounds": stage.rounds, "engines": engines}
+        return changed % {"stage": stage.display_name, "rounds": stage.rounds, "engines": engines}
 
     return _change_stage(request, slug, order, DayOfPlayForm, "day_form", done)
 
@@ -224,7 +224,7 @@ def table_sizes(request: HttpRequest, slug: str, order: int) -> HttpResponse:
     def done(stage: Stage) -> str:
         changed = _("%(stage)s: tables of %(low)s to %(high)s players.")
         return changed % {
-            "stage": stage.name,
+            "stage": stage.display_name,
             "low": stage.table_size_min,
             "high": stage.table_size_max,
         }

@@ -1,3 +1,4 @@
+from django import forms
 from django.contrib import admin
 from django.core.exceptions import PermissionDenied
 from simple_history.admin import SimpleHistoryAdmin
@@ -11,6 +12,7 @@ from tournaments.models import (
     Tournament,
     WorkerHeartbeat,
 )
+from tournaments.services.stages import names_read
 from tournaments.signals import player_changed
 
 
@@ -34,10 +36,28 @@ class StaffInline(admin.TabularInline):
     raw_id_fields = ["user"]
 
 
+class StageAdminForm(forms.ModelForm):
+    def clean(self) -> dict:
+        """A name typed over the product's (tournaments.stagenames) stays as typed, as in the
+        console: the stage's kind of name goes."""
+        data = super().clean()
+        stage = self.instance
+        if not stage.name_key:
+            return data
+        if data.get("name") in names_read(stage.name, stage.name_key):
+            data["name"] = stage.name  # the product's name, in whichever language: unchanged
+        else:
+            stage.name_key = ""
+        return data
+
+
 class StageInline(admin.TabularInline):
     model = Stage
+    form = StageAdminForm
     extra = 0
-    readonly_fields = ["status"]  # seated and closed by the services, which check and rebuild
+    # Seated and closed by the services, which check and rebuild; the kind of name is the
+    # product's, gone once the name is typed over.
+    readonly_fields = ["status", "name_key"]
 
 
 @admin.register(Tournament)

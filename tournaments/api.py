@@ -111,6 +111,7 @@ class StageSerializer(NamesUnusedFields, serializers.ModelSerializer):
             "tournament",
             "order",
             "name",
+            "name_key",
             "kind",
             "status",
             "domino_set",
@@ -132,6 +133,7 @@ class StageSerializer(NamesUnusedFields, serializers.ModelSerializer):
             "id",
             "tournament",
             "order",
+            "name_key",
             "status",
             "domino_set",
             "seed",
@@ -145,6 +147,8 @@ class StageSerializer(NamesUnusedFields, serializers.ModelSerializer):
 
     def to_representation(self, instance: Stage) -> dict:
         data = super().to_representation(instance)
+        # A name the product gave, in the request's language; a typed one as typed.
+        data["name"] = instance.display_name
         if not self.context.get("staff"):
             data.pop("seating_report", None)  # it names households, which only staff see
         return data
@@ -349,7 +353,7 @@ class StageDetailApi(APIView):
             if stage.kind != Stage.Kind.PLAYOFF:
                 raise PermissionDenied(
                     _("Only an organiser changes the settings of %(stage)s, a qualifying stage.")
-                    % {"stage": stage.name}
+                    % {"stage": stage.display_name}
                 )
             if others:
                 names = ", ".join(sorted(others))

@@ -1,9 +1,10 @@
 from django.urls import path
 
 from config import converters  # noqa: F401 (the <id:...> converter)
-from tournaments import api
+from tournaments import api, api_presets
 
 urlpatterns = [
+    path("presets/", api_presets.PresetListApi.as_view(), name="preset-list"),
     path("tournaments/", api.TournamentListApi.as_view(), name="tournament-list"),
     path("tournaments/<slug:slug>/", api.TournamentDetailApi.as_view(), name="tournament-detail"),
     path("tournaments/<slug:slug>/players/", api.PlayerListApi.as_view(), name="player-list"),

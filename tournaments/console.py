@@ -121,7 +121,7 @@ def add_stage(request: HttpRequest, slug: str) -> HttpResponse:
         if form.is_valid():
             stage = tournament_services.create_stage(tournament=tournament, **form.cleaned_data)
             done = _("Added %(stage)s as stage %(order)s.")
-            messages.success(request, done % {"stage": stage.name, "order": stage.order})
+            messages.success(request, done % {"stage": stage.display_name, "order": stage.order})
             return redirect("manage-stage", slug=slug, order=stage.order)
     except ValidationError as error:
         errors_onto(form, error)
@@ -138,14 +138,16 @@ def remove_stage(request: HttpRequest, slug: str, order: int) -> HttpResponse:
     tournament = organised_tournament(request, slug)
     stage = get_object_or_404(Stage, tournament=tournament, order=order)
     if request.POST.get("confirm") != "on":
-        messages.error(request, _("Tick the box to remove %(stage)s.") % {"stage": stage.name})
+        messages.error(
+            request, _("Tick the box to remove %(stage)s.") % {"stage": stage.display_name}
+        )
         return redirect("manage-stage", slug=slug, order=order)
     try:
         tournament_services.remove_stage(stage=stage)
     except StateConflict as conflict:
         messages.error(request, str(conflict))
         return redirect("manage-stage", slug=slug, order=order)
-    messages.success(request, _("Removed %(stage)s.") % {"stage": stage.name})
+    messages.success(request, _("Removed %(stage)s.") % {"stage": stage.display_name})
     return redirect("manage", slug=slug)
 
 

@@ -1,11 +1,13 @@
 """Reads of tournaments' state, and of players and their history."""
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from datetime import datetime
 
 from django.utils.translation import gettext as _
 
 from tournaments.models import Player, PlayerChange, Stage, Tournament
+from tournaments.presets import PRESETS, StageSettings
+from tournaments.stagenames import say
 
 HISTORY_FIELDS = ("number", "name", "household", "club", "status")
 
@@ -77,3 +79,46 @@ def player_history(player: Player) -> list[HistoryEntry]:
             )
         )
     return entries[::-1]
+
+
+def presets_offered() -> list[dict]:
+    """Each rule preset as the new-tournament page and the API show it, in the reader's language:
+    its label, one-line description and rules document's title; the sets it deals for, and with
+    each set the players a table may seat, the tiles dealt to each, and the stages it creates."""
+    offered = []
+    for preset in PRESETS.values():
+        by_set = []
+        for domino_set in preset.sets():
+            low, high = preset.table_bounds(domino_set)
+            stages = [_stage_offered(settings) for settings in preset.stages_for(domino_set)]
+            by_set.append(
+                {
+                    "domino_set": domino_set,
+                    "label": str(Tournament.DominoSet(domino_set).label),
+                    "table_size_min": low,
+                    "table_size_max": high,
+                    "deal": [
+                        {"players": players, "tiles": tiles}
+                        for players, tiles in sorted(preset.deal(domino_set).items())
+                    ],
+                    "stages": stages,
+                }
+            )
+        offered.append(
+            {
+                "key": preset.key,
+                "label": str(Tournament.Preset(preset.key).label),
+                "description": str(preset.description),
+                "source": preset.source,
+                "default_set": preset.default_set,
+                "sets": list(preset.sets()),
+                "by_set": by_set,
+            }
+        )
+    return offered
+
+
+def _stage_offered(settings: StageSettings) -> dict:
+    """A stage a preset creates, its name said in the reader's language."""
+    values = asdict(settings)
+    return {"name": say(values.pop("name_key")), **values}

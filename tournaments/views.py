@@ -18,6 +18,7 @@ from tournaments.permissions import (
     lockout_message,
     may_create_tournaments,
 )
+from tournaments.selectors import presets_offered
 
 
 def locked_out(request: HttpRequest, *args: object) -> HttpResponse:
@@ -71,7 +72,11 @@ def new_tournament(request: HttpRequest) -> HttpResponse:
             )
             return redirect("manage", slug=tournament.slug)
     status = 400 if request.method == "POST" else 200
-    return render(request, "tournaments/new.html", {"form": form}, status=status)
+    presets = presets_offered()
+    for preset in presets:
+        preset["set_labels"] = ", ".join(offer["label"] for offer in preset["by_set"])
+    context = {"form": form, "presets": presets}
+    return render(request, "tournaments/new.html", context, status=status)
 
 
 @login_required

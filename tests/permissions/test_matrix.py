@@ -53,6 +53,7 @@ MATRIX = [
     Row("auth-token",        "POST",  "auth/token/",                 "200 200 200 200 200 200 200"),
     Row("schema",            "GET",   "schema/",                     "200 200 200 200 200 200 200"),
     Row("docs",              "GET",   "docs/",                       "200 200 200 200 200 200 200"),
+    Row("preset-list",       "GET",   "presets/",                    "200 200 200 200 200 200 200"),
     Row("tournament-list",   "GET",   "tournaments/",                "200 200 200 200 200 200 200"),
     # Organisers (here, or of another tournament) may create one; officials and players not.
     Row("tournament-create", "POST",  "tournaments/",                "401 403 403 403 201 201 201"),
@@ -180,7 +181,7 @@ def test_the_matrix_names_every_api_route():
     covered = {
         (row.method, resolve("/api/v1/" + row.path.format(**fill)).url_name) for row in MATRIX
     }
-    assert len(routes) == 39
+    assert len(routes) == 40
     assert routes == covered
 
 

@@ -45,7 +45,7 @@ def test_samboree_deals_12_10_8_by_table_size():
 
 
 def test_samboree_template_is_four_rounds_from_double_12_then_a_playoff():
-    stages = get_preset("samboree").stages
+    stages = get_preset("samboree").stages_for(12)
     assert [(s.kind, s.rounds, s.starting_double) for s in stages] == [
         ("qualifying", 4, 12),
         ("playoff", 4, 12),

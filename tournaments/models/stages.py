@@ -7,6 +7,7 @@ from django.utils.translation import gettext_lazy as _
 from tournaments.choices import LateEntryRule
 from tournaments.models.tournaments import Tournament
 from tournaments.presets import DOMINO_SETS
+from tournaments.stagenames import NAME_KEY_PATTERN, say
 
 
 class StageQuerySet(models.QuerySet):
@@ -93,6 +94,15 @@ class Stage(models.Model):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="stages")
     order = models.PositiveSmallIntegerField()
     name = models.CharField(max_length=120)
+    name_key = models.CharField(
+        max_length=40,
+        blank=True,
+        default="",
+        help_text=_(
+            "The kind of name the product gave the stage, said in the reader's language; empty "
+            "for a name the organiser typed, which stays as typed."
+        ),
+    )
     kind = models.CharField(max_length=20, choices=Kind.choices, default=Kind.QUALIFYING)
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.PENDING)
     # The set is the tournament's, copied so that the database can check the starting double.
@@ -157,6 +167,10 @@ class Stage(models.Model):
             ),
             models.CheckConstraint(name="tournaments_stage_name_set", condition=~Q(name="")),
             models.CheckConstraint(
+                name="tournaments_stage_name_key_known",
+                condition=Q(name_key__regex=NAME_KEY_PATTERN),
+            ),
+            models.CheckConstraint(
                 name="tournaments_stage_kind_known", condition=Q(kind__in=["qualifying", "playoff"])
             ),
             models.CheckConstraint(
@@ -194,7 +208,13 @@ class Stage(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.tournament}: {self.name}"
+        return f"{self.tournament}: {self.display_name}"
+
+    @property
+    def display_name(self) -> str:
+        """The stage's name as the reader reads it: a name the product gave (a preset's, a
+        playoff level's) in the active language; a name the organiser typed, as typed."""
+        return say(self.name_key) or self.name
 
     def engine(self, round_no: int) -> int:
         return self.starting_double - (round_no - 1)

@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from tournaments.exceptions import StateConflict
 from tournaments.models import Stage, Tournament
 from tournaments.presets import get_preset
+from tournaments.stagenames import in_every_language, in_site_language
 from tournaments.text import unprintable_messages
 
 STAGE_FIELDS = (
@@ -33,6 +34,12 @@ def stage_name_key(name: str) -> str:
     return " ".join(name.split()).casefold()
 
 
+def names_read(name: str, name_key: str = "") -> set[str]:
+    """What readers may call a stage of `name` and `name_key`: a name the product gave, in each
+    of the site's languages; a typed name, as typed."""
+    return {name, *in_every_language(name_key)} if name_key else {name}
+
+
 def validate_stage(
     *, tournament: Tournament, values: dict[str, Any], stage: Stage | None = None
 ) -> None:
@@ -47,13 +54,22 @@ def validate_stage(
         # Scores files and pages name stages: two of one name would be told apart by nothing.
         # The same form sent twice (a double tap on Add stage) makes no second stage either.
         # Checked when the name is given or changed: an unchanged one blocks no other change.
-        same = stage_name_key(values["name"])
+        # A name the product gave is read in every language: none of them may be another's.
+        wanted = {stage_name_key(n) for n in names_read(values["name"], values.get("name_key"))}
         others = tournament.stages.exclude(pk=stage.pk if stage else None)
-        taken = next((o for o in others.only("name") if stage_name_key(o.name) == same), None)
-        if taken is not None:
+        clash = next(
+            (
+                name
+                for other in others.only("name", "name_key")
+                for name in sorted(names_read(other.name, other.name_key))
+                if stage_name_key(name) in wanted
+            ),
+            None,
+        )
+        if clash is not None:
             errors["name"] = [
                 _("This tournament has a stage named %(name)s already: choose another name.")
-                % {"name": taken.name}
+                % {"name": clash}
             ]
     domino_set = tournament.domino_set
     preset = get_preset(tournament.preset)
@@ -148,20 +164,28 @@ def check_not_finished(tournament: Tournament, *, change: str = "stage") -> None
         message = _(
             "%(stage)s has decided the placings: the tournament is over, so no stage follows."
         )
-    raise StateConflict(message % {"stage": final.name})
+    raise StateConflict(message % {"stage": final.display_name})
 
 
 @transaction.atomic
-def create_stage(*, tournament: Tournament, **values: Any) -> Stage:
+def create_stage(*, tournament: Tournament, name_key: str = "", **values: Any) -> Stage:
+    """Add a stage last in order. Named by the product with a `name_key` (tournaments.stagenames:
+    its `name` column then holds the name in the site's language), else by the `name` typed."""
     # Lock the tournament row so that two stages created together get different orders.
     Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
     check_not_finished(tournament)
     values = {key: value for key, value in values.items() if key in STAGE_FIELDS}
+    if name_key:
+        values["name"] = in_site_language(name_key)
     values.setdefault("advance_per_table", 1)
-    validate_stage(tournament=tournament, values=values)
+    validate_stage(tournament=tournament, values={**values, "name_key": name_key})
     order = (tournament.stages.aggregate(top=Max("order"))["top"] or 0) + 1
     return Stage.objects.create(
-        tournament=tournament, order=order, domino_set=tournament.domino_set, **values
+        tournament=tournament,
+        order=order,
+        domino_set=tournament.domino_set,
+        name_key=name_key,
+        **values,
     )
 
 
@@ -174,13 +198,13 @@ def remove_stage(*, stage: Stage) -> None:
     if stage.status != Stage.Status.PENDING:
         raise StateConflict(
             _("%(stage)s has been seated: only a stage not seated yet can be removed.")
-            % {"stage": stage.name}
+            % {"stage": stage.display_name}
         )
     later = Stage.objects.filter(tournament_id=stage.tournament_id, order__gt=stage.order)
     if later.exists():
         raise StateConflict(
             _("Only the last stage can be removed: remove %(stages)s first.")
-            % {"stages": ", ".join(later.order_by("-order").values_list("name", flat=True))}
+            % {"stages": ", ".join(s.display_name for s in later.order_by("-order"))}
         )
     waiting = Stage.objects.awaiting_next_level().filter(tournament_id=stage.tournament_id)
     waiting = next((w for w in waiting if Stage.objects.next_level_of(w) == stage), None)
@@ -190,13 +214,13 @@ def remove_stage(*, stage: Stage) -> None:
                 "%(stage)s is where the advancers of %(closed)s are to be seated: change its "
                 "table sizes instead, and they are seated there."
             )
-            % {"stage": stage.name, "closed": waiting.name}
+            % {"stage": stage.display_name, "closed": waiting.display_name}
         )
     stage.delete()
 
 
 # What can still change once the tables are seated, until the first result: a playoff's starting
-# double and number of rounds are announced on the day (seed 002).
+# double and number of rounds are announced on the day (the Samboree rules, "Mexican Train", 9).
 DAY_OF_PLAY_FIELDS = ("name", "rounds", "starting_double", "requires_second_person")
 
 
@@ -205,6 +229,11 @@ def update_stage(*, stage: Stage, changes: dict[str, Any]) -> Stage:
     """Change a stage's settings: any before it is seated; the day-of-play ones until it starts."""
     stage = lock_open_stage(stage.pk, change="settings", alone=True)
     changed = {key: value for key, value in changes.items() if key in STAGE_FIELDS}
+    if stage.name_key and "name" in changed:
+        if changed["name"] in names_read(stage.name, stage.name_key):
+            del changed["name"]  # the product's name sent back, in whichever language: unchanged
+        else:
+            changed["name_key"] = ""  # typed over: from now on it stays as typed
     if stage.status == Stage.Status.SEATED:
         started = stage.round_results.exists()
         fixed = sorted(
@@ -223,11 +252,11 @@ def update_stage(*, stage: Stage, changes: dict[str, Any]) -> Stage:
                     "%(stage)s is seated: only its name, starting double, rounds and "
                     "confirmation rule can change, and only before the first result."
                 )
-            ) % {"stage": stage.name}
+            ) % {"stage": stage.display_name}
             if fixed:
                 message += " " + _("Not changed: %(fields)s.") % {"fields": ", ".join(fixed)}
             raise StateConflict(message)
-    values = {name: getattr(stage, name) for name in STAGE_FIELDS}
+    values = {name: getattr(stage, name) for name in (*STAGE_FIELDS, "name_key")}
     values.update(changed)
     validate_stage(tournament=stage.tournament, values=values, stage=stage)
     for key, value in values.items():
@@ -252,7 +281,7 @@ CLOSED = {
 
 def closed_message(stage: Stage, change: str) -> str:
     """What a closed stage says to a `change` (a key of CLOSED), in the active language."""
-    return CLOSED[change] % {"stage": stage.name}
+    return CLOSED[change] % {"stage": stage.display_name}
 
 
 def lock_stage(stage_id: int, *, alone: bool = False) -> Stage:

@@ -1,5 +1,6 @@
 """Creating a tournament and changing its details."""
 
+from dataclasses import asdict
 from datetime import date
 from typing import Any
 
@@ -31,9 +32,10 @@ def create_tournament(
     chosen = PRESETS.get(preset)
     if chosen is not None and domino_set not in chosen.deals:
         sets = ", ".join(str(Tournament.DominoSet(n).label) for n in chosen.sets())
+        label = Tournament.Preset(chosen.key).label  # in the reader's language
         message = _("The %(preset)s preset deals only with %(sets)s, not double-%(set)s.")
         raise ValidationError(
-            {"domino_set": [message % {"preset": chosen.key, "sets": sets, "set": domino_set}]}
+            {"domino_set": [message % {"preset": label, "sets": sets, "set": domino_set}]}
         )
     try:
         get_preset(preset).deal(domino_set)
@@ -60,16 +62,10 @@ def create_tournament(
         role=Staff.Role.ORGANISER,
     )
     if with_stages:
-        for template in get_preset(preset).stages:
-            create_stage(
-                tournament=tournament,
-                name=str(template.name),
-                kind=template.kind,
-                rounds=template.rounds,
-                starting_double=min(template.starting_double, domino_set),
-                table_size_min=template.table_size_min,
-                table_size_max=template.table_size_max,
-            )
+        # Stages that fit the set: from its highest double, the preset's rounds for it, tables
+        # within its deal (Preset.stages_for); named by a key, said in the reader's language.
+        for settings in get_preset(preset).stages_for(domino_set):
+            create_stage(tournament=tournament, **asdict(settings))
     return tournament
 
 

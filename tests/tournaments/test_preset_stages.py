@@ -1,0 +1,155 @@
+"""Presets follow the set: a tournament created from a preset with any set the preset lists gets
+stages that fit that set, through the service, the API and the new-tournament page; a set the
+preset does not list is refused, and nothing is created."""
+
+import pytest
+from django.test import Client
+
+from tests import factories
+from tests.conftest import client_for
+from tournaments import services
+from tournaments.models import Stage, Tournament
+from tournaments.presets import PRESETS, tiles_in_set
+
+pytestmark = pytest.mark.django_db
+
+# (kind, rounds, starting double, smallest table, largest table) of each stage, written out from
+# the rules documents: a full game is one round per double, N down to 0 (N+1 rounds); the
+# Samboree's qualifying plays four and its playoff four until the official announces otherwise,
+# at tables of 3 or 4 and then the whole deal; the tables are the preset's deal for the set.
+EXPECTED = {
+    ("samboree", 12): [("qualifying", 4, 12, 3, 4), ("playoff", 4, 12, 2, 10)],
+    ("parsons", 12): [("qualifying", 13, 12, 2, 8)],
+    ("pagat", 6): [("qualifying", 7, 6, 2, 4)],
+    ("pagat", 9): [("qualifying", 10, 9, 2, 8)],
+    ("pagat", 12): [("qualifying", 13, 12, 2, 8)],
+    ("pagat", 15): [("qualifying", 16, 15, 2, 12)],
+    ("online", 9): [("qualifying", 10, 9, 2, 3)],
+    ("online", 12): [("qualifying", 13, 12, 4, 8)],
+}
+LISTED = sorted(EXPECTED)
+NOT_LISTED = [
+    (key, domino_set)
+    for key in PRESETS
+    for domino_set in (6, 9, 12, 15, 18)
+    if (key, domino_set) not in EXPECTED
+]
+BODY = {"name": "Rally", "slug": "rally", "with_stages": True}
+
+
+def settings_of(tournament: Tournament) -> list[tuple]:
+    return [
+        (s.kind, s.rounds, s.starting_double, s.table_size_min, s.table_size_max)
+        for s in tournament.stages.order_by("order")
+    ]
+
+
+def test_every_set_of_every_preset_is_listed_here():
+    """A set added to a preset is not offered until its stages are checked above."""
+    assert {(key, n) for key, preset in PRESETS.items() for n in preset.sets()} == set(EXPECTED)
+
+
+@pytest.mark.parametrize(("preset", "domino_set"), LISTED)
+def test_the_service_creates_stages_that_fit_the_set(preset, domino_set):
+    tournament = services.create_tournament(
+        name="Rally", slug="rally", domino_set=domino_set, preset=preset,
+        by=factories.OrganiserAccountFactory(), with_stages=True,
+    )  # fmt: skip
+    assert settings_of(tournament) == EXPECTED[preset, domino_set]
+    for stage in tournament.stages.all():
+        # The first round is the set's highest double, the last double-blank at the most,
+        assert stage.engines[0] == domino_set and stage.engines[-1] >= 0
+        # and every table size of the stage is one the preset deals for, with tiles to draw.
+        for players in range(stage.table_size_min, stage.table_size_max + 1):
+            dealt = PRESETS[preset].tiles_dealt(domino_set, players)
+            assert players * dealt < tiles_in_set(domino_set)
+
+
+@pytest.mark.parametrize(("preset", "domino_set"), LISTED)
+def test_the_api_creates_the_same_stages(preset, domino_set):
+    organiser = client_for(factories.OrganiserAccountFactory())
+    body = {**BODY, "preset": preset, "domino_set": domino_set}
+    response = organiser.post("/api/v1/tournaments/", body, format="json")
+    assert response.status_code == 201, response.json()
+    listed = organiser.get("/api/v1/tournaments/rally/stages/").json()
+    assert [
+        (s["kind"], s["rounds"], s["starting_double"], s["table_size_min"], s["table_size_max"])
+        for s in listed
+    ] == EXPECTED[preset, domino_set]
+    assert listed[0]["engines"] == list(range(domino_set, domino_set - listed[0]["rounds"], -1))
+
+
+@pytest.mark.parametrize(("preset", "domino_set"), LISTED)
+def test_the_new_tournament_page_creates_the_same_stages(client: Client, preset, domino_set):
+    client.force_login(factories.OrganiserAccountFactory())
+    form = {"name": "Rally", "slug": "rally", "preset": preset, "domino_set": str(domino_set)}
+    response = client.post("/new/", form)
+    assert response.status_code == 302
+    assert settings_of(Tournament.objects.get(slug="rally")) == EXPECTED[preset, domino_set]
+
+
+@pytest.mark.parametrize(("preset", "domino_set"), NOT_LISTED)
+def test_a_set_the_preset_does_not_list_is_refused_and_nothing_is_created(
+    client: Client, preset, domino_set
+):
+    sets = ", ".join(f"double-{n}" for n in PRESETS[preset].sets())
+    said = f"deals only with {sets}, not double-{domino_set}."
+    organiser = factories.OrganiserAccountFactory()
+    response = client_for(organiser).post(
+        "/api/v1/tournaments/", {**BODY, "preset": preset, "domino_set": domino_set}, format="json"
+    )
+    assert response.status_code == 400
+    (message,) = response.json()["domino_set"]
+    assert message.endswith(said) and str(Tournament.Preset(preset).label) in message
+    client.force_login(organiser)
+    form = {"name": "Rally", "slug": "rally", "preset": preset, "domino_set": str(domino_set)}
+    page = client.post("/new/", form)
+    assert page.status_code == 400 and said in page.content.decode()
+    assert not Tournament.objects.exists() and not Stage.objects.exists()
+
+
+def test_the_api_says_which_sets_each_preset_supports_and_what_each_creates(anon):
+    response = anon.get("/api/v1/presets/")
+    assert response.status_code == 200
+    offered = {p["key"]: p for p in response.json()}
+    assert list(offered) == list(PRESETS)
+    for key, preset in offered.items():
+        assert preset["sets"] == sorted(n for k, n in EXPECTED if k == key)
+        assert preset["label"] == str(Tournament.Preset(key).label) and preset["description"]
+        assert "seed" not in preset["source"].lower() and preset["source"]
+        for offer in preset["by_set"]:
+            expected = EXPECTED[key, offer["domino_set"]]
+            assert [
+                (s["kind"], s["rounds"], s["starting_double"], s["table_size_min"],
+                 s["table_size_max"])
+                for s in offer["stages"]
+            ] == expected  # fmt: skip
+            deal = {d["players"]: d["tiles"] for d in offer["deal"]}
+            assert deal == PRESETS[key].deal(offer["domino_set"])
+            assert (offer["table_size_min"], offer["table_size_max"]) == (min(deal), max(deal))
+    samboree = offered["samboree"]["by_set"][0]["stages"]
+    assert [s["name"] for s in samboree] == ["Qualifying", "Playoff"]
+    assert offered["online"]["source"] == "The Rules"
+
+
+def test_the_api_names_the_presets_stages_in_the_readers_language(anon):
+    response = anon.get("/api/v1/presets/", HTTP_ACCEPT_LANGUAGE="es")
+    offered = {p["key"]: p for p in response.json()}
+    assert [s["name"] for s in offered["samboree"]["by_set"][0]["stages"]] == [
+        "Clasificatoria",
+        "Eliminatoria",
+    ]
+    assert offered["pagat"]["by_set"][0]["stages"][0]["name"] == "Partida"
+    assert offered["samboree"]["by_set"][0]["label"] == "doble 12"
+
+
+def test_the_new_tournament_page_describes_each_preset_and_its_sets(client: Client):
+    client.force_login(factories.OrganiserAccountFactory())
+    page = client.get("/new/").content.decode()
+    for key, preset in PRESETS.items():
+        section = page.split(f'id="preset-{key}"')[1].split("</li>")[0]
+        assert str(Tournament.Preset(key).label) in section
+        assert str(preset.description).replace("'", "&#x27;") in section
+        sets = ", ".join(f"double-{n}" for n in preset.sets())
+        assert f"Domino sets: {sets}." in section
+        assert f"Rules document: “{preset.source}”." in section
