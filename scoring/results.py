@@ -1,0 +1,116 @@
+"""A tournament's final results, read for the results page, its PDF and the certificates: who
+placed where, each closed stage's final standings, and whether the results are final yet.
+
+The results are final once the final (the latest stage, closed at one table:
+Stage.objects.final_of) has placed everyone: the worker that places them runs just after the
+close, and until it has, the page says the results are not final rather than show placings that
+are not there yet (as podium() in scoring.public)."""
+
+from dataclasses import dataclass, field
+from datetime import date
+
+from django.utils import formats, timezone
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+
+from scoring import standings
+from scoring.models import Placing, StandingRow
+from tournaments.models import Player, Stage, Tournament
+
+# The certificates print the podium unless more places are asked for.
+CERTIFICATE_PLACES = 3
+
+
+@dataclass
+class PlacedPlayer:
+    place: int
+    player: Player
+    stage: Stage  # where the player went out (the final for its table's players)
+    total: int | None  # their total in that stage
+
+
+@dataclass
+class FinalResults:
+    tournament: Tournament
+    final: Stage | None  # the stage that decided the placings; None while they are not decided
+    placings: list[PlacedPlayer] = field(default_factory=list)
+    stages: list[Stage] = field(default_factory=list)  # the closed stages, the latest first
+
+    @property
+    def decided(self) -> bool:
+        return self.final is not None
+
+
+def final_results(tournament: Tournament) -> FinalResults:
+    """The placings (none until the final has decided them) and the closed stages."""
+    stages = list(
+        tournament.stages.filter(status=Stage.Status.CLOSED)
+        .select_related("standings")
+        .order_by("-order")
+    )
+    final = Stage.objects.final_of(tournament)
+    placings = list(
+        Placing.objects.filter(tournament=tournament)
+        .select_related("player", "stage")
+        .order_by("place", "player__number")
+    )
+    if final is None or not any(p.stage_id == final.pk for p in placings):
+        # Placings of an earlier final (the event went on after it), or not placed yet.
+        return FinalResults(tournament, None, [], stages)
+    totals = dict(
+        ((stage_id, player_id), total)
+        for stage_id, player_id, total in StandingRow.objects.filter(stage__in=stages).values_list(
+            "stage_id", "player_id", "total"
+        )
+    )
+    placed = [
+        PlacedPlayer(p.place, p.player, p.stage, totals.get((p.stage_id, p.player_id)))
+        for p in placings
+    ]
+    return FinalResults(tournament, final, placed, stages)
+
+
+def stage_rows(stage: Stage) -> list[dict]:
+    """A closed stage's final standings, the rows as the API gives them (notes in English)."""
+    return standings.standings_payload(stage, standings.standings_meta(stage))["rows"]
+
+
+def event_dates(results: FinalResults) -> str:
+    """When the event was: its days as the organiser gave them, else the day its final was
+    decided (the day of its last standings), in the tournament's time zone."""
+    tournament = results.tournament
+    if tournament.starts_on:
+        first = formats.date_format(tournament.starts_on, "DATE_FORMAT")
+        last = tournament.ends_on
+        if last and last != tournament.starts_on:
+            return f"{first} \N{EN DASH} {formats.date_format(last, 'DATE_FORMAT')}"
+        return first
+    meta = getattr(results.final, "standings", None)
+    if meta is None or meta.computed_at is None:
+        return ""
+    day: date = timezone.localtime(meta.computed_at, tournament.zone).date()
+    return formats.date_format(day, "DATE_FORMAT")
+
+
+def ordinal(place: int) -> str:
+    """A place as an ordinal in the active language. English: 1st, 2nd, 3rd, 4th, 11th to 13th,
+    21st. Spanish, as the RAE abbreviates the ordinal before a noun: 1.er and 3.er (primer,
+    tercer: the -o dropped), so also 13.er, 21.er and 23.er, and 11.º (undécimo) and the rest
+    with .º."""
+    if (get_language() or "en").startswith("es"):
+        last = place % 10
+        shortened = last == 3 or (last == 1 and place % 100 != 11)
+        return f"{place}.er" if shortened else f"{place}.º"
+    suffix = "th" if place % 100 in (11, 12, 13) else {1: "st", 2: "nd", 3: "rd"}.get(place % 10)
+    return f"{place}{suffix or 'th'}"
+
+
+def place_text(place: int) -> str:
+    """'1st place' / '1.er lugar'."""
+    return _("%(ordinal)s place") % {"ordinal": ordinal(place)}
+
+
+def certificates_for(results: FinalResults, places: int) -> list[PlacedPlayer]:
+    """The placed players who get a certificate: places 1 to `places`, ties included (two
+    players third both get one)."""
+    return [p for p in results.placings if p.place <= places]
