@@ -1,6 +1,9 @@
 // The entry page's errors, shown where the page says each goes (entry.js's helper; load it first).
-// RoundhouseEntryErrors(form, say, collect) gives {show(status, body), clear()}: `say` reads the
-// page's words, `collect` the scores as typed (a 412 says where the saved ones differ).
+// RoundhouseEntryErrors(form, say, collect) gives {show(status, body), clear(), ask(row, pips,
+// message, checked), settle(row)}: `say` reads the page's words, `collect` the scores as typed (a
+// 412 says where the saved ones differ). An answer's `warnings` (unusual scores not checked yet)
+// are asked about in their rows: the score marked, the question beside it with a box that
+// confirms the score as typed, the focus on it to correct it.
 window.RoundhouseEntryErrors = function (form, say, collect) {
   "use strict";
 
@@ -43,13 +46,59 @@ window.RoundhouseEntryErrors = function (form, say, collect) {
     });
   }
 
+  function describe(input, id, on) {
+    var ids = (input.getAttribute("aria-describedby") || "").split(/\s+/).filter(function (x) {
+      return x && x !== id;
+    });
+    if (on) ids.push(id);
+    input.setAttribute("aria-describedby", ids.join(" "));
+  }
+
+  // An unusual score asked about in its row; `message` "" keeps the words already there.
+  function ask(row, pips, message, checked) {
+    var block = row && row.querySelector(".unusual");
+    if (!block) return;
+    var input = row.querySelector("input.pips");
+    var text = block.querySelector(".warning-text");
+    if (message) text.textContent = say("areYouSure", "Are you sure?") + " " + message;
+    var box = block.querySelector("input[type=checkbox]");
+    box.value = String(pips);
+    box.checked = !!checked;
+    block.hidden = !text.textContent;
+    row.classList.add("is-unusual");
+    if (!checked) input.setAttribute("aria-invalid", "true");
+    describe(input, text.id, true);
+  }
+
+  // The score of a row asked about was changed: the question no longer stands.
+  function settle(row) {
+    var block = row && row.querySelector(".unusual");
+    if (!block || block.hidden) return;
+    var input = row.querySelector("input.pips");
+    var box = block.querySelector("input[type=checkbox]");
+    if (input.value.trim() === box.value) return;
+    block.hidden = true;
+    block.classList.remove("server-asked");
+    box.checked = false;
+    row.classList.remove("is-unusual");
+    input.removeAttribute("aria-invalid");
+    describe(input, block.querySelector(".warning-text").id, false);
+  }
+
   function showErrors(status, body) {
     var general = document.getElementById("form-errors");
     general.innerHTML = "";
     var messages = [];
     var fieldErrors = 0;
     var versionConflict = status === 412 || status === 428;
+    var asked = Array.isArray(body.warnings) ? body.warnings.filter(function (w) { return !w.checked; }) : [];
+    asked.forEach(function (warning) {
+      var row = form.querySelector(".player-row[data-player='" + warning.player + "']");
+      ask(row, warning.pips, warning.message, false);
+    });
+    if (asked.length) messages.push(say("checkUnusual", "Not saved yet: check the scores marked below with the players. Correct them, or tick that they are right and save again."));
     Object.keys(body).forEach(function (key) {
+      if (key === "warnings" || (key === "detail" && asked.length)) return;  // asked, in the page's words
       var list = Array.isArray(body[key]) ? body[key] : [body[key]];
       var field = fieldFor(key);
       var slot = field && field.querySelector(".js-error");
@@ -90,9 +139,9 @@ window.RoundhouseEntryErrors = function (form, say, collect) {
       general.appendChild(p);
     });
     // The first field marked, in the page's order, takes the focus: its input, or in a group of
-    // choices (went out) the one chosen, else the first.
-    var first = form.querySelector(".js-error:not([hidden])");
-    var inputs = first ? inputsOf(first.closest("[data-error-key]")) : [];
+    // choices (went out) the one chosen, else the first; a score asked about, its input.
+    var first = form.querySelector(".js-error:not([hidden]), .player-row.is-unusual [aria-invalid=true]");
+    var inputs = !first ? [] : first.matches("input") ? [first] : inputsOf(first.closest("[data-error-key]"));
     var target = inputs.filter(function (input) { return input.checked; })[0] || inputs[0];
     if (target) {
       target.focus();
@@ -109,7 +158,13 @@ window.RoundhouseEntryErrors = function (form, say, collect) {
       slot.textContent = "";
     });
     form.querySelectorAll(".has-error").forEach(function (row) { row.classList.remove("has-error"); });
-    var slots = Array.prototype.map.call(form.querySelectorAll(".js-error"), function (slot) { return slot.id; });
+    // A question the official has not ticked goes; one ticked stays, its box sent with the scores.
+    form.querySelectorAll(".unusual").forEach(function (block) {
+      if (block.querySelector("input[type=checkbox]").checked) return;
+      block.hidden = true;
+      block.closest(".player-row").classList.remove("is-unusual");
+    });
+    var slots = Array.prototype.map.call(form.querySelectorAll(".js-error, .warning-text"), function (slot) { return slot.id; });
     form.querySelectorAll("[aria-invalid]").forEach(function (input) {
       input.removeAttribute("aria-invalid");
       var described = (input.getAttribute("aria-describedby") || "").split(/\s+/).filter(function (id) {
@@ -120,5 +175,5 @@ window.RoundhouseEntryErrors = function (form, say, collect) {
     document.getElementById("form-errors").innerHTML = "";
   }
 
-  return {show: showErrors, clear: clearErrors};
+  return {show: showErrors, clear: clearErrors, ask: ask, settle: settle};
 };

@@ -74,7 +74,9 @@
       "Content-Type": "application/json",
       "Accept": "application/json",
       "X-CSRFToken": csrfToken(entry),
-      "Idempotency-Key": entry.key
+      "Idempotency-Key": entry.key,
+      // An unusual score not yet checked is refused, not stored: the page asks the official.
+      "Prefer": "handling=strict"
     };
     if (entry.ifMatch) headers["If-Match"] = entry.ifMatch;
     var options = {
@@ -188,10 +190,11 @@
   // and the reason is shown.
   function showRefusedHere(entry) {
     drop(entry);
-    var draft = {base: entry.ifMatch || "", pips: {}, typed: {}, went_out: "", reason: ""};
+    var draft = {base: entry.ifMatch || "", pips: {}, typed: {}, checked: {}, went_out: "", reason: ""};
     entry.body.scores.forEach(function (score) {
       draft.pips["pips-" + score.player] = String(score.pips);
       if (score.went_out) draft.went_out = String(score.player);
+      if (score.checked) draft.checked["pips-" + score.player] = {pips: String(score.pips), text: ""};
     });
     if (entry.body.blocked) draft.went_out = "blocked";
     draft.reason = entry.body.reason || "";
@@ -201,8 +204,8 @@
     showErrors(entry.refused.status, entry.refused.body);
   }
 
-  // Errors are shown by entry-errors.js, where the page says each goes.
-  var errors = window.RoundhouseEntryErrors(form, say, collect);
+  // Errors, and unusual scores asked about, are shown by entry-errors.js, where the page says.
+  var errors = form ? window.RoundhouseEntryErrors(form, say, collect) : null;
   function showErrors(status, body) { errors.show(status, body); }
   function clearErrors() { errors.clear(); }
 
@@ -226,11 +229,15 @@
     var scores = [];
     form.querySelectorAll(".player-row[data-player]").forEach(function (row) {
       var id = row.dataset.player;
-      scores.push({
+      var score = {
         player: parseInt(id, 10),
         pips: pipsValue(row.querySelector("input.pips").value),
         went_out: choice === id
-      });
+      };
+      // Checked only for the very value the official confirmed.
+      var box = row.querySelector(".unusual-check input");
+      if (box && box.checked && box.value === String(score.pips)) score.checked = true;
+      scores.push(score);
     });
     var body = {blocked: choice === "blocked", scores: scores};
     var reason = form.querySelector("input[name=reason]");
@@ -241,10 +248,14 @@
   // What was typed, kept on the tablet with the version of the result it was typed over (the
   // page's If-Match, "" for a new round): a reload puts it back only over that same version.
   function readForm() {
-    var draft = {base: form.dataset.ifMatch || "", pips: {}, typed: {}, went_out: "", reason: ""};
+    var draft = {base: form.dataset.ifMatch || "", pips: {}, typed: {}, checked: {}, went_out: "", reason: ""};
     form.querySelectorAll("input.pips").forEach(function (input) {
       draft.pips[input.id] = input.value;
       if (input.dataset.typed !== undefined) draft.typed[input.id] = input.dataset.typed;
+      var box = input.closest(".player-row").querySelector(".unusual-check input");
+      if (box && box.checked) {
+        draft.checked[input.id] = {pips: box.value, text: box.closest(".unusual").querySelector(".warning-text").textContent};
+      }
     });
     var wentOut = form.querySelector("input[name=went_out]:checked");
     if (wentOut) draft.went_out = wentOut.value;
@@ -263,10 +274,18 @@
       if (!input) return;
       input.value = draft.pips[id];
       if (draft.typed && draft.typed[id] !== undefined) input.dataset.typed = draft.typed[id];
+      // A score the official confirmed stays confirmed, its question shown ticked.
+      var asked = draft.checked && draft.checked[id];
+      if (asked && asked.pips === input.value.trim()) {
+        var row = input.closest(".player-row");
+        if (asked.text) row.querySelector(".warning-text").textContent = asked.text;
+        errors.ask(row, asked.pips, "", true);
+      }
     });
     form.querySelectorAll("input[name=went_out]").forEach(function (radio) {
       radio.checked = radio.value === draft.went_out;
     });
+    showCleared();
     var reason = form.querySelector("input[name=reason]");
     if (reason && draft.reason) reason.value = draft.reason;
   }
@@ -282,7 +301,8 @@
 
   function restoreDraft() {
     var raw = localStorage.getItem(form.dataset.draftKey);
-    if (!raw || form.querySelector(".field-error:not(.js-error)")) return;
+    // A page the server rendered with what was sent (errors, or scores asked about) shows that.
+    if (!raw || form.querySelector(".field-error:not(.js-error), .unusual.server-asked")) return;
     var draft;
     try {
       draft = JSON.parse(raw);
@@ -329,8 +349,9 @@
     });
   }
 
-  // Going out scores 0: the player marked as went out gets 0, and what was typed for them comes
-  // back when the mark moves to someone else (a mistaken tap, or arrowing through the choices).
+  // Going out scores 0: the player marked as went out gets 0, and what was typed for them is
+  // said beside it, with a button that puts it back (and takes the mark off); it comes back by
+  // itself when the mark moves to someone else (a mistaken tap, or arrowing through the choices).
   function wentOutChanged(choice) {
     form.querySelectorAll("input.pips").forEach(function (input) {
       var chosen = input.id === "pips-" + choice;
@@ -342,15 +363,49 @@
         delete input.dataset.typed;
       }
     });
+    showCleared();
+  }
+
+  // Each row whose typed pips went out's 0 replaced: what was typed, and the way back.
+  function showCleared() {
+    form.querySelectorAll("input.pips").forEach(function (input) {
+      var note = input.closest(".player-row").querySelector(".cleared");
+      if (!note) return;
+      var typed = input.dataset.typed;
+      note.hidden = !typed || !typed.trim();  // nothing typed: nothing to put back
+      if (note.hidden) return;
+      note.querySelector(".cleared-text").textContent = say("cleared", "Went out, so 0: {pips} was typed.").replace("{pips}", typed);
+      note.querySelector("button").textContent = say("putBack", "Undo: put back {pips}").replace("{pips}", typed);
+    });
+  }
+
+  function putBack(row) {
+    var input = row.querySelector("input.pips");
+    if (input.dataset.typed === undefined) return;
+    input.value = input.dataset.typed;
+    delete input.dataset.typed;
+    var radio = row.querySelector("input[name=went_out]");
+    if (radio) radio.checked = false;
+    showCleared();
+    saveDraft();
+    updateTotals();
+    input.focus();
   }
 
   if (form) {
     restoreDraft();
     updateTotals();
     form.addEventListener("input", function (event) {
-      if (event.target.classList.contains("pips")) delete event.target.dataset.typed;
+      if (event.target.classList.contains("pips")) {
+        delete event.target.dataset.typed;
+        showCleared();
+        errors.settle(event.target.closest(".player-row"));  // a corrected score is not asked about
+      }
       saveDraft();
       updateTotals();
+    });
+    form.addEventListener("click", function (event) {
+      if (event.target.closest(".cleared button")) putBack(event.target.closest(".player-row"));
     });
     form.addEventListener("change", function (event) {
       if (event.target.name === "went_out") wentOutChanged(event.target.value);
