@@ -12,6 +12,7 @@ STATUS = {
     "version-changed": 412,  # Precondition Failed: the If-Match names an older version
     "key-reused": 422,  # the Idempotency-Key was used before, with another request
     "version-required": 428,  # Precondition Required: replacing needs If-Match
+    "unusual-unchecked": 400,  # scores to check first, for a sender that asked (handling=strict)
 }
 
 

@@ -14,7 +14,7 @@ from rest_framework.views import APIView
 
 from config.api import NamesUnusedFields, found
 from scoring import exports, selectors, services, stages, standings
-from scoring.exceptions import VersionChanged
+from scoring.exceptions import UnusualScores, VersionChanged
 from scoring.models import Placing, RoundResult, RoundResultVersion, TiebreakDecision
 from tables.models import Table
 from tournaments.api import CsvUploadApi, StageSerializer, tournament_or_404, upload_schema
@@ -60,6 +60,11 @@ class ScoreInput(serializers.Serializer):
     player = serializers.IntegerField(help_text="The player's id.")
     pips = serializers.IntegerField(min_value=0)
     went_out = serializers.BooleanField(default=False)
+    checked = serializers.BooleanField(
+        default=False,
+        help_text="The official checked this score with the players: an unusual score is stored "
+        "with its warning marked checked.",
+    )
 
 
 class RoundResultInput(serializers.Serializer):
@@ -81,6 +86,18 @@ class ScoreOutput(serializers.Serializer):
     name = serializers.CharField()
     pips = serializers.IntegerField()
     went_out = serializers.BooleanField()
+    checked = serializers.BooleanField(help_text="The official confirmed this unusual score.")
+
+
+class WarningOutput(serializers.Serializer):
+    player = serializers.IntegerField()
+    code = serializers.CharField(help_text="more_than_a_hand")
+    pips = serializers.IntegerField()
+    limit = serializers.IntegerField(help_text="The most a hand of the tiles dealt holds.")
+    tiles = serializers.IntegerField(help_text="The tiles dealt to each player at the table.")
+    average = serializers.IntegerField(help_text="What a hand of the tiles dealt holds on average.")
+    checked = serializers.BooleanField(help_text="The official confirmed the score as it is.")
+    message = serializers.CharField()
 
 
 class RoundResultOutput(serializers.Serializer):
@@ -98,6 +115,11 @@ class RoundResultOutput(serializers.Serializer):
         allow_null=True, help_text="The official's username; null unless you are staff here."
     )
     updated_at = serializers.DateTimeField()
+    warnings = WarningOutput(
+        many=True,
+        help_text="Scores the deal makes unusual (legal, stored, but more than a hand of the "
+        "tiles dealt holds without drawing); empty when none.",
+    )
 
 
 class VersionOutput(serializers.ModelSerializer):
@@ -118,6 +140,7 @@ class VersionOutput(serializers.ModelSerializer):
             "ip_address",
             "user_agent",
             "reason",
+            "warnings",
         ]
 
 
@@ -157,8 +180,22 @@ class AnswersVersionChanged:
             response["ETag"] = error.current.etag
 
 
+def asks_first(request: Request) -> bool:
+    """`Prefer: handling=strict` (RFC 7240): the sender wants unusual scores not yet checked
+    refused, not stored with their warnings (the entry page, which then asks the official)."""
+    prefer = request.headers.get("Prefer", "")
+    return "handling=strict" in {part.strip().lower() for part in prefer.split(",")}
+
+
 class RoundResultApi(AnswersVersionChanged, APIView):
     permission_classes = [AllowAny]
+
+    def answer_refusal(self, error: Exception, response: Response) -> None:
+        super().answer_refusal(error, response)
+        if isinstance(error, UnusualScores):
+            response.data["warnings"] = services.warnings_body(
+                [w.as_dict() for w in error.warnings], error.names
+            )
 
     @extend_schema(responses=RoundResultOutput)
     def get(self, request: Request, table_id: int, round_no: int) -> Response:
@@ -180,6 +217,13 @@ class RoundResultApi(AnswersVersionChanged, APIView):
         parameters=[
             OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER),
             OpenApiParameter("If-Match", str, OpenApiParameter.HEADER),
+            OpenApiParameter(
+                "Prefer",
+                str,
+                OpenApiParameter.HEADER,
+                description="handling=strict: refuse (400, with `warnings`) a result with an "
+                "unusual score not checked, instead of storing it with its warnings.",
+            ),
         ],
     )
     def put(self, request: Request, table_id: int, round_no: int) -> Response:
@@ -199,6 +243,7 @@ class RoundResultApi(AnswersVersionChanged, APIView):
             idempotency_key=key,
             request_path=request.path,
             meta=request_meta(request),
+            ask_unusual=asks_first(request),
         )
         # A replay answers as the request it repeats did: 201 if that made the result.
         return result_response(outcome.body, outcome.etag, status=201 if outcome.created else 200)
@@ -242,13 +287,22 @@ class ImportScoresApi(CsvUploadApi):
 
     @upload_schema("Scores")
     def post(self, request: Request, slug: str) -> Response:
-        return super().post(request, slug)
+        self.warned: list[tuple[int, str]] = []
+        response = super().post(request, slug)
+        if response.status_code == 201 and self.warned:
+            # Unusual scores are entered with their warnings, and said: {"line", "message"}.
+            response.data["warnings"] = [
+                {"line": line, "message": message} for line, message in self.warned
+            ]
+        return response
 
     def create(self, *, tournament, content: bytes, request: Request) -> int:
         meta = request_meta(request, source="csv")
-        return services.import_scores(
+        imported = services.import_scores(
             tournament=tournament, content=content, by=request.user, meta=meta
         )
+        self.warned = imported.warnings
+        return imported.created
 
 
 # ---- standings and tie-breaks -------------------------------------------------------------------
@@ -263,7 +317,12 @@ class StandingsApi(APIView):
     def get(self, request: Request, stage_id: int) -> Response:
         stage = found(Stage, pk=stage_id)
         meta = standings.standings_meta(stage)
-        return Response(standings.standings_payload(stage, meta))
+        return Response(_explained(standings.standings_payload(stage, meta)))
+
+
+def _explained(payload: dict) -> dict:
+    """The standings document with each tie-break's text in the request's language."""
+    return {**payload, "rows": standings.explained(payload["rows"])}
 
 
 class TournamentStandingsApi(APIView):
@@ -288,7 +347,9 @@ class TournamentStandingsApi(APIView):
                     "rows": [],
                 }
             )
-        return Response(standings.standings_payload(stage, standings.standings_meta(stage)))
+        return Response(
+            _explained(standings.standings_payload(stage, standings.standings_meta(stage)))
+        )
 
 
 class TiebreakInput(NamesUnusedFields, serializers.Serializer):
@@ -342,7 +403,7 @@ class CloseStageApi(APIView):
         else:
             closed = _("%(stage)s is closed. The next playoff level is being seated now.")
         body = {
-            "detail": closed % {"stage": stage.name},
+            "detail": closed % {"stage": stage.display_name},
             "stage": StageSerializer(stage, context={"staff": True}).data,
         }
         return Response(body, status=202)
@@ -360,7 +421,7 @@ class PlacingsApi(APIView):
                 {
                     "place": p.place,
                     "player": {"id": p.player_id, "number": p.player.number, "name": p.player.name},
-                    "went_out_in": p.stage.name,
+                    "went_out_in": p.stage.display_name,
                 }
                 for p in placings.order_by("place", "player__number")
             ]

@@ -28,3 +28,16 @@ class KeyReused(Refused):
     """The Idempotency-Key was used before, with another request."""
 
     kind = "key-reused"
+
+
+class UnusualScores(Refused):
+    """Scores the deal makes unusual (scoring.rules.plausibility), not yet checked by the
+    official, from a sender that asked to be told before they are stored (the entry page:
+    `Prefer: handling=strict`). `warnings` are the rules' PipsWarning; `names` player id -> name."""
+
+    kind = "unusual-unchecked"
+
+    def __init__(self, message: str, warnings: list, names: dict[int, str]) -> None:
+        super().__init__(message)
+        self.warnings = warnings
+        self.names = names

@@ -5,9 +5,10 @@ import csv
 from collections.abc import Iterable, Iterator
 from datetime import datetime
 
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from scoring.models import Placing, RoundResult, Score, StandingRow
+from scoring.standings import separation_text
 from tables.models import Seat
 from tournaments.csvfiles import neutralise
 from tournaments.models import Tournament
@@ -39,13 +40,23 @@ def players_rows(tournament: Tournament) -> Iterator[tuple]:
     yield from players.values_list("number", "name", "household", "club", "status").iterator()
 
 
+def stage_names(tournament: Tournament) -> dict[int, str]:
+    """Each stage's name in the files, in English like every value of the file: a name the
+    product gave read in English (Stage.display_name), a typed one as typed. The scores import
+    takes a stage by any name it is read as."""
+    with translation.override("en"):
+        return {stage.pk: stage.display_name for stage in tournament.stages.all()}
+
+
 def seating_rows(tournament: Tournament) -> Iterator[tuple]:
+    stages = stage_names(tournament)
     seats = (
         Seat.objects.filter(stage__tournament=tournament)
         .order_by("stage__order", "table__number", "position")
-        .values_list("stage__name", "table__number", "position", "player__number", "player__name")
+        .values_list("stage_id", "table__number", "position", "player__number", "player__name")
     )
-    yield from seats.iterator()
+    for stage_id, *rest in seats.iterator():
+        yield (stages[stage_id], *rest)
 
 
 SCORES_HEADER = (
@@ -71,13 +82,14 @@ def _local(moment: datetime | None, tournament: Tournament) -> str:
 
 
 def scores_rows(tournament: Tournament) -> Iterator[tuple]:
+    stages = stage_names(tournament)
     scores = (
         Score.objects.filter(result__stage__tournament=tournament)
         .order_by(
             "result__stage__order", "result__table__number", "result__round_no", "player__number"
         )
         .values_list(
-            "result__stage__name",
+            "result__stage_id",
             "result__table__number",
             "result__round_no",
             "result__engine",
@@ -93,7 +105,7 @@ def scores_rows(tournament: Tournament) -> Iterator[tuple]:
         # A confirmed result is changed only by a correction, which makes it submitted again:
         # its last change is its confirmation.
         confirmed = _local(row[9], tournament) if row[8] == RoundResult.Status.CONFIRMED else ""
-        yield (*row[:7], _yes(row[7]), row[8], confirmed)
+        yield (stages[row[0]], *row[1:7], _yes(row[7]), row[8], confirmed)
 
 
 STANDINGS_HEADER = (
@@ -107,6 +119,7 @@ STANDINGS_HEADER = (
     "rounds_won",
     "rounds_played",
     "advances",
+    "tie_break",
 )
 
 
@@ -115,11 +128,12 @@ def _yes(value: bool) -> str:
 
 
 def standings_rows(tournament: Tournament) -> Iterator[tuple]:
+    stages = stage_names(tournament)
     rows = (
         StandingRow.objects.filter(stage__tournament=tournament)
         .order_by("stage__order", "rank", "player__number")
         .values_list(
-            "stage__name",
+            "stage_id",
             "rank",
             "player__number",
             "player__name",
@@ -129,10 +143,21 @@ def standings_rows(tournament: Tournament) -> Iterator[tuple]:
             "rounds_won",
             "rounds_played",
             "advances",
+            "tiebreaks",
         )
     )
+    names = dict(tournament.players.values_list("pk", "name"))
     for row in rows.iterator():
-        yield (*row[:9], _yes(row[9]))
+        yield (stages[row[0]], *row[1:9], _yes(row[9]), _tiebreak_text(row[10], names))
+
+
+def _tiebreak_text(separations: list[dict], names: dict[int, str]) -> str:
+    """How tie-breaks placed the player (scoring.standings.text), in English like every value of
+    the file: "ahead of Bo Li on rounds won, 2-1"; several joined by "; "."""
+    if not separations:
+        return ""
+    with translation.override("en"):
+        return "; ".join(separation_text(separation, names) for separation in separations)
 
 
 BRACKET_HEADER = (
@@ -163,7 +188,6 @@ def bracket_rows(tournament: Tournament) -> Iterator[tuple]:
         .order_by("stage__order", "table__number", "position")
         .values_list(
             "stage_id",
-            "stage__name",
             "stage__kind",
             "table__number",
             "position",
@@ -172,10 +196,11 @@ def bracket_rows(tournament: Tournament) -> Iterator[tuple]:
             "player__name",
         )
     )
-    for stage_id, stage, kind, table, seat, player_id, number, name in seats.iterator():
+    stages = stage_names(tournament)
+    for stage_id, kind, table, seat, player_id, number, name in seats.iterator():
         total, table_rank, advances = standing.get((stage_id, player_id), ("", "", None))
         yield (
-            stage,
+            stages[stage_id],
             kind,
             table,
             seat,

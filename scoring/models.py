@@ -36,6 +36,10 @@ class RoundResult(models.Model):
     confirmed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", null=True, blank=True
     )
+    # The scores the deal makes unusual (scoring.rules.plausibility): [{player, code, pips,
+    # limit, tiles, average, checked}], checked when the official confirmed the score as it is.
+    # A default in the database too, for a process still running the previous release.
+    warnings = models.JSONField(default=list, db_default=[], blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -130,6 +134,12 @@ class RoundResultVersion(models.Model):
     ip_address = models.GenericIPAddressField(null=True, blank=True)
     user_agent = models.CharField(max_length=300, blank=True)
     reason = models.TextField(blank=True)
+    warnings = models.JSONField(
+        default=list,
+        db_default=[],
+        blank=True,
+        help_text=_("The result's warnings at this version."),
+    )
 
     class Meta:
         ordering = ["result", "version"]

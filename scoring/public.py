@@ -18,9 +18,9 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from scoring import selectors, standings
-from scoring.models import Placing, RoundResult, Score, StageStandings, StandingRow
-from tables.models import Seat, Table
+from scoring import rules, selectors, standings
+from scoring.models import Placing, RoundResult, StageStandings
+from tables.models import Table
 from tournaments.csvfiles import whole_number
 from tournaments.models import Player, Stage, Tournament
 from tournaments.text import folded
@@ -63,12 +63,13 @@ def _standings_etag(
 
 
 def _in_page_language(payload: dict[str, Any] | None) -> dict[str, Any] | None:
-    """The standings payload with its notes in the page's language (the snapshot keeps English)."""
+    """The standings payload with its notes and tie-breaks in the page's language (the snapshot
+    keeps facts, in English)."""
     if payload is None:
         return None
     rows = [
         {**row, "note": standings.note_text(row["note"])} if row["note"] else row
-        for row in payload["rows"]
+        for row in standings.explained(payload["rows"])
     ]
     return {**payload, "rows": rows}
 
@@ -155,7 +156,7 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
             return _live(kept, etag)
     # Rendered (or never built) here: the models themselves, and the version again with them.
     tournament, stage, meta = _standings_state(slug, order)
-    played = list(selectors.played_stages(tournament.stages.all()).values_list("order", "name"))
+    played = [(s.order, s.display_name) for s in selectors.played_stages(tournament.stages.all())]
     # An earlier stage's page names the stages played since in its switch: they are part of
     # its version. (The current stage's version changes with them by itself.)
     names = "" if stage is None else stage.name if order is None else f"{stage.name}\x00{played}"
@@ -272,8 +273,11 @@ def standings_table(tournament: Tournament, stage: Stage, meta: StageStandings) 
         payload = _in_page_language(standings.standings_payload(stage, meta))
         rounds = list(range(1, stage.rounds + 1))
         rows = _display_rows(tournament, stage, payload, rounds, through=meta.ranked_through)
+        # A tie only an official can break, for a place that decides something: said on the row.
+        awaiting = {player for flag in meta.flags for player in flag["players"]}
+        rows = [{**row, "awaiting": row["player"]["id"] in awaiting} for row in rows]
         # Mid-stage a ✓ says who would advance as things stand; with every round in, who does.
-        decided = meta.ranked_through >= stage.rounds
+        decided = rules.decided(meta.ranked_through, stage.rounds)
         context = {"rows": rows, "rounds": rounds, "decided": decided}
         html = render_to_string("scoring/_standings_table.html", context)
         _keep(key, html)
@@ -372,56 +376,6 @@ def find_player(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "scoring/find_player.html", context)
 
 
-def player_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    """Where a player sits now, their round-by-round scores and rank in every stage."""
-    tournament = get_object_or_404(Tournament, slug=slug)
-    player = get_object_or_404(Player, tournament=tournament, number=number)
-    seats = {
-        seat.stage_id: seat
-        for seat in Seat.objects.filter(player=player).select_related("table", "stage")
-    }
-    rows = {row.stage_id: row for row in StandingRow.objects.filter(player=player)}
-    went_out = set(
-        Score.objects.filter(
-            player=player, went_out=True, result__status=RoundResult.Status.CONFIRMED
-        ).values_list("result__stage_id", "result__round_no")
-    )
-    stages = []
-    for stage in tournament.stages.exclude(status=Stage.Status.PENDING).order_by("-order"):
-        if stage.pk in seats:
-            row = rows.get(stage.pk)
-            scores = row.scores if row else {}
-            stages.append(
-                {
-                    "stage": stage,
-                    "seat": seats[stage.pk],
-                    "row": row,
-                    # (round, engine, pips, went out, missed: before a late entry sat down,
-                    # counted by the stage's rule, as on the table's sheet)
-                    "rounds": [
-                        (
-                            n,
-                            stage.engine(n),
-                            scores.get(str(n)),
-                            (stage.pk, n) in went_out,
-                            n < seats[stage.pk].from_round,
-                        )
-                        for n in range(1, stage.rounds + 1)
-                    ],
-                }
-            )
-    placing = Placing.objects.filter(tournament=tournament, player=player).first()
-    now = stages[0] if stages and stages[0]["stage"].status == Stage.Status.SEATED else None
-    context = {
-        "tournament": tournament,
-        "player": player,
-        "stages": stages,
-        "now": now,
-        "placing": placing,
-    }
-    return render(request, "scoring/player.html", context)
-
-
 def screen(request: HttpRequest, slug: str) -> HttpResponse:
     """The projector: large type, pages through the standings, the newest results."""
     tournament = get_object_or_404(Tournament, slug=slug)
@@ -446,7 +400,7 @@ def screen(request: HttpRequest, slug: str) -> HttpResponse:
         "stage": stage,
         "payload": payload,
         "meta": meta,
-        "decided": bool(payload) and payload["ranked_through_round"] >= stage.rounds,
+        "decided": bool(payload) and rules.decided(payload["ranked_through_round"], stage.rounds),
         "columns": [
             rows[start : start + SCREEN_COLUMN]
             for start in range((page - 1) * SCREEN_PAGE, page * SCREEN_PAGE, SCREEN_COLUMN)

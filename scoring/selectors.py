@@ -143,6 +143,7 @@ class BracketSeat:
     total: int | None
     table_rank: int | None
     advances: bool
+    awaiting: bool = False  # in a tie only the officials can break
 
 
 @dataclass
@@ -157,6 +158,19 @@ class BracketLevel:
     source_name: str | None
     tables: list[BracketTable]
     is_final: bool
+    # The rounds the ranking counts (like with like: those every table has confirmed); before
+    # the first, nobody has a place yet.
+    through: int = 0
+
+    @property
+    def marked(self) -> bool:
+        """Someone is marked as advancing (the legend says what the mark means)."""
+        return any(seat.advances for table in self.tables for seat in table.seats)
+
+    @property
+    def decided(self) -> bool:
+        """Every round counted: "advances", not "would advance"."""
+        return rules.decided(self.through, self.stage.rounds)
 
 
 def bracket_for(tournament) -> list[BracketLevel]:
@@ -166,9 +180,15 @@ def bracket_for(tournament) -> list[BracketLevel]:
     levels = list(
         tournament.stages.filter(kind=Stage.Kind.PLAYOFF)
         .exclude(status=Stage.Status.PENDING)
-        .select_related("source_stage")
+        .select_related("source_stage", "standings")
         .order_by("order")
     )
+    awaiting = {
+        (stage.pk, player)
+        for stage in levels
+        for flag in getattr(getattr(stage, "standings", None), "flags", None) or ()
+        for player in flag["players"]
+    }
     rows = {
         (r.stage_id, r.player_id): r
         for r in StandingRow.objects.filter(stage__in=levels).only(
@@ -196,6 +216,7 @@ def bracket_for(tournament) -> list[BracketLevel]:
                 total=row.total if row else None,
                 table_rank=row.table_rank if row else None,
                 advances=bool(row and row.advances),
+                awaiting=(seat.stage_id, seat.player_id) in awaiting,
             )
         )
     for table in tables.values():  # best placed first once results are in, then by seat
@@ -203,6 +224,41 @@ def bracket_for(tournament) -> list[BracketLevel]:
     result = []
     for stage in levels:
         stage_tables = [t for (stage_id, _), t in sorted(tables.items()) if stage_id == stage.pk]
-        source = stage.source_stage.name if stage.source_stage else None
-        result.append(BracketLevel(stage, source, stage_tables, is_final=len(stage_tables) == 1))
+        source = stage.source_stage.display_name if stage.source_stage else None
+        meta = getattr(stage, "standings", None)
+        through = meta.ranked_through if meta else 0
+        result.append(
+            BracketLevel(stage, source, stage_tables, len(stage_tables) == 1, through=through)
+        )
     return result
+
+
+def flags_of(warnings: list[dict], names: dict[int, str]) -> list[str]:
+    """A result's stored warnings said in the reader's language: checked by the official, or
+    not checked (entered by the API or a CSV upload without checking)."""
+    return [
+        rules.flag_message(names.get(w["player"], str(w["player"])), rules.PipsWarning.from_dict(w))
+        for w in warnings
+    ]
+
+
+def unusual_results(stage: Stage) -> list[dict]:
+    """The stage's results with unusual scores, by table and round: what the console and the
+    progress board show, each with its flags."""
+    results = list(
+        RoundResult.objects.filter(stage=stage)
+        .exclude(warnings=[])
+        .select_related("table")
+        .order_by("table__number", "round_no")
+    )
+    players = {w["player"] for r in results for w in r.warnings}
+    names = dict(stage.tournament.players.filter(pk__in=players).values_list("pk", "name"))
+    return [
+        {
+            "table": result.table,
+            "round_no": result.round_no,
+            "flags": flags_of(result.warnings, names),
+            "checked": all(w.get("checked") for w in result.warnings),
+        }
+        for result in results
+    ]

@@ -16,7 +16,6 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import translation
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
 
 from scoring import queue, standings
 from scoring.models import Placing, RoundResult, StandingRow
@@ -24,7 +23,14 @@ from tables import seating
 from tables import services as table_services
 from tournaments.exceptions import StateConflict
 from tournaments.models import Stage
-from tournaments.services.stages import create_stage, further_level, lock_stage, stage_name_key
+from tournaments.services.stages import (
+    create_stage,
+    further_level,
+    lock_stage,
+    names_read,
+    stage_name_key,
+)
+from tournaments.stagenames import in_every_language, name_key
 
 logger = logging.getLogger(__name__)
 
@@ -66,7 +72,7 @@ def close_stage(*, stage: Stage, by: AbstractBaseUser) -> Stage:
     except standings.RebuildBusy:
         raise StateConflict(
             _("The standings of %(stage)s are being updated right now: try again in a moment.")
-            % {"stage": stage.name}
+            % {"stage": stage.display_name}
         ) from None
     stage = lock_stage(stage.pk, alone=True)
     if stage.status == Stage.Status.CLOSED:
@@ -74,7 +80,8 @@ def close_stage(*, stage: Stage, by: AbstractBaseUser) -> Stage:
         return stage
     if stage.status == Stage.Status.PENDING:
         raise StateConflict(
-            _("%(stage)s is not seated yet: there is nothing to close.") % {"stage": stage.name}
+            _("%(stage)s is not seated yet: there is nothing to close.")
+            % {"stage": stage.display_name}
         )
     missing = missing_results(stage)
     if missing:
@@ -95,13 +102,13 @@ def close_stage(*, stage: Stage, by: AbstractBaseUser) -> Stage:
             if len(missing) > 12
             else _("%(stage)s cannot close yet: %(missing)s. Enter and confirm them first.")
         )
-        values = {"stage": stage.name, "missing": listed, "more": len(missing) - 12}
+        values = {"stage": stage.display_name, "missing": listed, "more": len(missing) - 12}
         raise CloseRefused(message % values, missing)
     meta = standings.rebuild_standings(stage=stage)  # the rebuild lock is this transaction's
     if meta.flags:
         ties = " ".join(standings.tie_message(flag) for flag in meta.flags)
         raise CloseRefused(
-            _("%(stage)s cannot close yet: %(ties)s") % {"stage": stage.name, "ties": ties},
+            _("%(stage)s cannot close yet: %(ties)s") % {"stage": stage.display_name, "ties": ties},
             meta.flags,
         )
     stage.status = Stage.Status.CLOSED
@@ -130,7 +137,7 @@ def _try_what_follows(stage: Stage) -> None:
         message = _(
             "%(stage)s cannot close yet: its advancers cannot be seated at the next level. "
             "%(reason)s"
-        ) % {"stage": stage.name, "reason": conflict}
+        ) % {"stage": stage.display_name, "reason": conflict}
         again = _("Then close again.")
         raise StateConflict(f"{message} {_what_to_change(stage)} {again}") from None
 
@@ -140,7 +147,7 @@ def _what_to_change(stage: Stage) -> str:
     following = Stage.objects.next_level_of(stage)
     if following is not None:
         return _("Change the table sizes of %(next)s on its page in the console.") % {
-            "next": following.name
+            "next": following.display_name
         }
     # The level would be made like the last one: the organiser makes it instead.
     return _(
@@ -163,19 +170,20 @@ def _next_playoff_stage(stage: Stage, advancers: int) -> Stage:
     template = tournament.stages.filter(kind=Stage.Kind.PLAYOFF).order_by("-order").first() or stage
     final = advancers <= template.table_size_max
     levels = tournament.stages.filter(kind=Stage.Kind.PLAYOFF).count()
-    # Named by a worker, in the site's language (LANGUAGE_CODE); a stage's name is unique in
-    # its tournament, and the organiser may have taken this one: then "Final (2)", and so on.
-    name = (
-        pgettext("stage name", "Final")
-        if final
-        else pgettext("stage name", "Playoff level %(level)s") % {"level": levels + 1}
-    )
-    taken = {stage_name_key(n) for n in tournament.stages.values_list("name", flat=True)}
-    free, copy = name, 1
-    while stage_name_key(free) in taken:
+    # Named by a worker, as a name key read in the reader's language (tournaments.stagenames);
+    # a stage's name is unique in its tournament in every language, and the organiser may have
+    # taken this one: then "Final (2)", and so on.
+    taken = {
+        stage_name_key(name)
+        for stage_names in tournament.stages.values_list("name", "name_key")
+        for name in names_read(*stage_names)
+    }
+    kind, level = ("final", None) if final else ("playoff_level", levels + 1)
+    key, copy = name_key(kind, level=level), 1
+    while any(stage_name_key(name) in taken for name in in_every_language(key)):
         copy += 1
-        free = f"{name} ({copy})"
-    return create_stage(tournament=tournament, name=free, **further_level(template))
+        key = name_key(kind, level=level, copy=copy)
+    return create_stage(tournament=tournament, name_key=key, **further_level(template))
 
 
 @transaction.atomic

@@ -39,3 +39,10 @@ def counting_through(
     won = frozenset(r for r in record.went_out if r <= through)
     missed = sum(1 for r in missed_rounds if r <= through)
     return PlayerRecord(record.player_id, record.table, scores, won, record.carried, missed)
+
+
+def decided(ranked_through: int, rounds: int) -> bool:
+    """Whether the standings say who advances ("advances") rather than who would as things stand
+    ("would advance"): once the ranking counts every round of the stage. A tie that decides it
+    is then flagged for the officials, and a correction is still an audited change."""
+    return ranked_through >= rounds

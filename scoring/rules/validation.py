@@ -17,6 +17,8 @@ class ScoreLine:
     player_id: int
     pips: object  # raw input: int, digit string, or anything a form or a CSV file may send
     went_out: bool = False
+    # The official confirmed an unusual score as it is (plausibility.py): stored with its warning.
+    checked: bool = False
 
 
 # Officials read these on the tablet and in the CSV import: lazy, so each request gets its own
@@ -55,6 +57,9 @@ def _grouped(n: int) -> str:
     if get_language() is None:
         return f"{n:,}"
     return formats.number_format(n, force_grouping=True)
+
+
+grouped = _grouped  # the other rules' messages write numbers the same way
 
 
 def _listed(name: str, n: int) -> str:

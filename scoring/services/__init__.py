@@ -3,7 +3,7 @@
 `idempotency` (the Idempotency-Key store), `paper` (the CSV upload of paper score sheets) and
 `tiebreaks`. The names other modules use are importable from here."""
 
-from scoring.services.bodies import result_body
+from scoring.services.bodies import result_body, warnings_body
 from scoring.services.paper import import_scores
 from scoring.services.results import (
     Outcome,
@@ -23,4 +23,5 @@ __all__ = [
     "result_body",
     "seated_for_round",
     "submit_round_result",
+    "warnings_body",
 ]

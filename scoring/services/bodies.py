@@ -15,7 +15,9 @@ from scoring.models import RoundResult, Score
 from tables.models import Seat
 
 
-def score_body(score: Score) -> dict[str, Any]:
+def score_body(score: Score, checked: bool = False) -> dict[str, Any]:
+    """A score as answered; `checked` when the official confirmed it as unusual (its warning
+    says so too): a client sending the answer back with a change keeps it confirmed."""
     player = score.player
     return {
         "player": player.pk,
@@ -23,7 +25,13 @@ def score_body(score: Score) -> dict[str, Any]:
         "name": player.name,
         "pips": score.pips,
         "went_out": score.went_out,
+        "checked": checked,
     }
+
+
+def checked_players(result: RoundResult) -> set[int]:
+    """The players whose unusual score the official confirmed."""
+    return {w["player"] for w in result.warnings if w.get("checked")}
 
 
 def scores_of(result: RoundResult) -> list[Score]:
@@ -42,11 +50,28 @@ def result_body(result: RoundResult, scores: list[Score] | None = None) -> dict[
     """The API's answer for a result; scores as _scores_of gives them (read when not given)."""
     scores = scores_of(result) if scores is None else scores
     ordered = sorted(scores, key=lambda s: s.position or 0)
+    names = {s.player_id: s.player.name for s in scores}
+    checked = checked_players(result)
     return {
         **answer_fields(result),
         "blocked": result.blocked,
-        "scores": [score_body(s) for s in ordered],
+        "scores": [score_body(s, s.player_id in checked) for s in ordered],
+        "warnings": warnings_body(result.warnings, names),
     }
+
+
+def warnings_body(warnings: list[dict], names: dict[int, str]) -> list[dict[str, Any]]:
+    """The warnings as the API answers them: each stored one with its message, in the request's
+    language (shared/API.md: `warnings`, empty when none)."""
+    return [
+        {
+            **w,
+            "message": rules.warning_message(
+                names.get(w["player"], str(w["player"])), rules.PipsWarning.from_dict(w)
+            ),
+        }
+        for w in warnings
+    ]
 
 
 def answer_fields(result: RoundResult) -> dict[str, Any]:
@@ -64,7 +89,10 @@ def answer_fields(result: RoundResult) -> dict[str, Any]:
 
 
 SUBMISSION_FIELDS = ("blocked", "scores", "reason")
-SCORE_FIELDS = ("player", "pips", "went_out")
+# checked: the official confirmed the score as it is, though the deal makes it unusual.
+SCORE_FIELDS = ("player", "pips", "went_out", "checked")
+# Worked out from the scores: a client may send back the answer it read, whatever these say.
+WORKED_OUT_FIELDS = ("warnings",)
 # What the API's answer has besides (result_body, _score_body): a client may send back what it
 # read with a change; these are set by Roundhouse and not read from a request.
 ANSWER_FIELDS = (
@@ -77,7 +105,8 @@ SCORE_ANSWER_FIELDS = ("number", "name")
 def parse_submission(data: Mapping[str, Any]) -> tuple[bool, list[rules.ScoreLine], str]:
     """(blocked, lines, reason) from a request body, or ValidationError naming the field."""
     errors: dict[str, list[str]] = {}
-    for name in sorted(set(data) - set(SUBMISSION_FIELDS) - set(ANSWER_FIELDS)):
+    known = {*SUBMISSION_FIELDS, *ANSWER_FIELDS, *WORKED_OUT_FIELDS}
+    for name in sorted(set(data) - known):
         errors[name] = [
             _("Unknown field: the fields are %(fields)s.")
             % {"fields": ", ".join(SUBMISSION_FIELDS)}
@@ -114,7 +143,15 @@ def parse_submission(data: Mapping[str, Any]) -> tuple[bool, list[rules.ScoreLin
                         "fields": ", ".join(SCORE_FIELDS),
                     }
                 )
-            lines.append(rules.ScoreLine(player, item.get("pips"), item.get("went_out", False)))
+            checked = item.get("checked", False)
+            if not isinstance(checked, bool):
+                errors.setdefault("scores", []).append(
+                    _("Score %(index)s: say whether the official checked it: true or false.")
+                    % {"index": index + 1}
+                )
+            lines.append(
+                rules.ScoreLine(player, item.get("pips"), item.get("went_out", False), checked)
+            )
     if errors:
         raise ValidationError(errors)
     return blocked, lines, reason.strip()

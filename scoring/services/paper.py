@@ -19,11 +19,13 @@ from scoring.services.results import (
 from tables.models import Table
 from tournaments.csvfiles import ImportRejected, read_csv, whole_number
 from tournaments.models import Stage
-from tournaments.services.stages import closed_message
+from tournaments.services.stages import closed_message, names_read
 from tournaments.text import folded
 
 FROM_PAPER = RequestMeta("csv")  # where the history says these results came from
-SCORE_COLUMNS = (*SCORES_HEADER, "blocked")  # the export's columns, and optionally blocked
+# The export's columns, and optionally blocked, and checked: an unusual score the official
+# checked on the sheet (yes), stored with its warning marked checked.
+SCORE_COLUMNS = (*SCORES_HEADER, "blocked", "checked")
 SCORE_REQUIRED = ("stage", "table", "round", "number", "pips", "went_out")
 YES = {"yes", "y", "true", "1", "x"}
 NO = {"no", "n", "false", "0", ""}
@@ -37,6 +39,7 @@ class _Group:
     table: Table
     round_no: int
     lines: list = field(default_factory=list)  # (CsvRecord, Player, went_out)
+    checked: dict = field(default_factory=dict)  # player id -> the checked column said yes
     confirm: bool = False
     blocked: bool | None = None
 
@@ -56,8 +59,9 @@ def _flag(value: str, column: str, problems: list[str]) -> bool | None:
 def _scores_groups(tournament, records) -> tuple[dict[tuple, _Group], list]:
     stages = list(tournament.stages.all())
     by_name: dict[str, list[Stage]] = {}
-    for stage in stages:
-        by_name.setdefault(stage.name.lower(), []).append(stage)
+    for stage in stages:  # by any name it is read as (the files name it in English)
+        for name in {name.lower() for name in names_read(stage.name, stage.name_key)}:
+            by_name.setdefault(name, []).append(stage)
     by_order = {str(stage.order): stage for stage in stages}
     tables = {(t.stage_id, t.number): t for t in Table.objects.filter(stage__in=stages)}
     players = {p.number: p for p in tournament.players.all()}
@@ -80,12 +84,16 @@ def _scores_groups(tournament, records) -> tuple[dict[tuple, _Group], list]:
             if table is None:
                 problems.append(
                     _("%(stage)s has no table %(table)s")
-                    % {"stage": stage.name, "table": repr(values["table"])}
+                    % {"stage": stage.display_name, "table": repr(values["table"])}
                 )
             if not 1 <= (whole_number(values["round"]) or 0) <= stage.rounds:
                 problems.append(
                     _("%(stage)s has rounds 1 to %(rounds)s, not %(round)s")
-                    % {"stage": stage.name, "rounds": stage.rounds, "round": repr(values["round"])}
+                    % {
+                        "stage": stage.display_name,
+                        "rounds": stage.rounds,
+                        "round": repr(values["round"]),
+                    }
                 )
             else:
                 round_no = int(values["round"])
@@ -109,6 +117,7 @@ def _scores_groups(tournament, records) -> tuple[dict[tuple, _Group], list]:
                 )
         went_out = _flag(values["went_out"], "went_out", problems)
         blocked = _flag(values["blocked"], "blocked", problems) if values["blocked"] else None
+        checked = _flag(values["checked"], "checked", problems) if values["checked"] else False
         status = values["status"].lower() or RoundResult.Status.SUBMITTED
         if status not in RoundResult.Status.values:
             problems.append(
@@ -123,6 +132,7 @@ def _scores_groups(tournament, records) -> tuple[dict[tuple, _Group], list]:
             # every problem is reported in one upload, and its player is not called missing.
         group = groups.setdefault((table.pk, round_no), _Group(stage, table, round_no))
         group.lines.append((record, player, went_out))
+        group.checked[player.pk] = bool(checked)
         group.confirm = group.confirm or status == RoundResult.Status.CONFIRMED
         if blocked is not None:
             group.blocked = blocked
@@ -131,7 +141,11 @@ def _scores_groups(tournament, records) -> tuple[dict[tuple, _Group], list]:
 
 def _check_group(group: _Group, by: AbstractBaseUser) -> list[tuple[int, str]]:
     first = group.lines[0][0].line
-    where = {"table": group.table.number, "round": group.round_no, "stage": group.stage.name}
+    where = {
+        "table": group.table.number,
+        "round": group.round_no,
+        "stage": group.stage.display_name,
+    }
     if RoundResult.objects.filter(table=group.table, round_no=group.round_no).exists():
         message = _(
             "table %(table)s, round %(round)s already has a result: correct it on its page, "
@@ -169,15 +183,26 @@ def _check_group(group: _Group, by: AbstractBaseUser) -> list[tuple[int, str]]:
     return errors
 
 
+@dataclass
+class Imported:
+    """What an upload entered: the results made, and the unusual scores among them, each as
+    (line, message) in the reader's language: stored with their warnings, and said."""
+
+    created: int
+    warnings: list[tuple[int, str]] = field(default_factory=list)
+
+
 @transaction.atomic
 def import_scores(
     *, tournament, content: bytes, by: AbstractBaseUser, meta: RequestMeta = FROM_PAPER
-) -> int:
+) -> Imported:
     """Enter round results from a scores.csv (the export's columns), all or none.
 
     Every line is checked as if entered on the tablet; ImportRejected lists every bad line.
-    Rows marked confirmed are confirmed by the uploader. Returns the number of results made.
+    Rows marked confirmed are confirmed by the uploader. A score the deal makes unusual is
+    entered with its warning (checked when its line says so in `checked`), and said.
     """
+    warned: list[tuple[int, str]] = []
     records = read_csv(content, columns=SCORE_COLUMNS, required=SCORE_REQUIRED, what="scores")
     groups, errors = _scores_groups(tournament, records)
     for group in groups.values():
@@ -188,13 +213,26 @@ def import_scores(
         data = {
             "blocked": group.blocked,
             "scores": [
-                {"player": p.pk, "pips": record.values["pips"], "went_out": bool(w)}
+                {
+                    "player": p.pk,
+                    "pips": record.values["pips"],
+                    "went_out": bool(w),
+                    "checked": group.checked[p.pk],
+                }
                 for record, p, w in group.lines
             ],
         }
         outcome = submit_round_result(
             table=group.table, round_no=group.round_no, data=data, by=by, meta=meta
         )
+        line_of = {p.pk: record.line for record, p, _ in group.lines}
+        where = {"table": group.table.number, "round": group.round_no}
+        for warning in outcome.body["warnings"]:
+            said = _("table %(table)s, round %(round)s: %(message)s") % {
+                **where,
+                "message": warning["message"],
+            }
+            warned.append((line_of[warning["player"]], said))
         if group.confirm:
             confirm_round_result(result=outcome.result, by=by, meta=meta)
-    return len(groups)
+    return Imported(len(groups), sorted(warned))

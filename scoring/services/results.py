@@ -14,12 +14,13 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from scoring import rules, standings
-from scoring.exceptions import VersionChanged, VersionRequired
+from scoring.exceptions import UnusualScores, VersionChanged, VersionRequired
 from scoring.models import RoundResult, RoundResultVersion, Score
 from scoring.services.bodies import (
     ANSWER_FIELDS,
     answer_fields,
     answer_mismatches,
+    checked_players,
     parse_submission,
     result_body,
     score_body,
@@ -92,12 +93,16 @@ def _record_version(
         action=action,
         status=result.status,
         blocked=result.blocked,
-        scores=[score_body(s) for s in sorted(scores, key=lambda s: s.player.number)],
+        scores=[
+            score_body(s, s.player_id in checked_players(result))
+            for s in sorted(scores, key=lambda s: s.player.number)
+        ],
         by=by,
         source=meta.source,
         ip_address=meta.ip_address,
         user_agent=meta.user_agent[:300],
         reason=reason,
+        warnings=result.warnings,
     )
 
 
@@ -109,6 +114,7 @@ def _save(
     by: AbstractBaseUser,
     if_match: str | None,
     meta: RequestMeta,
+    ask_unusual: bool = False,
 ) -> Outcome:
     stage = lock_open_stage(table.stage_id, change="results")
     existing = (  # the result's row only: the ordering joins the stage, shared-locked above
@@ -145,12 +151,13 @@ def _save(
     if not 1 <= round_no <= stage.rounds:
         message = _("%(stage)s has rounds 1 to %(rounds)s.")
         raise ValidationError(
-            {"round_no": [message % {"stage": stage.name, "rounds": stage.rounds}]}
+            {"round_no": [message % {"stage": stage.display_name, "rounds": stage.rounds}]}
         )
     engine = stage.engine(round_no)
     seats = _seats_at(table)
+    seated = seated_for_round(table, round_no, seats)
     errors = rules.validate_round(
-        seated=seated_for_round(table, round_no, seats),
+        seated=seated,
         lines=lines,
         blocked=blocked,
         domino_set=stage.domino_set,
@@ -172,6 +179,16 @@ def _save(
         )
     if errors:
         raise ValidationError(errors)
+    warnings = unusual_scores(table, stage, lines, players=len(seated))
+    if ask_unusual and not all(w.checked for w in warnings):
+        raise UnusualScores(
+            _(
+                "Not saved: some scores are unusual for the deal. Check them with the players, "
+                'then send them again with "checked": true on each, or correct them.'
+            ),
+            warnings,
+            seated,
+        )
 
     if existing is None:
         result = RoundResult.objects.create(
@@ -181,12 +198,14 @@ def _save(
             engine=engine,
             blocked=blocked,
             submitted_by=by,
+            warnings=[w.as_dict() for w in warnings],
         )
         action, created = RoundResultVersion.Action.SUBMITTED, True
     else:
         result = existing
         result.scores.all().delete()
         result.blocked, result.version = blocked, result.version + 1
+        result.warnings = [w.as_dict() for w in warnings]
         result.status, result.confirmed_by, result.submitted_by = (
             RoundResult.Status.SUBMITTED,
             None,
@@ -230,8 +249,13 @@ def submit_round_result(
     idempotency_key: str | None = None,
     request_path: str = "",
     meta: RequestMeta = RequestMeta(),
+    ask_unusual: bool = False,
 ) -> Outcome:
     """Create or replace a table's result for a round.
+
+    Scores the deal makes unusual (rules.plausibility) are stored with their warnings, `checked`
+    where the body says the official confirmed them; with `ask_unusual`, a result with one not
+    checked is refused (UnusualScores) and nothing is stored: the entry page asks first.
 
     With an Idempotency-Key, the key is stored in the same transaction as the result: the same
     key and body replay the stored answer; another body raises KeyReused. A concurrent request
@@ -255,7 +279,13 @@ def submit_round_result(
                         )
                     record = claim(user=by, key=idempotency_key, path=request_path, digest=digest)
                 outcome = _save(
-                    table=table, round_no=round_no, data=data, by=by, if_match=if_match, meta=meta
+                    table=table,
+                    round_no=round_no,
+                    data=data,
+                    by=by,
+                    if_match=if_match,
+                    meta=meta,
+                    ask_unusual=ask_unusual,
                 )
                 if record is not None:
                     remember(record, created=outcome.created, body=outcome.body, etag=outcome.etag)
@@ -266,6 +296,16 @@ def submit_round_result(
             # Another request committed first (the same key, or the same table and round): the
             # second attempt sees its row and replays it, or asks for If-Match.
     raise AssertionError("unreachable")
+
+
+def unusual_scores(
+    table: Table, stage: Stage, lines: list[rules.ScoreLine], *, players: int
+) -> list[rules.PipsWarning]:
+    """The round's scores the deal makes unusual: the tiles dealt at a table of `players` with
+    the tournament's preset and the stage's set (rules.plausibility). Every path's one check:
+    the tablet, the API and the CSV import."""
+    tiles = rules.tiles_dealt(table.stage.tournament.preset, stage.domino_set, players)
+    return rules.unusual_scores(lines, domino_set=stage.domino_set, tiles=tiles)
 
 
 def needs_another_confirmer(stage: Stage, *, entered_by: int | None, by: int) -> bool:

@@ -32,7 +32,7 @@ def record_tiebreak(
         errors["order"] = [_("List each tied player once, best first: at least two players.")]
     table = stage.tables.filter(pk=table_id).first() if table_id is not None else None
     if table_id is not None and table is None:
-        errors["table"] = [_("%(stage)s has no such table.") % {"stage": stage.name}]
+        errors["table"] = [_("%(stage)s has no such table.") % {"stage": stage.display_name}]
     if errors:
         raise ValidationError(errors)
     read = standings.stage_records(stage)
@@ -45,7 +45,11 @@ def record_tiebreak(
             if table
             else _("Players %(players)s are not seated at %(stage)s.")
         )
-        where = {"players": unknown, "table": table.number if table else None, "stage": stage.name}
+        where = {
+            "players": unknown,
+            "table": table.number if table else None,
+            "stage": stage.display_name,
+        }
         raise ValidationError({"order": [message % where]})
     if table is not None:
         places = {(ranked[p].table_rank, ranked[p].table_tied) for p in order}

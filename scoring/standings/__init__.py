@@ -22,7 +22,7 @@ from scoring.standings.records import SeatFacts, stage_records
 from scoring.standings.requests import mark_changed, request_rebuild, send_rebuild, stale_stage_ids
 from scoring.standings.rows import ROW_FIELDS
 from scoring.standings.snapshot import standings_meta, standings_payload
-from scoring.standings.text import note_text, tie_message
+from scoring.standings.text import explained, note_text, separation_text, tie_message
 
 __all__ = [
     "CACHE_SECONDS",
@@ -31,6 +31,7 @@ __all__ = [
     "RebuildBusy",
     "SeatFacts",
     "cache_key",
+    "explained",
     "mark_changed",
     "note_text",
     "pending_key",
@@ -38,6 +39,7 @@ __all__ = [
     "rebuild_standings",
     "request_rebuild",
     "send_rebuild",
+    "separation_text",
     "stage_records",
     "stale_stage_ids",
     "standings_meta",

@@ -10,8 +10,13 @@ logger = logging.getLogger(__name__)
 CACHE_SECONDS = 300
 
 
+# The payload's shape: a release that adds to it (2: the rows' tie-breaks) reads no payload an
+# earlier one cached.
+PAYLOAD_VERSION = 2
+
+
 def cache_key(stage_id: int) -> str:
-    return f"standings:{stage_id}"
+    return f"standings:{PAYLOAD_VERSION}:{stage_id}"
 
 
 def pending_key(stage_id: int) -> str:

@@ -24,8 +24,10 @@ ROW_FIELDS = (
     "table_tied",
     "advances",
     "note",
+    "tiebreaks",
 )
-Line = tuple[Any, ...]  # (player_id, *ROW_FIELDS), the scores as {round_no: pips}
+# (player_id, *ROW_FIELDS), the scores as {round_no: pips}, the tie-breaks as rules.Separation
+Line = tuple[Any, ...]
 
 
 def line_digest(line: Line, seat: SeatFacts) -> int:
@@ -34,8 +36,8 @@ def line_digest(line: Line, seat: SeatFacts) -> int:
     string's, or None's before 3.12: the note and a missing table go in as the seat facts and -1).
     A Python release that hashed tuples differently would only make one rebuild rewrite every line.
     """
-    _, rank, table, table_rank, *counts, scores, tied, table_tied, advances, _ = line
-    flags = (tied, table_tied, advances, seat.withdrawn, seat.from_round)
+    _, rank, table, table_rank, *counts, scores, tied, table_tied, advances, _, tiebreaks = line
+    flags = (tied, table_tied, advances, seat.withdrawn, seat.from_round, tiebreaks)
     return hash(
         (
             rank,
@@ -73,6 +75,7 @@ def snapshot_lines(
             row.table_tied,
             row.player_id in advancing,
             note(seat),
+            row.separations,
         )
         lines[row.player_id] = (line_digest(line, seat), line)
     return lines
@@ -141,7 +144,12 @@ def _stored_fields(values: list[Any]) -> dict[str, Any]:
     """A line's values after its player, as StandingRow's fields."""
     fields = dict(zip(ROW_FIELDS, values, strict=True))
     fields["scores"] = _stored_scores(fields["scores"])
+    fields["tiebreaks"] = _stored_tiebreaks(fields["tiebreaks"])
     return fields
+
+
+def _stored_tiebreaks(separations: tuple[rules.Separation, ...]) -> list[dict[str, Any]]:
+    return [separation.as_dict() for separation in separations]
 
 
 def _insert_rows(stage: Stage, lines: list[tuple[int, Line]]) -> None:
@@ -165,4 +173,7 @@ def _copy_rows(stage: Stage, lines: list[tuple[int, Line]]) -> None:
     with connection.cursor() as cursor, logged(cursor, sql), cursor.cursor.copy(sql) as copy:
         for digest, line in lines:
             scores = json.dumps(_stored_scores(line[SCORES_AT]))
-            copy.write_row((stage.pk, digest, *line[:SCORES_AT], scores, *line[SCORES_AT + 1 :]))
+            tiebreaks = json.dumps(_stored_tiebreaks(line[-1]))
+            copy.write_row(
+                (stage.pk, digest, *line[:SCORES_AT], scores, *line[SCORES_AT + 1 : -1], tiebreaks)
+            )

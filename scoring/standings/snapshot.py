@@ -66,6 +66,7 @@ def standings_payload(stage: Stage, meta: StageStandings) -> dict[str, Any]:
                 "tied": row.tied,
                 "advances": row.advances,
                 "note": row.note,
+                "tiebreaks": row.tiebreaks,
             }
             for row in rows
         ],

@@ -1,5 +1,7 @@
-"""What the standings say to people: an unresolved tie, a note beside a player."""
+"""What the standings say to people: an unresolved tie, a note beside a player, how a tie-break
+separated players on the same total."""
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -7,11 +9,16 @@ from django.utils.translation import gettext as _
 from scoring.standings.records import SeatFacts
 
 
+def _and(names: Sequence[str]) -> str:
+    joined = names[0]
+    for name in names[1:]:
+        joined = _("%(names)s and %(name)s") % {"names": joined, "name": name}
+    return joined
+
+
 def tie_message(flag: dict[str, Any]) -> str:
     """What an unresolved tie asks of the officials, in the active language."""
-    names = flag["names"][0]
-    for name in flag["names"][1:]:
-        names = _("%(names)s and %(name)s") % {"names": names, "name": name}
+    names = _and(flag["names"])
     if flag["table"] is None:
         return _(
             "%(names)s are tied for place %(place)s overall, which decides the last wildcard. "
@@ -51,3 +58,53 @@ def note_text(note: str) -> str:
     if note.startswith("joined in round ") and note[16:].isdigit():
         return _("joined in round %(round)s") % {"round": note[16:]}
     return note
+
+
+def separation_text(separation: Mapping[str, Any], names: Mapping[int, str]) -> str:
+    """How a tie-break put a player ahead of, or behind, others on the same total (a stored
+    rules.Separation), in the active language: "ahead of Bo Li on rounds won, 2-1"."""
+    values = {
+        "names": _and([names.get(player, f"#{player}") for player in separation["players"]]),
+        "mine": separation.get("mine"),
+        "theirs": separation.get("theirs"),
+        "round": separation.get("round"),
+    }
+    ahead = separation["side"] == "ahead"
+    if separation["rule"] == "rounds_won":
+        if ahead:
+            return _("ahead of %(names)s on rounds won, %(mine)s-%(theirs)s") % values
+        return _("behind %(names)s on rounds won, %(mine)s-%(theirs)s") % values
+    if separation["rule"] == "countback":
+        if ahead:
+            text = _(
+                "ahead of %(names)s on countback: %(mine)s against %(theirs)s in round %(round)s"
+            )
+        else:
+            text = _(
+                "behind %(names)s on countback: %(mine)s against %(theirs)s in round %(round)s"
+            )
+        return text % values
+    if separation.get("method") == "draw":
+        values["how"] = _("a draw")
+    else:
+        values["how"] = _("a tie-break round")
+    if ahead:
+        return _("ahead of %(names)s by the officials' decision: %(how)s") % values
+    return _("behind %(names)s by the officials' decision: %(how)s") % values
+
+
+def explained(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The standings rows with each tie-break's text, in the active language, beside its facts."""
+    names = {row["player"]["id"]: row["player"]["name"] for row in rows}
+    return [
+        {
+            **row,
+            "tiebreaks": [
+                {**separation, "text": separation_text(separation, names)}
+                for separation in row["tiebreaks"]
+            ],
+        }
+        if row.get("tiebreaks")
+        else row
+        for row in rows
+    ]

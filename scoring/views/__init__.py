@@ -1,7 +1,8 @@
-"""Scoring's pages: `entry` (the officials' tablet pages) and `stages` (a stage's progress,
-tie-break decisions and close, scores from paper, the bracket)."""
+"""Scoring's pages: `entry` (the officials' tablet pages), `player` (a player's public page) and
+`stages` (a stage's progress, tie-break decisions and close, scores from paper, the bracket)."""
 
 from scoring.views.entry import check_round, enter_home, enter_round, enter_table, history_page
+from scoring.views.player import player_page
 from scoring.views.stages import (
     bracket,
     close_stage_page,
@@ -19,6 +20,7 @@ __all__ = [
     "enter_table",
     "history_page",
     "import_scores_page",
+    "player_page",
     "progress",
     "record_tiebreak_page",
 ]

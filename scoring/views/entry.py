@@ -17,10 +17,11 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from config.refusals import refusal_status, refusal_text
-from scoring import selectors, services, standings
-from scoring.exceptions import KeyReused, VersionChanged, VersionRequired
+from scoring import rules, selectors, services, standings
+from scoring.exceptions import KeyReused, UnusualScores, VersionChanged, VersionRequired
 from scoring.models import RoundResult, StageStandings, TiebreakDecision
 from tables.models import Table
 from tournaments.exceptions import StateConflict
@@ -111,6 +112,7 @@ def _entry_context(
     data: dict[str, Any] | None = None,
     errors: dict[str, list[str]] | None = None,
     key: str | None = None,
+    unusual: UnusualScores | None = None,
 ) -> dict[str, Any]:
     sheet = selectors.table_sheet(table)
     this_round = sheet.round(round_no)
@@ -128,12 +130,22 @@ def _entry_context(
             )
         )
     errors = errors or {}
+    # Asked before saving (no JavaScript): each unusual score said beside it, with the box that
+    # confirms it as typed (_posted_round).
+    asked = {w.player: w for w in (unusual.warnings if unusual else []) if not w.checked}
     rows = [
         {
             "seat": seat,
             "value": "" if values.get(seat.player_id) is None else values.get(seat.player_id),
             "before": before.get(seat.player_id, 0),
             "errors": errors.get(f"scores.{seat.player_id}", []),
+            "warning": (
+                f"{rules.plausibility.ARE_YOU_SURE} "
+                + rules.warning_message(seat.player.name, asked[seat.player_id])
+                if seat.player_id in asked
+                else ""
+            ),
+            "warning_pips": asked[seat.player_id].pips if seat.player_id in asked else "",
         }
         for seat in sheet.seats
         if seat.plays_round(round_no)
@@ -150,8 +162,10 @@ def _entry_context(
     blocked_errors = [*errors.get("non_field_errors", []), *errors.get("blocked", [])]
     if errors and not general:  # the top says that nothing was saved, and where to look
         general = [_("Not saved: correct what is marked below.")]
+    if asked:
+        general = [CHECK_UNUSUAL]
     # Without JavaScript, the first thing to correct takes the focus as the page loads.
-    wrong = next((row for row in rows if row["errors"]), None)
+    wrong = next((row for row in rows if row["errors"] or row["warning"]), None)
     if wrong is not None:
         focus = f"pips-{wrong['seat'].player_id}"
     elif blocked_errors and rows:
@@ -185,19 +199,31 @@ def _entry_context(
     }
 
 
+# Said at the top when unusual scores are asked about (the page's words for UnusualScores).
+CHECK_UNUSUAL = gettext_lazy(
+    "Not saved yet: check the scores marked below with the players. Correct them, or tick that "
+    "they are right and save again."
+)
+
+
 def _posted_round(request: HttpRequest, table: Table, round_no: int) -> dict[str, Any]:
-    """The API's body from the entry form's fields."""
+    """The API's body from the entry form's fields. A score is checked when its box confirms
+    the very value sent (checked-<player> holds the pips asked about): a score changed after
+    the question is asked about again."""
     went_out = request.POST.get("went_out", "")
     scores = []
     for seat in table.seats.all():
         if seat.plays_round(round_no):
-            scores.append(
-                {
-                    "player": seat.player_id,
-                    "pips": request.POST.get(f"pips-{seat.player_id}", "").strip(),
-                    "went_out": went_out == str(seat.player_id),
-                }
-            )
+            pips = request.POST.get(f"pips-{seat.player_id}", "").strip()
+            score = {
+                "player": seat.player_id,
+                "pips": pips,
+                "went_out": went_out == str(seat.player_id),
+            }
+            confirmed = request.POST.get(f"checked-{seat.player_id}", "").strip()
+            if confirmed and confirmed == pips:
+                score["checked"] = True
+            scores.append(score)
     return {
         "blocked": went_out == "blocked",
         "scores": scores,
@@ -236,7 +262,12 @@ def enter_round(request: HttpRequest, slug: str, table_id: int, round_no: int) -
                 idempotency_key=key,
                 request_path=reverse("round-result", args=[table.pk, round_no]),
                 meta=meta(request),
+                ask_unusual=True,
             )
+        except UnusualScores as unusual:
+            # Nothing stored: the page asks, the official corrects or confirms each score.
+            context = _entry_context(tournament, table, round_no, data=data, unusual=unusual)
+            return render(request, "scoring/enter_round.html", context, status=400)
         except ValidationError as error:
             errors = (
                 error.message_dict if hasattr(error, "error_dict") else {"__all__": error.messages}
@@ -322,6 +353,7 @@ def check_round(request: HttpRequest, slug: str, table_id: int, round_no: int) -
     for row in rows:  # only what changed is marked
         if row["was"] == (row["pips"], row["went_out"]):
             row["was"] = None
+    names = {row["seat"].player_id: row["seat"].player.name for row in rows}
     context = {
         "tournament": tournament,
         "table": table,
@@ -330,6 +362,7 @@ def check_round(request: HttpRequest, slug: str, table_id: int, round_no: int) -
         "engine": this_round.engine,
         "result": result,
         "rows": rows,
+        "flags": selectors.flags_of(result.warnings, names),
     }
     return render(request, "scoring/check_round.html", context)
 
@@ -360,6 +393,9 @@ def history_page(request: HttpRequest, slug: str, table_id: int, round_no: int) 
     tournament = staffed_tournament(request, slug)
     table = table_of(tournament, table_id)
     result = get_object_or_404(RoundResult, table=table, round_no=round_no)
-    versions = result.versions.select_related("by").order_by("-version")
+    versions = list(result.versions.select_related("by").order_by("-version"))
+    for version in versions:  # its unusual scores: checked by the official, or not
+        names = {line["player"]: line["name"] for line in version.scores}
+        version.flags = selectors.flags_of(version.warnings, names)
     context = {"tournament": tournament, "table": table, "result": result, "versions": versions}
     return render(request, "scoring/history.html", context)

@@ -38,7 +38,7 @@ def import_scores_page(request: HttpRequest, slug: str) -> HttpResponse:
     errors: list[tuple[int, str]] = []
     if request.method == "POST" and form.is_valid():
         try:
-            created = services.import_scores(
+            imported = services.import_scores(
                 tournament=tournament,
                 content=form.cleaned_data["file"].read(),
                 by=request.user,
@@ -47,12 +47,16 @@ def import_scores_page(request: HttpRequest, slug: str) -> HttpResponse:
         except ImportRejected as rejected:
             errors = rejected.rows
         else:
+            created = imported.created
             entered = ngettext(
                 "Entered %(count)s round result(s) from the file.",
                 "Entered %(count)s round result(s) from the file.",
                 created,
             )
             messages.success(request, entered % {"count": created})
+            for line, warning in imported.warnings:  # entered, flagged, and said
+                unusual = _("Line %(line)s: %(message)s Check it with the table's players.")
+                messages.warning(request, unusual % {"line": line, "message": warning})
             return redirect("manage", slug=slug)
     context = {"tournament": tournament, "form": form, "errors": errors}
     status = 400 if request.method == "POST" else 200
@@ -96,7 +100,7 @@ def close_stage_page(request: HttpRequest, slug: str, order: int) -> HttpRespons
         messages.error(request, str(error))
     else:
         closed = _("%(stage)s is closed. See the bracket for what follows.")
-        messages.success(request, closed % {"stage": stage.name})
+        messages.success(request, closed % {"stage": stage.display_name})
     return redirect("manage", slug=slug)
 
 
@@ -144,6 +148,7 @@ def progress(request: HttpRequest, slug: str, order: int) -> HttpResponse:
         "counts": counts,
         "flags": tiebreak_flags(meta, table_ids),
         "rounds": range(1, stage.rounds + 1),
+        "unusual": selectors.unusual_results(stage),
     }
     template = "scoring/_progress.html" if request.htmx else "scoring/progress.html"
     return render(request, template, context)

@@ -187,6 +187,22 @@ def visits_for(event: Event, who: str) -> list[Visit]:
                 "bracket", f"/t/{FINISHED_SLUG}/bracket/", "Final placings", "Clasificación final"
             ),
             Visit("screen", f"{t}/screen/", "Newest results", "Últimos resultados"),
+            Visit(
+                "results", f"/t/{FINISHED_SLUG}/results/", "final standings", "clasificación final"
+            ),
+            Visit("results-not-final", f"{t}/results/", "not final yet", "aún no son definitivos"),
+            Visit(
+                "certificates",
+                f"/t/{FINISHED_SLUG}/results/certificates/",
+                "1st place",
+                "1.er lugar",
+            ),
+            Visit(
+                "how-it-works",
+                f"{t}/how-it-works/",
+                "How a round is scored",
+                "Cómo se puntúa una ronda",
+            ),
             Visit("login", "/accounts/login/", "Sign in", "Iniciar sesión"),
             Visit("signup", "/accounts/signup/", "Sign up as an organiser", "Registrarse como"),
             Visit(
@@ -313,8 +329,9 @@ TEXT_OF_PAGE = """() => {
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   while (walker.nextNode()) {
     const node = walker.currentNode;
-    // Code is code (CSV column names), the same in every language.
-    if (!node.parentElement.closest("script, style, code")) texts.push(node.nodeValue);
+    // Code is code (CSV column names), the same in every language; so is what is marked as in a
+    // language of its own (a rules document's English title).
+    if (!node.parentElement.closest("script, style, code, body [lang]")) texts.push(node.nodeValue);
   }
   const named = "[aria-label], [placeholder], [title], [alt]";
   for (const el of document.querySelectorAll(named)) {

@@ -36,6 +36,7 @@ def test_text_at_200_percent_does_not_break_the_layout(new_page, event, viewport
         f"/t/{tournament.slug}/tables/1/1/",
         f"/t/{tournament.slug}/enter/",
         f"/t/{tournament.slug}/bracket/",
+        f"/t/{tournament.slug}/how-it-works/",
         "/accounts/login/",
     ]
     for path in paths:

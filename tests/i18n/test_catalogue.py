@@ -56,8 +56,11 @@ def test_spanish_catalogue_is_complete_and_not_fuzzy():
         assert not entry.get("obsolete"), entry
         assert "fuzzy" not in entry["flags"], entry["msgid"]
         assert entry["msgstr"] and all(entry["msgstr"]), f"untranslated: {entry['msgid']!r}"
-        wanted = set(PLACEHOLDER.findall(entry["msgid"]))
-        for msgstr in entry["msgstr"]:
+        # The singular form says what the msgid says; every plural form what msgid_plural says.
+        singular = set(PLACEHOLDER.findall(entry["msgid"]))
+        plural = set(PLACEHOLDER.findall(entry.get("msgid_plural", entry["msgid"])))
+        for form, msgstr in enumerate(entry["msgstr"]):
+            wanted = singular if form == 0 else plural
             assert set(PLACEHOLDER.findall(msgstr)) == wanted, entry["msgid"]
 
 

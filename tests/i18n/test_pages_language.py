@@ -112,6 +112,10 @@ def test_entry_script_reads_each_banner_the_page_renders_with_the_same_english(
         "youTyped",
         "wentOut",
         "fixFields",
+        "areYouSure",
+        "checkUnusual",
+        "cleared",
+        "putBack",
     }
     for name, english in said.items():
         attribute = "data-" + re.sub(r"[A-Z]", lambda m: "-" + m[0].lower(), name)

@@ -131,3 +131,38 @@ def player_records(draw: st.DrawFn, *, same_rounds: bool = False) -> list[Player
         carried = draw(st.sampled_from((0, 0, 0, 1, 2)))
         records.append(PlayerRecord(player_id, table, scores, frozenset(won), carried))
     return records
+
+
+# ---- a finished event: for the final results, their PDF and the certificates --------------------
+
+FINISHED_TABLES = [["José Ibáñez", "Ana Peña", "Bob Ortiz"], ["Núria Muñoz", "Ed Hughes", "Flo Ng"]]
+
+
+def qualifying_of_six(tournament) -> Stage:
+    """The qualifying stage "Clasificación": two tables of three, seated, two rounds."""
+    stage = factories.StageFactory(
+        tournament=tournament, order=1, name="Clasificación", rounds=2, status="seated",
+        table_size_min=3, table_size_max=3,
+    )  # fmt: skip
+    seat_tables(stage, FINISHED_TABLES)
+    return stage
+
+
+def final_of_two(tournament) -> Stage:
+    """The table winners' final, "Gran final", not seated yet."""
+    return factories.StageFactory(
+        tournament=tournament, order=2, name="Gran final", kind="playoff", rounds=2,
+        table_size_min=2, table_size_max=4,
+    )  # fmt: skip
+
+
+def finished_event(tournament, organiser_client) -> None:
+    """Qualifying and the final played and closed, everyone placed: seat 1 goes out every
+    round, seat k scores 5 (k - 1) a round (play_stage)."""
+    first, final = qualifying_of_six(tournament), final_of_two(tournament)
+    play_stage(first)
+    assert close(organiser_client, first).status_code == 202
+    final.refresh_from_db()
+    assert final.status == "seated"
+    play_stage(final)
+    assert close(organiser_client, final).status_code == 202

@@ -11,6 +11,7 @@ from scoring.services.bodies import (
     SCORE_ANSWER_FIELDS,
     SCORE_FIELDS,
     SUBMISSION_FIELDS,
+    WORKED_OUT_FIELDS,
 )
 from tests.conftest import client_for
 from tests.scoring.conftest import round_body
@@ -22,7 +23,12 @@ def test_what_the_schema_says_a_request_holds_is_what_is_read():
 
 
 def test_what_the_schema_says_an_answer_holds_is_what_is_answered():
-    assert set(RoundResultOutput().fields) == {*ANSWER_FIELDS, "blocked", "scores"}
+    assert set(RoundResultOutput().fields) == {
+        *ANSWER_FIELDS,
+        *WORKED_OUT_FIELDS,
+        "blocked",
+        "scores",
+    }
     assert set(ScoreOutput().fields) == {*SCORE_FIELDS, *SCORE_ANSWER_FIELDS}
 
 

@@ -29,14 +29,30 @@ def test_bracket_page_shows_levels_tables_origins_and_placings(client, as_organi
     def level_of(page: str, stage: Stage) -> str:
         return page.split(f'id="level-{stage.pk}"', 1)[1].split("</section>", 1)[0]
 
-    # While a level is played, its places and who goes on are the score so far.
-    play_stage(level1)
+    # Before any round is in, nobody has a place (not "1, 1, 1"); while a level is played, its
+    # places and who goes on are the score so far; with every round in, they are decided.
+    seated = level_of(client.get(f"/t/{tournament.slug}/bracket/").content.decode(), level1)
+    assert '<td class="num">1</td>' not in seated and "would advance" not in seated
+    at_tables = [
+        [seat.player for seat in table.seats.order_by("position")]
+        for table in Table.objects.filter(stage=level1).order_by("number")
+    ]
+
+    def play_round(round_no: int, tables: list) -> None:
+        for players in tables:
+            play(level1, players, round_no, [5 * k for k in range(len(players))])
+
+    play_round(1, at_tables)
+    play_round(2, at_tables[:1])
     playing = level_of(client.get(f"/t/{tournament.slug}/bracket/").content.decode(), level1)
-    assert "Place so far" in playing and ">would advance<" in playing
+    assert "Place so far" in playing and "✓ would advance<" in playing
+    assert "Ranked on round 1, which every table has reported." in playing
     assert ">advances<" not in playing and ">Place<" not in playing
+    assert "would advance: as the standings stand now." in playing  # the legend
+    play_round(2, at_tables[1:])
     close(as_organiser, level1)
     played = level_of(client.get(f"/t/{tournament.slug}/bracket/").content.decode(), level1)
-    assert ">Place<" in played and ">advances<" in played and "so far" not in played
+    assert ">Place<" in played and "✓ advances<" in played and "so far" not in played
     final = Stage.objects.get(source_stage=level1)
     # The last seat goes out every round: the final's places run against its seat order.
     play_stage(final, score_of=lambda seat, round_no: 5 * (3 - seat.position))

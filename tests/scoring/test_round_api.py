@@ -266,7 +266,7 @@ def test_a_field_the_round_would_not_use_is_named_not_dropped(as_official, table
     errors = response.json()
     assert errors["notes"] == ["Unknown field: the fields are blocked, scores, reason."]
     assert (
-        "Score 2 has the unknown field 'wentout': a score has player, pips, went_out."
+        "Score 2 has the unknown field 'wentout': a score has player, pips, went_out, checked."
         in errors["scores"]
     )
     assert not RoundResult.objects.exists()

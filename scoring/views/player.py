@@ -1,0 +1,81 @@
+"""A player's public page: where they sit now, their round-by-round scores, and where they stand in
+every stage, with what the ranking counts mid-stage and how a tie-break placed them."""
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+
+from scoring import rules, standings
+from scoring.models import Placing, RoundResult, Score, StageStandings, StandingRow
+from tables.models import Seat
+from tournaments.models import Player, Stage, Tournament
+
+
+def player_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """Where a player sits now, their round-by-round scores and rank in every stage."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    player = get_object_or_404(Player, tournament=tournament, number=number)
+    seats = {
+        seat.stage_id: seat
+        for seat in Seat.objects.filter(player=player).select_related("table", "stage")
+    }
+    rows = {row.stage_id: row for row in StandingRow.objects.filter(player=player)}
+    metas = {meta.stage_id: meta for meta in StageStandings.objects.filter(stage_id__in=seats)}
+    went_out = set(
+        Score.objects.filter(
+            player=player, went_out=True, result__status=RoundResult.Status.CONFIRMED
+        ).values_list("result__stage_id", "result__round_no")
+    )
+    names = _neighbours(rows.values())
+    stages = []
+    for stage in tournament.stages.exclude(status=Stage.Status.PENDING).order_by("-order"):
+        if stage.pk not in seats:
+            continue
+        row = rows.get(stage.pk)
+        meta = metas.get(stage.pk)
+        scores = row.scores if row else {}
+        # Like with like (scoring.rules.progress): the rank counts the rounds every table has
+        # confirmed; the player's later rounds are shown, marked provisional.
+        through = meta.ranked_through if meta else 0
+        stages.append(
+            {
+                "stage": stage,
+                "seat": seats[stage.pk],
+                "row": row,
+                "through": through,
+                "decided": rules.decided(through, stage.rounds),
+                "awaiting": bool(meta and any(player.pk in flag["players"] for flag in meta.flags)),
+                "tiebreaks": [
+                    standings.separation_text(separation, names)
+                    for separation in (row.tiebreaks if row else ())
+                ],
+                # (round, engine, pips, went out, missed: before a late entry sat down,
+                # counted by the stage's rule, as on the table's sheet; provisional)
+                "rounds": [
+                    (
+                        n,
+                        stage.engine(n),
+                        scores.get(str(n)),
+                        (stage.pk, n) in went_out,
+                        n < seats[stage.pk].from_round,
+                        n > through,
+                    )
+                    for n in range(1, stage.rounds + 1)
+                ],
+            }
+        )
+    placing = Placing.objects.filter(tournament=tournament, player=player).first()
+    now = stages[0] if stages and stages[0]["stage"].status == Stage.Status.SEATED else None
+    context = {
+        "tournament": tournament,
+        "player": player,
+        "stages": stages,
+        "now": now,
+        "placing": placing,
+    }
+    return render(request, "scoring/player.html", context)
+
+
+def _neighbours(rows) -> dict[int, str]:
+    """The names of the players a tie-break placed this player against."""
+    ids = {other for row in rows for s in row.tiebreaks for other in s["players"]}
+    return dict(Player.objects.filter(pk__in=ids).values_list("pk", "name")) if ids else {}
