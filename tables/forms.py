@@ -8,8 +8,11 @@ from tournaments.models import Player, Stage
 class SeatStageForm(forms.Form):
     seed = forms.IntegerField(
         required=False, min_value=0, max_value=2**62,
-        label=_("Seed"),
-        help_text=_("Leave empty for a new random seating; the same seed gives the same seating."),
+        label=_("Shuffle number (optional)"),
+        help_text=_(
+            "Leave it empty for a new random seating. The same number seats the players the "
+            "same way again (it is shown on this page once the stage is seated)."
+        ),
     )  # fmt: skip
     force = forms.BooleanField(
         required=False, label=_("Discard the results already entered and reseat"),

@@ -1,7 +1,7 @@
 from django.urls import path
 
 from config import converters  # noqa: F401 (the <id:...> converter)
-from tables import views
+from tables import checkin, views
 
 urlpatterns = [
     path("t/<slug:slug>/manage/stages/<id:order>/", views.stage_tables, name="manage-stage"),
@@ -28,6 +28,11 @@ urlpatterns = [
         views.player_action,
         {"action": "reinstate"},
         name="manage-reinstate",
+    ),
+    path(
+        "t/<slug:slug>/manage/players/check-in/",
+        checkin.check_in_found,
+        name="manage-check-in-find",
     ),
     path(
         "t/<slug:slug>/manage/players/check-in-everyone/",

@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from config.refusals import refusal_text
-from tables import seating, selectors, services
+from tables import checkin, seating, selectors, services
 from tables.forms import LatePlayerForm, SeatStageForm
 from tournaments import services as tournament_services
 from tournaments.console import errors_onto, form_action, organised_tournament, said
@@ -171,10 +171,14 @@ def player_action(request: HttpRequest, slug: str, player_id: int, action: str) 
             return render(request, "tables/confirm_player.html", context)
         service(player=player, by=request.user)
     except StateConflict as conflict:
+        if request.htmx and action == "check-in":  # the row's button: the answer in the row
+            return checkin.row_answer(request, tournament, player, str(conflict), "error")
         messages.error(request, str(conflict))
     else:
+        if request.htmx and action == "check-in":
+            return checkin.row_answer(request, tournament, player, said(done, player), "success")
         messages.success(request, said(done, player))
-    return redirect(f"/t/{slug}/manage/#players")
+    return redirect("manage", slug=slug)
 
 
 @login_required
@@ -191,12 +195,12 @@ def check_in_everyone(request: HttpRequest, slug: str) -> HttpResponse:
         checked_in = services.check_in_everyone(tournament=tournament, by=request.user)
     except StateConflict as conflict:
         messages.error(request, str(conflict))
-        return redirect(f"/t/{slug}/manage/#players")
+        return redirect("manage", slug=slug)
     done = ngettext(
         "%(count)s player is checked in.", "%(count)s players are checked in.", len(checked_in)
     )
     messages.success(request, done % {"count": len(checked_in)})
-    return redirect(f"/t/{slug}/manage/#players")
+    return redirect("manage", slug=slug)
 
 
 @login_required

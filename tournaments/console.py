@@ -69,8 +69,17 @@ def errors_onto(form: forms.Form, error: ValidationError) -> None:
         form.add_error(field if field in form.fields else None, texts)
 
 
+# The console's sections, in the order of the day's work: each its own page (and address), so
+# that none is scrolled past to reach another; the tab bar names them all.
+SECTIONS = ("players", "stages", "progress", "results", "downloads")
+
+
 def _console(
-    request: HttpRequest, tournament: Tournament, status: int = 200, **forms
+    request: HttpRequest,
+    tournament: Tournament,
+    status: int = 200,
+    section: str = "players",
+    **forms,
 ) -> HttpResponse:
     stages = tournament.stages.annotate(table_count=Count("tables", distinct=True))
     players = list(tournament.players.order_by("number"))
@@ -78,7 +87,10 @@ def _console(
         focus_first_error(form)
     context = {
         "tournament": tournament,
+        "section": section,
+        "section_template": f"tournaments/console/{section}.html",
         "stages": stages,
+        "playing": [stage for stage in stages if stage.status == Stage.Status.SEATED],
         "players": players,
         "player_form": forms.get("player_form") or PlayerForm(),
         "import_form": forms.get("import_form") or ImportPlayersForm(),
@@ -105,8 +117,9 @@ def focus_first_error(form: forms.Form | None) -> None:
 
 
 @login_required
-def console(request: HttpRequest, slug: str) -> HttpResponse:
-    return _console(request, organised_tournament(request, slug))
+def console(request: HttpRequest, slug: str, section: str = "players") -> HttpResponse:
+    """One section of the console; its first, players and check-in, at the console's address."""
+    return _console(request, organised_tournament(request, slug), section=section)
 
 
 @login_required
@@ -127,8 +140,8 @@ def add_stage(request: HttpRequest, slug: str) -> HttpResponse:
         errors_onto(form, error)
     except StateConflict as conflict:
         messages.error(request, str(conflict))
-        return redirect("manage", slug=slug)
-    return _console(request, tournament, status=400, stage_form=form)
+        return redirect("manage-stages", slug=slug)
+    return _console(request, tournament, status=400, section="stages", stage_form=form)
 
 
 @login_required
@@ -148,7 +161,7 @@ def remove_stage(request: HttpRequest, slug: str, order: int) -> HttpResponse:
         messages.error(request, str(conflict))
         return redirect("manage-stage", slug=slug, order=order)
     messages.success(request, _("Removed %(stage)s.") % {"stage": stage.display_name})
-    return redirect("manage", slug=slug)
+    return redirect("manage-stages", slug=slug)
 
 
 def _save_player(
@@ -165,7 +178,7 @@ def _save_player(
         form.add_error(None, str(conflict))
         return None
     messages.success(request, said(done, player))
-    return redirect(f"/t/{slug}/manage/#players")
+    return redirect("manage", slug=slug)
 
 
 def said(done: str, player: Player) -> str:
@@ -239,4 +252,4 @@ def import_players(request: HttpRequest, slug: str) -> HttpResponse:
             _("Not imported, as Roundhouse keeps no such column: %(columns)s.")
             % {"columns": ", ".join(map(repr, left))},
         )
-    return redirect(f"/t/{slug}/manage/#players")
+    return redirect("manage", slug=slug)

@@ -8,6 +8,16 @@ urlpatterns = [
     path("t/<slug:slug>/manage/details/", views.tournament_details, name="manage-details"),
     # The organiser's console: its stages and players.
     path("t/<slug:slug>/manage/", console.console, name="manage"),
+    # Its sections past the first (players and check-in), in the order of the day's work.
+    *(
+        path(
+            f"t/<slug:slug>/manage/{section}/",
+            console.console,
+            {"section": section},
+            name=f"manage-{section}",
+        )
+        for section in console.SECTIONS[1:]
+    ),
     path("t/<slug:slug>/manage/players/add/", console.add_player, name="manage-add-player"),
     path("t/<slug:slug>/manage/players/import/", console.import_players, name="manage-import"),
     path("t/<slug:slug>/manage/stages/add/", console.add_stage, name="manage-add-stage"),

@@ -21,7 +21,7 @@ from tournaments.console import organised_tournament as organised
 from tournaments.csvfiles import ImportRejected
 from tournaments.exceptions import StateConflict
 from tournaments.forms import ImportPlayersForm
-from tournaments.models import Stage, Tournament
+from tournaments.models import Player, Stage, Tournament
 from tournaments.permissions import is_organiser, is_staff_of
 
 
@@ -162,12 +162,16 @@ def record_tiebreak_page(request: HttpRequest, slug: str, order: int) -> HttpRes
         raise PermissionDenied(_("Only officials and organisers record tie-break decisions."))
     stage = get_object_or_404(Stage, tournament=tournament, order=order)
     try:
-        order_ids = [int(pid) for pid in request.POST.getlist("order")]
+        order_ids = _decided_order(request.POST)
         # No table: a tie for the last wildcard, across the stage.
         table_id = int(request.POST["table"]) if request.POST.get("table") else None
     except ValueError:
         messages.error(request, _("Choose the table and the players in their decided order."))
         return redirect("progress", slug=slug, order=order)
+    except ValidationError as error:
+        messages.error(request, _("The decision was not recorded. %(why)s") % {
+            "why": refusal_text(error)})  # fmt: skip
+        return _back(request, slug, order)
     try:
         services.record_tiebreak(
             stage=stage,
@@ -185,9 +189,42 @@ def record_tiebreak_page(request: HttpRequest, slug: str, order: int) -> HttpRes
         messages.error(request, _("The decision was not recorded. %(why)s") % {"why": text})
     else:
         messages.success(request, _("The tie-break decision is recorded; the standings follow it."))
+    return _back(request, slug, order)
+
+
+def _back(request: HttpRequest, slug: str, order: int) -> HttpResponse:
     back = request.POST.get("next", "")
     if back.startswith(f"/t/{slug}/") and url_has_allowed_host_and_scheme(
         back, allowed_hosts={request.get_host()}
     ):
         return redirect(back)  # the page the form was on: an official's, or the console
     return redirect("progress", slug=slug, order=order)
+
+
+def _decided_order(post) -> list[int]:
+    """The tied players best first, from the page's form: a place chosen for each of them
+    (`place-<player id>`), every place once. The form starts with no place chosen, so that no
+    order is recorded that nobody decided: a place left out, or given twice, is refused. A
+    post of the order itself (`order`, player ids best first) is taken as it is."""
+    places = {key.removeprefix("place-"): value for key, value in post.items()
+              if key.startswith("place-")}  # fmt: skip
+    if not places:
+        return [int(pid) for pid in post.getlist("order")]
+    players = dict(
+        Player.objects.filter(pk__in=[int(pid) for pid in places]).values_list("pk", "name")
+    )
+    missing = [players.get(int(pid), pid) for pid, place in places.items() if not place]
+    if missing:
+        unplaced = _("Choose a place for each tied player; none is chosen for %(names)s.")
+        raise ValidationError(unplaced % {"names": ", ".join(map(str, missing))})
+    given = {pid: int(place) for pid, place in places.items()}
+    chosen = list(given.values())
+    if shared := {place for place in chosen if chosen.count(place) > 1}:
+        names = [str(players.get(int(pid), pid)) for pid, p in given.items() if p in shared]
+        raise ValidationError(
+            _("Each place goes to one player: %(names)s were given the same place.")
+            % {"names": ", ".join(names)}
+        )
+    if sorted(chosen) != list(range(1, len(given) + 1)):
+        raise ValidationError(_("The places run from 1 to %(count)s.") % {"count": len(given)})
+    return [int(pid) for pid, _place in sorted(given.items(), key=lambda item: item[1])]

@@ -64,6 +64,7 @@ def test_a_whole_event(new_page, transactional_db, tmp_path):
         "number,name\n" + "".join(f"{n},{name}\n" for n, name in enumerate(PLAYERS, 1)),
         encoding="utf-8",
     )
+    desk.click("#add-players summary")  # adding players is folded under the day's check-in
     desk.set_input_files("#id_file", str(csv_file))
     submit(desk, "button:text-is('Import')")
     assert "Imported 12 players." in desk.inner_text(".messages")
@@ -127,7 +128,7 @@ def test_a_whole_event(new_page, transactional_db, tmp_path):
     accessible(phone)
 
     # The organiser closes the stage; the bracket shows the playoff table.
-    desk.goto("/t/harbour/manage/")
+    desk.goto("/t/harbour/manage/stages/")
     submit(desk, "a[aria-label='Close Qualifying…']")  # asks first, saying what follows
     accessible(desk)
     assert "Each table's winner goes on to the next playoff level" in desk.inner_text("main")
@@ -140,7 +141,7 @@ def test_a_whole_event(new_page, transactional_db, tmp_path):
     assert winners == 3
 
     # Exports download, with the accents intact.
-    desk.goto("/t/harbour/manage/")
+    desk.goto("/t/harbour/manage/downloads/")
     for name in ("players", "seating", "scores", "standings", "bracket"):
         with desk.expect_download() as download:
             desk.click(f"text={name}.csv")

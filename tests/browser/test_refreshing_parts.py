@@ -36,8 +36,8 @@ def test_the_board_refreshes_around_a_half_filled_tie_break_form_and_a_focused_l
     sign_in(page, organiser.username, next_path=board)
     form = page.locator("form.tiebreak")
     # The organiser starts the decision: Bob first, a note, and stays in the note field.
-    form.locator("select[name=order]").nth(0).select_option(str(bob.pk))
-    form.locator("select[name=order]").nth(1).select_option(str(ann.pk))
+    form.locator(f"select[name=place-{bob.pk}]").select_option("1")
+    form.locator(f"select[name=place-{ann.pk}]").select_option("2")
     form.locator("input[name=note]").fill("Bob won the tie-break ro")
     page.wait_for_timeout(6_000)  # a refresh was due meanwhile
     assert page.evaluate("() => document.activeElement.name") == "note"
@@ -56,7 +56,7 @@ def test_the_board_refreshes_around_a_half_filled_tie_break_form_and_a_focused_l
         timeout=12_000,
     )
     # What was chosen and typed is still there, and the focus is on the same link.
-    assert form.locator("select[name=order]").nth(0).input_value() == str(bob.pk)
-    assert form.locator("select[name=order]").nth(1).input_value() == str(ann.pk)
+    assert form.locator(f"select[name=place-{bob.pk}]").input_value() == "1"
+    assert form.locator(f"select[name=place-{ann.pk}]").input_value() == "2"
     assert form.locator("input[name=note]").input_value() == "Bob won the tie-break ro"
     assert page.evaluate("() => document.activeElement.getAttribute('href')") == href

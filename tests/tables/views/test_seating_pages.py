@@ -13,10 +13,13 @@ pytestmark = pytest.mark.django_db
 
 def test_console_lists_stages_players_and_downloads(organiser_client, tournament, stage):
     add_players(tournament, 3)
+    # Each in its section of the console: players first, then stages, then the files.
     page = organiser_client.get(f"/t/{tournament.slug}/manage/").content.decode()
-    assert "Qualifying" in page
     assert "3 entered: 0 checked in, 3 registered, 0 withdrawn" in page
-    assert f"/api/v1/tournaments/{tournament.slug}/exports/seating.csv" in page
+    stages = organiser_client.get(f"/t/{tournament.slug}/manage/stages/").content.decode()
+    assert "Qualifying" in stages
+    files = organiser_client.get(f"/t/{tournament.slug}/manage/downloads/").content.decode()
+    assert f"/api/v1/tournaments/{tournament.slug}/exports/seating.csv" in files
 
 
 def test_seat_from_the_page_then_see_tables_and_pdf_link(organiser_client, tournament, stage):
