@@ -66,6 +66,15 @@ class Sheet:
             for r in self.rounds
         ]
 
+    def by_player(self) -> list[tuple[Seat, int, list[tuple[SheetRound, SheetCell]]]]:
+        """The same sheet turned round, for a phone: each seat with its total and its rounds
+        (a page narrower than a row of every player reads one player at a time)."""
+        grid, totals = self.grid(), self.totals()
+        return [
+            (seat, totals[seat.player_id], [(r, cells[index]) for r, cells in grid])
+            for index, seat in enumerate(self.seats)
+        ]
+
     def has_missed(self) -> bool:
         return any(r.missed for r in self.rounds)
 

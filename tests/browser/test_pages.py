@@ -92,6 +92,11 @@ def test_a_projector_page_fits_the_screen_unscrolled(new_page, hall, size, local
         ".map(e => e.getBoundingClientRect().bottom))"
     )
     assert bottom <= height, f"the page ends at {bottom}px on a {height}px screen"
+    rows_end = page.evaluate(
+        "() => Math.max(...[...document.querySelectorAll('.screen-table tr')]"
+        ".map(e => e.getBoundingClientRect().bottom))"
+    )
+    assert rows_end >= 0.8 * height, f"the rows end at {rows_end}px: the screen's foot is empty"
     smallest = page.evaluate(
         "() => Math.min(...[...document.querySelectorAll('.screen-table td')]"
         ".map(e => parseFloat(getComputedStyle(e).fontSize)))"
