@@ -37,6 +37,16 @@ test: install
 	$(PY) manage.py makemigrations --check --dry-run
 	$(VENV)/bin/pytest
 
+# Every page at a phone, a tablet and a desktop (and at 200% text on the phone and tablet), in
+# English and Spanish, as PNGs in docs/screenshots/all/ (the browser tests' demo event; needs
+# PostgreSQL, Redis and Chromium as `make test` does). Not part of `make test`.
+.PHONY: screenshots
+screenshots: install
+	rm -rf docs/screenshots/all && mkdir -p docs/screenshots/all
+	ROUNDHOUSE_SCREENSHOTS=$(CURDIR)/docs/screenshots/all $(VENV)/bin/pytest -q -p no:cacheprovider \
+	  tests/browser/test_every_page.py tests/browser/test_every_page_fits.py; \
+	  echo "$$(ls docs/screenshots/all | wc -l) screenshots in docs/screenshots/all/"
+
 lint: install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .

@@ -16,6 +16,7 @@ pytestmark = pytest.mark.browser
 def test_an_organiser_signs_up_and_creates_a_tournament_on_a_phone(new_page, transactional_db):
     page = new_page(PHONE)
     page.goto("/")
+    page.click(".menu > summary")  # on a phone the header's links are in its Menu
     page.click("text=Sign up")
     page.fill("#id_username", "rosa")
     page.fill("#id_email", "rosa@example.org")
@@ -37,6 +38,7 @@ def test_an_organiser_signs_up_and_creates_a_tournament_on_a_phone(new_page, tra
     assert Tournament.objects.get(slug="tuesday-trains").staff.get().user.username == "rosa"
     # The navigation bar leads back to the console from the public page.
     page.goto("/t/tuesday-trains/")
+    page.click(".menu > summary")
     page.click(".staff-nav >> text=Manage")
     page.wait_for_url("**/t/tuesday-trains/manage/")
 
@@ -82,5 +84,6 @@ def test_a_signed_in_official_finds_score_entry_from_the_public_page(new_page, t
     assert page.locator("h1").inner_text() == "My tournaments"
     page.goto("/t/lakeside/")
     assert page.locator(".staff-nav >> text=Manage").count() == 0
+    page.click(".menu > summary")  # on a phone the staff's pages are in the header's Menu
     page.click(".staff-nav >> text=Score entry")
     page.wait_for_url("**/t/lakeside/enter/")

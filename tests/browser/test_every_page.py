@@ -147,6 +147,8 @@ class Visit:
 
 
 def upload(page, name: str, text: str, button: str) -> None:
+    if page.locator("#add-players:not([open])").count():  # the console folds its upload away
+        page.click("#add-players summary")
     page.set_input_files(
         "#id_file", files=[{"name": name, "mimeType": "text/csv", "buffer": text.encode()}]
     )
@@ -240,13 +242,19 @@ def visits_for(event: Event, who: str) -> list[Visit]:
         ]
     manage = f"{t}/manage"
     return [
+        Visit("console", f"{manage}/", "organiser console", "panel del organizador"),
+        Visit("console-stages", f"{manage}/stages/", "Add a stage", "Añadir una fase"),
         Visit(
-            "console",
-            f"{manage}/",
+            "console-progress",
+            f"{manage}/progress/",
             "organiser console",
             "panel del organizador",
             then=progress_loaded,
         ),
+        Visit(
+            "console-results", f"{manage}/results/", "organiser console", "panel del organizador"
+        ),
+        Visit("console-downloads", f"{manage}/downloads/", "players.csv", "players.csv"),
         Visit(
             "import-players-errors",
             f"{manage}/",

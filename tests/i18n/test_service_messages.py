@@ -146,7 +146,7 @@ def test_seating_messages_speak_spanish_and_english_is_unchanged(client, organis
     factories.PlayerFactory(tournament=tournament, number=6)
     seated = client.post(url, {"seed": "4"}, follow=True, **SPANISH).content.decode()
     assert "Se sentó a 6 jugadores en 2 mesas (semilla 4)." in seated
-    console = page(client, f"/t/{tournament.slug}/manage/", **SPANISH)
+    console = page(client, f"/t/{tournament.slug}/manage/stages/", **SPANISH)
     assert "<td>Mesas repartidas</td>" in console and "(Clasificatoria)" in console
 
 

@@ -46,9 +46,9 @@ def test_a_presets_stages_read_in_the_readers_language(client, rally):
     # Stored in the site's language for whatever reads the column alone, whoever created it.
     assert list(tournament.stages.values_list("name", flat=True)) == ["Qualifying", "Playoff"]
     client.force_login(organiser)
-    console = page(client, "/t/rally/manage/", **SPANISH)
+    console = page(client, "/t/rally/manage/stages/", **SPANISH)
     assert ">Clasificatoria</a>" in console and ">Qualifying</a>" not in console
-    assert ">Qualifying</a>" in page(client, "/t/rally/manage/", **ENGLISH)
+    assert ">Qualifying</a>" in page(client, "/t/rally/manage/stages/", **ENGLISH)
 
 
 def test_a_typed_name_stays_as_typed_in_both_languages(rally):

@@ -80,7 +80,7 @@ def test_the_console_asks_before_closing_and_says_what_is_missing_and_what_follo
     semis.rounds = 3
     semis.save()
     client.force_login(organiser)
-    console = client.get(f"/t/{tournament.slug}/manage/").content.decode()
+    console = client.get(f"/t/{tournament.slug}/manage/stages/").content.decode()
     ask = f"/t/{tournament.slug}/manage/stages/1/close/"
     assert f'href="{ask}"' in console  # a link to the question, not a form that closes
     page = client.get(ask).content.decode()
@@ -166,7 +166,7 @@ def test_history_page_lists_every_version(client, organiser, official, tournamen
     result = play(stage, players, 1, [0, 4, 9])
     client.force_login(official)
     page = client.get(f"/t/{tournament.slug}/enter/{result.table_id}/1/history/").content.decode()
-    assert "Now version 1, confirmed." in page
+    assert "Its scores are confirmed." in page
     # A correction through the API: its version says where it came from, in words.
     body = {
         "reason": "Bob had 5",
@@ -180,4 +180,5 @@ def test_history_page_lists_every_version(client, organiser, official, tournamen
     assert api.put(url, body, format="json", HTTP_IF_MATCH=result.etag).status_code == 200
     page = client.get(f"/t/{tournament.slug}/enter/{result.table_id}/1/history/").content.decode()
     assert f"by {official.username}" in page and "from the API" in page and "Why: Bob had 5" in page
-    assert "Now version 2, submitted." in page
+    assert f"Corrected by {official.username} at " in page
+    assert "Its scores are still to be checked." in page

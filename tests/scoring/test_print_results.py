@@ -101,7 +101,7 @@ def test_the_standings_and_the_console_link_the_results_once_the_places_are_deci
     standings = client.get(f"/t/{finished.slug}/").content.decode()
     assert f'href="/t/{finished.slug}/results/"' in standings
     client.force_login(organiser)
-    console = client.get(f"/t/{finished.slug}/manage/").content.decode()
+    console = client.get(f"/t/{finished.slug}/manage/downloads/").content.decode()
     assert f"/t/{finished.slug}/results.pdf" in console
     assert f"/t/{finished.slug}/results/certificates/" in console
 
