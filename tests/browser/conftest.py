@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from tests import factories
 from tests.conftest import services_missing
 
 # Playwright's sync API runs an event loop in this thread; the ORM calls of the tests are still
@@ -79,3 +80,17 @@ def overflows_sideways(page) -> bool:
     return page.evaluate(
         "() => document.documentElement.scrollWidth > document.documentElement.clientWidth + 1"
     )
+
+
+@pytest.fixture
+def seated(transactional_db):
+    """A seated double-12 table of four and its official, for the tablet entry tests."""
+    stage = factories.StageFactory(status="seated", rounds=4, starting_double=12)
+    table = factories.TableFactory(stage=stage, number=1)
+    players = []
+    for position, name in enumerate(["Ann Baker", "Bob Ortiz", "Cy Young", "Di Peña"], start=1):
+        player = factories.PlayerFactory(tournament=stage.tournament, number=position, name=name)
+        factories.SeatFactory(table=table, player=player, position=position)
+        players.append(player)
+    official = factories.StaffFactory(tournament=stage.tournament, role="official").user
+    return stage.tournament, table, players, official

@@ -8,25 +8,10 @@ import pytest
 from playwright.sync_api import expect
 
 from scoring.models import RoundResult
-from tests import factories
 from tests.browser.conftest import PHONE, TABLET, overflows_sideways, sign_in
 from tests.browser.test_tablet_entry import fill_round, signed_in_at_round_one, stored_pips
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture
-def seated(transactional_db):
-    """A Samboree double-12 table of four, dealt 12 tiles each (test_tablet_entry's)."""
-    stage = factories.StageFactory(status="seated", rounds=4, starting_double=12)
-    table = factories.TableFactory(stage=stage, number=1)
-    players = []
-    for position, name in enumerate(["Ann Baker", "Bob Ortiz", "Cy Young", "Di Peña"], start=1):
-        player = factories.PlayerFactory(tournament=stage.tournament, number=position, name=name)
-        factories.SeatFactory(table=table, player=player, position=position)
-        players.append(player)
-    official = factories.StaffFactory(tournament=stage.tournament, role="official").user
-    return stage.tournament, table, players, official
 
 
 SCREENSHOTS = "/tmp/roundhouse-b-screens"

@@ -11,19 +11,6 @@ from tournaments.models import Stage
 pytestmark = pytest.mark.browser
 
 
-@pytest.fixture
-def seated(transactional_db):
-    stage = factories.StageFactory(status="seated", rounds=4, starting_double=12)
-    table = factories.TableFactory(stage=stage, number=1)
-    players = []
-    for position, name in enumerate(["Ann Baker", "Bob Ortiz", "Cy Young", "Di Peña"], start=1):
-        player = factories.PlayerFactory(tournament=stage.tournament, number=position, name=name)
-        factories.SeatFactory(table=table, player=player, position=position)
-        players.append(player)
-    official = factories.StaffFactory(tournament=stage.tournament, role="official").user
-    return stage.tournament, table, players, official
-
-
 def signed_in_at_round_one(new_page, seated):
     """A tablet with the official signed in, at the table's round 1."""
     tournament, table, _players, official = seated
