@@ -4,7 +4,7 @@ from django.http import StreamingHttpResponse
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import serializers
+from rest_framework import exceptions, serializers
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.negotiation import BaseContentNegotiation
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -12,7 +12,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.api import NamesUnusedFields, found
+from config.api import MISSING, NamesUnusedFields, found
 from scoring import exports, selectors, services, stages, standings
 from scoring.exceptions import UnusualScores, VersionChanged
 from scoring.models import Placing, RoundResult, RoundResultVersion, TiebreakDecision
@@ -204,11 +204,14 @@ class RoundResultApi(AnswersVersionChanged, APIView):
             table_id=table_id,
             round_no=round_no,
         )
-        body = services.result_body(result)
-        if not is_staff_of(request.user, result.stage.tournament):
-            # Anyone may read a result; the officials' usernames are their sign-in names, which
-            # only the tournament's staff see.
-            body |= {"submitted_by": None, "confirmed_by": None}
+        if is_staff_of(request.user, result.stage.tournament):
+            return result_response(services.result_body(result), result.etag)
+        # Anyone else reads what the public score sheet shows: a confirmed round (a submitted
+        # one answers as not reported yet, as a round with no result does), without the
+        # officials' usernames, which are their sign-in names.
+        if result.status != RoundResult.Status.CONFIRMED:
+            raise exceptions.NotFound(MISSING["roundresult"])
+        body = services.result_body(result) | {"submitted_by": None, "confirmed_by": None}
         return result_response(body, result.etag)
 
     @extend_schema(

@@ -34,10 +34,35 @@ def test_submit_a_round_creates_the_result(as_official, table, players):
 
 def test_get_returns_the_result_with_its_etag(anon, as_official, table, players):
     put(as_official, table, round_body(players))
+    response = as_official.get(url(table))
+    assert response.status_code == 200
+    assert response["ETag"] == RoundResult.objects.get().etag
+    as_official.post(url(table, suffix="confirm/"))
     response = anon.get(url(table))
     assert response.status_code == 200
     assert response["ETag"] == RoundResult.objects.get().etag
     assert anon.get(url(table, 2)).status_code == 404
+
+
+def test_a_round_not_yet_confirmed_is_read_by_the_tournaments_staff_only(
+    anon, as_official, official, table, players
+):
+    """The public score sheet shows confirmed rounds only; the API did not (table ids are
+    sequential, so anyone could read every tournament's unconfirmed pips). Anyone but this
+    tournament's staff gets the answer a round with no result gets, with no pips in it."""
+    put(as_official, table, round_body(players))
+    outsider = client_for(factories.StaffFactory(role="official").user)
+    other_organiser = client_for(factories.StaffFactory(role="organiser").user)
+    nothing = anon.get(url(table, 2)).json()
+    for client in (anon, outsider, other_organiser):
+        response = client.get(url(table))
+        assert response.status_code == 404
+        assert response.json() == nothing
+        assert "ETag" not in response and "pips" not in response.content.decode()
+    assert as_official.get(url(table)).json()["status"] == "submitted"
+    as_official.post(url(table, suffix="confirm/"))
+    for client in (anon, outsider, other_organiser):
+        assert client.get(url(table)).json()["status"] == "confirmed"
 
 
 def test_only_the_tournaments_staff_see_which_officials_entered_and_confirmed(
