@@ -1,12 +1,16 @@
-"""Request-wide wiring that spans the apps: the tournament's time zone for every page and answer."""
+"""Request-wide wiring that spans the apps: the tournament's time zone for every page and answer,
+and the API's body size limit."""
 
 import time
 import zoneinfo
+from collections.abc import Callable
 
+from django.conf import settings
 from django.db.models.signals import post_save
 from django.dispatch import receiver
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from tables.models import Table
 from tournaments.models import Stage, Tournament
@@ -67,3 +71,29 @@ class TournamentTimeZoneMiddleware:
                 if name:
                     timezone.activate(zoneinfo.ZoneInfo(name))
                 return
+
+
+class ApiBodyLimitMiddleware:
+    """A body over the size limit sent to the API is answered 413 in the API's error shape
+    ({"detail": ...}), before anything reads it. Django would answer a page's "Bad Request
+    (400)" in HTML, and a proxy in front may simply close the connection. A CSV import
+    (multipart) is streamed to a file and refused by the import itself, naming the file's size."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        multipart = request.content_type.startswith("multipart/")
+        if request.path.startswith("/api/") and limit is not None and not multipart:
+            try:
+                length = int(request.META.get("CONTENT_LENGTH") or 0)
+            except ValueError:
+                length = 0
+            if length > limit:
+                detail = _("The body is %(size)s bytes: the API takes at most %(limit)s.") % {
+                    "size": length,
+                    "limit": limit,
+                }
+                return JsonResponse({"detail": detail}, status=413)
+        return self.get_response(request)

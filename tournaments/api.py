@@ -368,7 +368,12 @@ class StageDetailApi(APIView):
 
 
 class ObtainTokenApi(ObtainAuthToken):
-    """POST username and password, get a token; a locked-out sign-in is told so (429)."""
+    """POST username and password, get a token; a locked-out sign-in is told so (429). Anyone
+    may call it (no credentials but the body's), and it reads bodies as the rest of the API does."""
+
+    authentication_classes = []
+    permission_classes = [AllowAny]
+    parser_classes = APIView.parser_classes
 
     def post(self, request: Request, *args, **kwargs) -> Response:
         serializer = self.get_serializer(data=request.data)

@@ -21,11 +21,10 @@ from rest_framework.test import APIClient
 from schemathesis.checks import not_a_server_error
 
 from config.wsgi import application
-from scoring import services as scoring_services
 from scoring.models import RoundResult
-from tables.models import Seat
 from tests import factories
-from tests.scoring.helpers import play, seat_tables
+from tests.api_world import build_world
+from tests.scoring.helpers import seat_tables
 from tournaments.models import Staff, Tournament
 
 EXAMPLES_PER_OPERATION = 25
@@ -71,50 +70,7 @@ def same_connection(db) -> Iterator[None]:
 @pytest.fixture
 def world(same_connection) -> dict[str, Any]:
     """A tournament mid-event, its organiser's token, and the ids worth aiming at."""
-    tournament = factories.TournamentFactory(slug="fuzz", domino_set=12)
-    organiser = factories.StaffFactory(tournament=tournament, role="organiser").user
-    qualifying = factories.StageFactory(
-        tournament=tournament, order=1, name="Qualifying", rounds=4, status="seated"
-    )
-    first, second = seat_tables(qualifying, [["Ann", "Bob", "Cy", "Di"], ["Eve", "Fay", "Gus"]])
-    play(qualifying, second, 1, [0, 10, 10])
-    scoring_services.submit_round_result(
-        table=qualifying.tables.get(number=1),
-        round_no=1,
-        data={
-            "blocked": False,
-            "scores": [
-                {"player": p.pk, "pips": pips, "went_out": pips == 0}
-                for p, pips in zip(first, (0, 12, 30, 7), strict=True)
-            ],
-        },
-        by=organiser,
-    )
-    playoff = factories.StageFactory(
-        tournament=tournament, order=2, name="Playoff", kind="playoff", rounds=2
-    )
-    factories.PlayerFactory(tournament=tournament, number=20, name="Lou", household="Lou's")
-    players = list(tournament.players.values_list("pk", flat=True))
-    tables = list(qualifying.tables.values_list("pk", flat=True))
-    seated = {
-        table: [s.player_id for s in Seat.objects.filter(table=table).order_by("position")]
-        for table in tables
-    }
-    return {
-        "token": Token.objects.create(user=organiser).key,
-        # path parameters
-        "slug": [tournament.slug],
-        "stage_id": [qualifying.pk, playoff.pk],
-        "table_id": tables,
-        "player_id": players,
-        "round_no": [1, 2, 4],
-        "name": ["players", "seating", "scores", "standings", "bracket"],
-        # body fields
-        "player": players,
-        "table": tables,
-        "order": players,
-        "seated": seated,  # table id -> its players in seat order, for a round's scores
-    }
+    return build_world()
 
 
 def aim(value: Any, known: list) -> Any:
