@@ -33,8 +33,12 @@ def welcome(request: HttpRequest, staff: Staff) -> str:
     tournament = staff.tournament
     messages.success(
         request,
-        _("Welcome: you are now %(role)s of %(tournament)s.")
-        % {"role": staff.get_role_display().lower(), "tournament": tournament.name},
+        (
+            _("Welcome: you are now an organiser of %(tournament)s.")
+            if staff.role == Staff.Role.ORGANISER
+            else _("Welcome: you are now an official of %(tournament)s.")
+        )
+        % {"tournament": tournament.name},
     )
     name = "manage" if staff.role == Staff.Role.ORGANISER else "enter"
     return reverse(name, kwargs={"slug": tournament.slug})

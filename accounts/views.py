@@ -192,9 +192,12 @@ def _add_account(
             for problem in problems:
                 form.add_error(field if field in form.fields else None, problem)
         return None
-    done = _("%(user)s added as %(role)s.") if added.created else _("%(user)s is now %(role)s.")
-    role = added.staff.get_role_display().lower()
-    messages.success(request, done % {"user": added.staff.user.username, "role": role})
+    if added.staff.role == Staff.Role.ORGANISER:
+        added_as, now = _("%(user)s added as an organiser."), _("%(user)s is now an organiser.")
+    else:
+        added_as, now = _("%(user)s added as an official."), _("%(user)s is now an official.")
+    done = added_as if added.created else now
+    messages.success(request, done % {"user": added.staff.user.username})
     return redirect("manage-staff", slug=tournament.slug)
 
 
@@ -227,8 +230,12 @@ def _change(request: HttpRequest, tournament: Tournament, action: str) -> HttpRe
                     )
                     messages.success(
                         request,
-                        _("%(user)s is now %(role)s.")
-                        % {"user": name, "role": member.get_role_display().lower()},
+                        (
+                            _("%(user)s is now an organiser.")
+                            if member.role == Staff.Role.ORGANISER
+                            else _("%(user)s is now an official.")
+                        )
+                        % {"user": name},
                     )
     except StateConflict as refused:
         messages.error(request, str(refused))

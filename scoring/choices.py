@@ -10,4 +10,4 @@ class DecisionMethod(TextChoices):
     """How an official broke a tie the rules cannot break (TiebreakDecision.method)."""
 
     TIEBREAK_ROUND = "tiebreak_round", _("Tie-break round")
-    DRAW = "draw", _("Draw")
+    DRAW = "draw", _("Drawing lots")

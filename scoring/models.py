@@ -16,7 +16,7 @@ class RoundResult(models.Model):
     """What one table reports for one round; standings count confirmed results only."""
 
     class Status(models.TextChoices):
-        SUBMITTED = "submitted", _("Submitted")
+        SUBMITTED = "submitted", _("To check")
         CONFIRMED = "confirmed", _("Confirmed")
 
     # The stage is the table's, copied for the standings' single-query reads.

@@ -64,7 +64,7 @@ def _placings(results: FinalResults, styles: dict) -> list:
     header = [
         _bold(_("Place"), number),
         _bold(_("Player"), cell),
-        _bold(_("Went out in"), cell),
+        _bold(_("Last stage played"), cell),
         _bold(_("Total"), number),
     ]
     rows = [header]

@@ -135,7 +135,8 @@ def _try_what_follows(stage: Stage) -> None:
         return
     except StateConflict as conflict:
         message = _(
-            "%(stage)s cannot close yet: its advancers cannot be seated at the next level. "
+            "%(stage)s cannot close yet: the players who advance cannot be seated at the next "
+            "level. "
             "%(reason)s"
         ) % {"stage": stage.display_name, "reason": conflict}
         again = _("Then close again.")

@@ -62,26 +62,29 @@ def warning_text(warning: Mapping[str, Any] | str) -> str:
         return warning
     if warning["kind"] == "household_too_large":
         text = gettext(
-            "Household %(household)s has %(players)s players but there are only %(tables)s "
+            "Household “%(household)s” has %(players)s players but there are only %(tables)s "
             "tables, so some of them must share a table."
         )
-        return text % {**warning, "household": repr(warning["household"])}
+        return text % warning
     if warning["kind"] == "repeat_pairs":
         text = ngettext(
-            "%(count)s pair of previous tablemates shares a table again: the swap search (not "
-            "exhaustive) could not separate them without seating a household together.",
-            "%(count)s pairs of previous tablemates share a table again: the swap search (not "
-            "exhaustive) could not separate them without seating a household together.",
+            "%(count)s pair of previous tablemates shares a table again: Roundhouse could not "
+            "separate them without seating members of a household together.",
+            "%(count)s pairs of previous tablemates share a table again: Roundhouse could not "
+            "separate them without seating members of a household together.",
             warning["count"],
         )
         return text % warning
     if warning["kind"] == "unranked_last":
         text = ngettext(
-            "%(count)s player without a qualifying rank seeded last, by id: %(ids)s.",
-            "%(count)s players without a qualifying rank seeded last, by id: %(ids)s.",
+            "%(count)s player had no rank from the earlier stage and was seated last: %(players)s.",
+            "%(count)s players had no rank from the earlier stage and were seated last: "
+            "%(players)s.",
             len(warning["ids"]),
         )
-        return text % {"count": len(warning["ids"]), "ids": ", ".join(map(str, warning["ids"]))}
+        # "#12 Ana" (badge number and name) when the seating service named them, else the ids.
+        players = warning.get("players") or [str(id_) for id_ in warning["ids"]]
+        return text % {"count": len(warning["ids"]), "players": ", ".join(players)}
     raise ValueError(f"Unknown seating warning: {warning['kind']!r}")
 
 
@@ -90,8 +93,8 @@ def household_conflict_text(conflict: Mapping[str, Any] | str) -> str:
     language; a report stored before conflicts had values holds the text itself."""
     if isinstance(conflict, str):
         return conflict
-    text = gettext("Table %(table)s: two or more of household %(household)s")
-    return text % {"table": conflict["table"], "household": repr(conflict["household"])}
+    text = gettext("Table %(table)s: two or more of household “%(household)s”")
+    return text % {"table": conflict["table"], "household": conflict["household"]}
 
 
 @dataclass(frozen=True)

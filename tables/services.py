@@ -141,8 +141,8 @@ def seat_stage(
     ):
         raise StateConflict(
             _(
-                "%(stage)s is a playoff: it is seated with the advancers of the stage before it "
-                "when that stage closes, not with every player."
+                "%(stage)s is a playoff: its tables are made with the players who advance from "
+                "the stage before it when that stage closes, not with every player."
             )
             % {"stage": stage.display_name}
         )
@@ -150,10 +150,12 @@ def seat_stage(
     if discarded and not force:
         raise StateConflict(
             ngettext(
-                "%(stage)s already has %(count)s round result(s). Reseating discards them all; "
-                "send force=true (organisers only) to reseat anyway.",
-                "%(stage)s already has %(count)s round result(s). Reseating discards them all; "
-                "send force=true (organisers only) to reseat anyway.",
+                "%(stage)s already has %(count)s round result. Reseating discards it: tick "
+                "“Discard the results already entered and reseat” (in the API, send force=true) "
+                "to reseat anyway.",
+                "%(stage)s already has %(count)s round results. Reseating discards them all: tick "
+                "“Discard the results already entered and reseat” (in the API, send force=true) "
+                "to reseat anyway.",
                 discarded,
             )
             % {"stage": stage.display_name, "count": discarded}
@@ -189,6 +191,12 @@ def seat_stage(
             ) % {"count": len(left_out)}
         raise StateConflict(message) from None
     _check_deal(stage, [len(t) for t in result.tables])
+    for warning in result.warnings:  # name unranked players by badge number and name
+        if warning.kind == "unranked_last":
+            named = Player.objects.in_bulk(warning.values["ids"])
+            warning.values["players"] = [
+                f"#{named[id_].number} {named[id_].name}" for id_ in warning.values["ids"]
+            ]
 
     stage.tables.all().delete()  # cascades to seats and to the discarded results
     tables = Table.objects.bulk_create(

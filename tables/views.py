@@ -89,21 +89,21 @@ def seat_stage(request: HttpRequest, slug: str, order: int) -> HttpResponse:
     seated = {"players": report.players_seated, "tables": len(report.tables), "seed": report.seed}
     if report.seed is not None:
         text = ngettext(
-            "Seated %(players)s players at %(tables)s tables (seed %(seed)s).",
-            "Seated %(players)s players at %(tables)s tables (seed %(seed)s).",
+            "Seated %(players)s players at %(tables)s table (shuffle number %(seed)s).",
+            "Seated %(players)s players at %(tables)s tables (shuffle number %(seed)s).",
             len(report.tables),
         )
     else:
         text = ngettext(
-            "Seated %(players)s players at %(tables)s tables.",
+            "Seated %(players)s players at %(tables)s table.",
             "Seated %(players)s players at %(tables)s tables.",
             len(report.tables),
         )
     text %= seated
     if report.discarded_results:
         discarded = ngettext(
-            "%(count)s round result(s) were discarded.",
-            "%(count)s round result(s) were discarded.",
+            "%(count)s round result was discarded.",
+            "%(count)s round results were discarded.",
             report.discarded_results,
         )
         text += " " + discarded % {"count": report.discarded_results}
@@ -112,8 +112,8 @@ def seat_stage(request: HttpRequest, slug: str, order: int) -> HttpResponse:
         messages.warning(request, warning)
     if report.left_out:
         left_out = ngettext(
-            "%(count)s registered player(s) not checked in were left out: %(players)s",
-            "%(count)s registered player(s) not checked in were left out: %(players)s",
+            "%(count)s player who had not checked in was left out: %(players)s",
+            "%(count)s players who had not checked in were left out: %(players)s",
             len(report.left_out),
         )
         players = ", ".join(f"#{p.number} {p.name}" for p in report.left_out)
@@ -210,7 +210,7 @@ def day_of_play(request: HttpRequest, slug: str, order: int) -> HttpResponse:
 
     def done(stage: Stage) -> str:
         changed = ngettext(
-            "%(stage)s: %(rounds)s rounds, engines %(engines)s.",
+            "%(stage)s: %(rounds)s round, engine %(engines)s.",
             "%(stage)s: %(rounds)s rounds, engines %(engines)s.",
             stage.rounds,
         )

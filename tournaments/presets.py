@@ -176,7 +176,7 @@ PRESETS: dict[str, Preset] = {
     ),
     "pagat": Preset(
         key="pagat",
-        label="Long rules write-up (pagat)",
+        label="Detailed rules (pagat.com)",
         source="Mexican Train",
         description=_(
             "One round per double, from the set's highest down to double-blank, with its own "

@@ -341,8 +341,8 @@ def confirm_round_result(
     if if_match and not etag_matches(if_match, result):
         raise VersionChanged(
             _(
-                "Round %(round)s at table %(table)s changed since you checked it: it is now "
-                "version %(version)s. Check the totals again before confirming."
+                "Someone changed round %(round)s at table %(table)s after you opened this page. "
+                "Check the totals with the players again, then confirm."
             )
             % {"round": result.round_no, "table": result.table.number, "version": result.version},
             result,

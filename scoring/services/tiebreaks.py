@@ -20,8 +20,8 @@ def record_tiebreak(
     if method not in TiebreakDecision.Method.values:
         errors["method"] = [
             _(
-                "Choose how the tie was decided: a tie-break round (tiebreak_round) or a draw "
-                "(draw)."
+                "Choose how the tie was decided: a tie-break round (tiebreak_round) or drawing "
+                "lots (draw)."
             )
         ]
     if len(set(order)) != len(order):

@@ -85,7 +85,7 @@ def separation_text(separation: Mapping[str, Any], names: Mapping[int, str]) -> 
             )
         return text % values
     if separation.get("method") == "draw":
-        values["how"] = _("a draw")
+        values["how"] = _("drawing lots")
     else:
         values["how"] = _("a tie-break round")
     if ahead:

@@ -49,8 +49,8 @@ def import_scores_page(request: HttpRequest, slug: str) -> HttpResponse:
         else:
             created = imported.created
             entered = ngettext(
-                "Entered %(count)s round result(s) from the file.",
-                "Entered %(count)s round result(s) from the file.",
+                "Entered %(count)s round result from the file.",
+                "Entered %(count)s round results from the file.",
                 created,
             )
             messages.success(request, entered % {"count": created})
@@ -99,7 +99,7 @@ def close_stage_page(request: HttpRequest, slug: str, order: int) -> HttpRespons
     except StateConflict as error:
         messages.error(request, str(error))
     else:
-        closed = _("%(stage)s is closed. See the bracket for what follows.")
+        closed = _("%(stage)s is closed. See the Playoffs page for what follows.")
         messages.success(request, closed % {"stage": stage.display_name})
     return redirect("manage", slug=slug)
 

@@ -70,7 +70,7 @@ def test_a_tournament_not_started_or_finished_says_so(client, tournament, organi
 @pytest.mark.parametrize(
     ("role", "links"),
     [
-        ("organiser", {"My tournaments", "Manage", "Score entry", "Public page"}),
+        ("organiser", {"My tournaments", "Console", "Score entry", "Public page"}),
         ("official", {"My tournaments", "Score entry", "Public page"}),
         (None, {"My tournaments"}),
     ],

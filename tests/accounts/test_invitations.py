@@ -100,7 +100,7 @@ def test_an_invitation_accepted_with_an_account(as_organiser, tournament, client
     assert "Accept the invitation" in client.get(join_path(made)).content.decode()
     accepted = client.post(join_path(made), follow=True)
     assert accepted.redirect_chain[-1][0] == f"/t/{tournament.slug}/manage/"
-    assert "Welcome: you are now organiser of" in accepted.content.decode()
+    assert "Welcome: you are now an organiser of" in accepted.content.decode()
     staff = Staff.objects.get(tournament=tournament, user=dee)
     assert (staff.role, staff.joined_via) == ("organiser", "invitation")
     # An organiser by invitation may create tournaments of their own.
@@ -119,7 +119,7 @@ def test_an_invitation_accepted_by_signing_up_in_invite_mode(
     page = client.get(join_path(made)).content.decode()
     assert "Create an account" in page
     form = client.get("/accounts/signup/").content.decode()
-    assert "Once your account is made, you join" in form and "as official" in form
+    assert "Once your account is made, you join" in form and "as an official." in form
     response = client.post(
         "/accounts/signup/",
         {
@@ -274,7 +274,7 @@ def test_the_staff_page_shows_the_log_and_changes_roles(client, tournament, orga
     page = client.post(
         url, {"action": "role", "staff": member.pk, "role": "organiser"}, follow=True
     ).content.decode()
-    assert f"{official.username} is now organiser." in page
+    assert f"{official.username} is now an organiser." in page
     page = client.post(url, {"action": "revoke", "invitation": invitation.pk}, follow=True)
     page = page.content.decode()
     assert "The invitation was revoked" in page
@@ -299,7 +299,7 @@ def test_the_staff_page_adds_an_existing_account_only(client, tournament, organi
     url = f"/t/{tournament.slug}/manage/staff/"
     factories.UserFactory(username="kim")
     added = client.post(url, {"action": "add", "username": "kim", "role": "official"}, follow=True)
-    assert "kim added as official." in added.content.decode()
+    assert "kim added as an official." in added.content.decode()
     missing = client.post(url, {"action": "add", "username": "lee", "role": "official"})
     assert missing.status_code == 400
     assert "There is no account &#x27;lee&#x27;: send them an invitation instead." in (

@@ -39,7 +39,7 @@ def test_an_organiser_signs_up_and_creates_a_tournament_on_a_phone(new_page, tra
     # The navigation bar leads back to the console from the public page.
     page.goto("/t/tuesday-trains/")
     page.click(".menu > summary")
-    page.click(".staff-nav >> text=Manage")
+    page.click(".staff-nav >> text=Console")
     page.wait_for_url("**/t/tuesday-trains/manage/")
 
 
@@ -83,7 +83,7 @@ def test_a_signed_in_official_finds_score_entry_from_the_public_page(new_page, t
     sign_in(page, official.username)
     assert page.locator("h1").inner_text() == "My tournaments"
     page.goto("/t/lakeside/")
-    assert page.locator(".staff-nav >> text=Manage").count() == 0
+    assert page.locator(".staff-nav >> text=Console").count() == 0
     page.click(".menu > summary")  # on a phone the staff's pages are in the header's Menu
     page.click(".staff-nav >> text=Score entry")
     page.wait_for_url("**/t/lakeside/enter/")

@@ -197,7 +197,7 @@ def visits_for(event: Event, who: str) -> list[Visit]:
                 "certificates",
                 f"/t/{FINISHED_SLUG}/results/certificates/",
                 "1st place",
-                "1.er lugar",
+                "1.er puesto",
             ),
             Visit(
                 "how-it-works",
@@ -267,8 +267,8 @@ def visits_for(event: Event, who: str) -> list[Visit]:
         Visit(
             "stage-pending",
             f"{manage}/stages/2/",
-            "seated with the advancers of the stage before it",
-            "se sienta con los clasificados de la fase anterior",
+            "made with the players who advance from the stage before it",
+            "se forman con los clasificados de la fase anterior",
         ),
         Visit(
             "close",
@@ -297,8 +297,8 @@ def visits_for(event: Event, who: str) -> list[Visit]:
         Visit(
             "check-in-everyone",
             f"{manage}/players/check-in-everyone/",
-            "still registered",
-            "inscrit",
+            "not checked in?",
+            "sin llegar?",
         ),
         Visit(
             "edit-player",

@@ -48,7 +48,7 @@ def test_rejected_player_upload_says_nothing_was_imported_in_the_callers_languag
     assert body["rows"][1] == {"line": 4, "message": "El nombre está vacío."}
     one_bad = upload(b"number,name\n1,Ann\n2,\n", **SPANISH).json()
     assert one_bad["detail"] == "1 línea tiene errores; no se importó ningún jugador."
-    assert upload(two_bad).json()["detail"] == "2 line(s) have errors; no player was imported."
+    assert upload(two_bad).json()["detail"] == "2 lines have errors; no player was imported."
 
     missing = api.post(url, {}, format="multipart", **SPANISH)
     assert missing.status_code == 400

@@ -21,7 +21,7 @@ from tests.i18n.conftest import SPANISH, page
 def test_standings_page_speaks_spanish_to_a_spanish_browser(client, table):
     html = page(client, f"/t/{table.stage.tournament.slug}/", **SPANISH)
     assert '<html lang="es">' in html
-    assert "Buscar un jugador: número de jugador o nombre" in html
+    assert "Buscar un jugador: número de gafete o nombre" in html
     assert ">Clasificación</a>" in html and ">Eliminatorias</a>" in html
     assert ">Puesto</th>" in html and ">Jugador</th>" in html and ">Mesa</th>" in html
     assert "Find a player" not in html
@@ -43,7 +43,7 @@ def test_tablet_entry_page_speaks_spanish(client, official, table, players):
     assert "Toque <strong>Salió</strong> en el jugador que jugó su última ficha." in html
     assert "Asiento 1" in html and "Total anterior: <strong>0</strong>" in html
     assert "Nadie salió: la ronda quedó <strong>cerrada</strong>" in html
-    assert "Guardar y enseñar a los jugadores" in html
+    assert "Guardar y mostrar a los jugadores" in html
     assert 'aria-label="Rondas"' in html
 
 

@@ -76,12 +76,12 @@ def test_replacing_a_round_without_if_match_is_refused_in_the_callers_language(
     refused = api.put(url, changed, format="json", **SPANISH)
     assert refused.status_code == 428
     assert refused.json()["detail"] == (
-        "La ronda 1 de la mesa 1 ya tiene un resultado (versión 1, enviada). "
+        "La ronda 1 de la mesa 1 ya tiene un resultado (versión 1, por comprobar). "
         "Envíe If-Match con su ETag para sustituirlo."
     )
     english = api.put(url, changed, format="json")
     assert english.json()["detail"] == (
-        "Round 1 at table 1 already has a result (version 1, submitted). "
+        "Round 1 at table 1 already has a result (version 1, to check). "
         "Send If-Match with its ETag to replace it."
     )
 
@@ -145,7 +145,7 @@ def test_seating_messages_speak_spanish_and_english_is_unchanged(client, organis
 
     factories.PlayerFactory(tournament=tournament, number=6)
     seated = client.post(url, {"seed": "4"}, follow=True, **SPANISH).content.decode()
-    assert "Se sentó a 6 jugadores en 2 mesas (semilla 4)." in seated
+    assert "Se sentó a 6 jugadores en 2 mesas (número de sorteo 4)." in seated
     console = page(client, f"/t/{tournament.slug}/manage/stages/", **SPANISH)
     assert "<td>Mesas repartidas</td>" in console and "(Clasificatoria)" in console
 
@@ -163,25 +163,25 @@ def test_seating_warnings_are_shown_in_the_readers_language(client, organiser, t
     client.force_login(organiser)
     url = f"/t/{tournament.slug}/manage/stages/1/"
     seated = client.post(f"{url}seat/", {"seed": "7"}, follow=True, **SPANISH).content.decode()
-    spanish = "La familia &#x27;Okafor&#x27; tiene 3 jugadores pero solo hay 2 mesas"
+    spanish = "La familia «Okafor» tiene 3 jugadores pero solo hay 2 mesas"
     assert spanish in seated
-    english = "Household &#x27;Okafor&#x27; has 3 players but there are only 2 tables"
+    english = "Household “Okafor” has 3 players but there are only 2 tables"
     assert english in page(client, url, HTTP_ACCEPT_LANGUAGE="en")
     assert spanish in page(client, url, **SPANISH)
     # So is the table where two of them sit together.
     stage.refresh_from_db()
     table = stage.seating_report["household_conflict_details"][0]["table"]
-    shared = f"Mesa {table}: dos o más de la familia &#x27;Okafor&#x27;"
+    shared = f"Mesa {table}: dos o más de la familia «Okafor»"
     assert shared in seated and shared in page(client, url, **SPANISH)
-    assert f"Table {table}: two or more of household &#x27;Okafor&#x27;" in page(
+    assert f"Table {table}: two or more of household “Okafor”" in page(
         client, url, HTTP_ACCEPT_LANGUAGE="en"
     )
     assert stage.seating_report["warnings"] == [
-        "Household 'Okafor' has 3 players but there are only 2 tables, "
+        "Household “Okafor” has 3 players but there are only 2 tables, "
         "so some of them must share a table."
     ]
     assert stage.seating_report["household_conflicts"] == [
-        f"Table {table}: two or more of household 'Okafor'"
+        f"Table {table}: two or more of household “Okafor”"
     ]
 
 
@@ -211,7 +211,7 @@ def test_choice_labels_follow_the_active_language():
         assert str(Stage.Kind.PLAYOFF.label) == "Eliminatoria"
         assert str(Player.Status.CHECKED_IN.label) == "Presente"
         assert str(Staff.Role.OFFICIAL.label) == "Árbitro"
-        assert str(RoundResult.Status.SUBMITTED.label) == "Enviada"
+        assert str(RoundResult.Status.SUBMITTED.label) == "Por comprobar"
         assert str(Tournament.DominoSet.DOUBLE_12.label) == "doble 12"
     with translation.override("en"):
         assert str(Stage.Status.SEATED.label) == "Seated"

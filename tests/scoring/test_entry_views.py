@@ -190,7 +190,7 @@ def test_confirming_scores_changed_since_they_were_shown_marks_what_changed(
     refused = official_client.post(entry_url(table, 1, "check/"), {"if_match": shown.etag})
     assert refused["Location"] == entry_url(table, 1, "check/") + "?since=1"
     page = official_client.get(refused["Location"]).content.decode()
-    assert "changed since you checked it" in page
+    assert "after you opened this page" in page
     assert page.count("(changed: was") == 1 and "(changed: was 12)" in page
     assert RoundResult.objects.get().status == "submitted"  # not confirmed
     # A version that is not an earlier one marks nothing.

@@ -73,7 +73,7 @@ def test_a_samboree_says_its_set_deal_stages_engines_and_who_advances(client, sa
     assert "A round is blocked when nobody can finish it" in text
     ties = section(text, "Ties", "Standings during a stage")
     assert ties.index("Most rounds won") < ties.index("Countback from the last round")
-    assert "Tie-break round" in ties and "Draw" in ties
+    assert "Tie-break round" in ties and "Drawing lots" in ties
     assert "Ranked on round 1, which every table has reported." in text
 
 
@@ -88,7 +88,7 @@ def test_a_pagat_double_9_tournament_plays_ten_rounds_down_to_double_blank(clien
     )
     text = page(client, tournament)
     assert "A double-9 set: 55 tiles." in text
-    assert "Long rules write-up (pagat)" in text
+    assert "Detailed rules (pagat.com)" in text
     assert deal_of(text) == "2-4 9 5-7 7 8 6"  # pagat's double-9 deal: 9, 9, 9, 7, 7, 7, 6
     assert "10 rounds, with their engines 1 (double-9)" in text
     assert "10 (double-0)" in text and "double-12" not in text

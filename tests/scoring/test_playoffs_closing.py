@@ -178,7 +178,7 @@ def test_a_close_whose_next_level_cannot_be_seated_is_refused_with_the_reason(
     refused = close(as_organiser, stage)
     assert refused.status_code == 409
     detail = refused.json()["detail"]
-    assert "cannot close yet: its advancers cannot be seated at the next level" in detail
+    assert "cannot close yet: the players who advance cannot be seated at the next level" in detail
     assert "9 players cannot be split into tables of 5 to 8 players" in detail
     assert "Change the table sizes of Playoff 2 on its page in the console" in detail
     stage.refresh_from_db()
@@ -243,13 +243,18 @@ def test_what_stops_the_next_level_after_the_close_is_shown_in_the_console_until
     assert "9 players cannot be split into tables of 5 to 8 players" in stage.advance_problem
     client.force_login(organiser)
     console = client.get(f"/t/{tournament.slug}/manage/").content.decode()
-    assert f"What follows {stage.name} could not be done: 9 players cannot be split" in console
+    assert (
+        f"{stage.name} is closed, but the players who advance could not be seated yet: "
+        "9 players cannot be split"
+    ) in console
     assert "Change the table sizes of Playoff 2 on its page in the console." in console
-    assert "It is tried again every 30 s," in console
+    assert "Roundhouse retries every 30 seconds and finishes once this is fixed." in console
     # That level is where the closed stage's players are to go: it cannot be removed instead.
     refused = client.post(f"/t/{tournament.slug}/manage/stages/2/remove/", {"confirm": "on"},
                           follow=True).content.decode()  # fmt: skip
-    assert f"Playoff 2 is where the advancers of {stage.name} are to be seated" in refused
+    assert (
+        f"Playoff 2 is where the players who advance from {stage.name} are to be seated" in refused
+    )
     assert Stage.objects.filter(pk=nxt.pk).exists()
     # A further level after it is not where they go: that one can be removed.
     playoff(tournament, order=3)
@@ -265,7 +270,8 @@ def test_what_stops_the_next_level_after_the_close_is_shown_in_the_console_until
     stage.refresh_from_db()
     assert nxt.status == "seated" and nxt.source_stage == stage
     assert stage.advance_problem == ""
-    assert "could not be done" not in client.get(f"/t/{tournament.slug}/manage/").content.decode()
+    console = client.get(f"/t/{tournament.slug}/manage/").content.decode()
+    assert "could not be seated yet" not in console
 
 
 def test_a_refusal_is_not_kept_once_a_run_of_the_task_sent_twice_has_seated_the_level(

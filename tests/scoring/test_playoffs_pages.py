@@ -144,7 +144,7 @@ def test_progress_board_and_a_tie_decided_from_it(client, organiser, tournament)
     ).content.decode()
     assert "The decision was not recorded. Table 1: " in twice
     assert "A player is chosen for two places" in twice
-    assert "a tie-break round (tiebreak_round) or a draw (draw)" in twice
+    assert "a tie-break round (tiebreak_round) or drawing lots (draw)" in twice
     assert "tie to decide" in twice
     response = client.post(
         f"/t/{tournament.slug}/manage/stages/1/tiebreak/",

@@ -49,8 +49,11 @@ def pdf_text(content: bytes) -> list[str]:
 @pytest.mark.parametrize(
     ("language", "words"),
     [
-        ("en", ["Final results", "Final placings", "Place", "Went out in", "final standings"]),
-        ("es", ["Clasificación final", "Puesto", "Eliminado en", "Jugador"]),
+        (
+            "en",
+            ["Final results", "Final placings", "Place", "Last stage played", "final standings"],
+        ),
+        ("es", ["Clasificación final", "Puesto", "Última fase jugada", "Jugador"]),
     ],
 )
 def test_the_pdf_holds_the_tournament_the_places_and_every_stage_in_the_request_language(
@@ -160,7 +163,7 @@ def test_certificates_in_spanish_say_the_place_as_spanish_writes_it(finished, cl
         f"/t/{finished.slug}/results/certificates/?places=6", HTTP_ACCEPT_LANGUAGE="es"
     ).content.decode()
     places = [place for _, place in certificates(page)]
-    assert places[0] == "1.er lugar" and "2.º lugar" in places
+    assert places[0] == "1.er puesto" and "2.º puesto" in places
 
 
 @pytest.mark.parametrize(

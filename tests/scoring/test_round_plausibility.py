@@ -141,7 +141,7 @@ def test_the_warning_is_said_in_spanish(as_official, table, players):
         as_official, table, round_body(players, pips=(0, 250, 30, 7)), HTTP_ACCEPT_LANGUAGE="es"
     ).json()
     assert body["warnings"][0]["message"] == (
-        "Bob: 250 puntos es más de lo que suele tener una mano de 12 fichas (144 en promedio, "
+        "Bob: 250 puntos son más de lo que suele tener una mano de 12 fichas (144 en promedio, "
         "250 como máximo sin robar)."
     )
 
@@ -228,7 +228,7 @@ def test_the_page_asks_in_spanish(official_client, table, players):
     )
     page = response.content.decode()
     assert (
-        "¿Está seguro? Bob: 250 puntos es más de lo que suele tener una mano de 12 fichas" in page
+        "¿Está seguro? Bob: 250 puntos son más de lo que suele tener una mano de 12 fichas" in page
     )
 
 

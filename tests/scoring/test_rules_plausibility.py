@@ -135,6 +135,6 @@ def test_the_warning_in_english_and_spanish():
         )
     with translation.override("es"):
         assert warning_message("Ann", warning) == (
-            "Ann: 1\u00a0250 puntos es más de lo que suele tener una mano de 15 fichas (225 en "
+            "Ann: 1\u00a0250 puntos son más de lo que suele tener una mano de 15 fichas (225 en "
             "promedio, 394 como máximo sin robar)."
         )

@@ -150,7 +150,7 @@ def test_a_line_with_a_wrong_name_is_still_checked_with_its_round_in_one_upload(
     assert "No score for Bob" not in messages  # his line is there, with a wrong name
     lines = {line for line, _ in rows}
     assert len(rows) > len(lines)  # line 3 has two problems: still one line with errors
-    assert response.json()["detail"].startswith(f"{len(lines)} line(s) have errors")
+    assert response.json()["detail"].startswith(f"{len(lines)} lines have errors")
     assert not RoundResult.objects.exists()
 
 
@@ -218,7 +218,7 @@ def test_import_page_shows_errors_by_line(client, organiser, tournament, table, 
     response = client.post(
         f"/t/{tournament.slug}/manage/scores/import/", {"file": good}, follow=True
     )
-    assert "Entered 2 round result(s) from the file." in response.content.decode()
+    assert "Entered 2 round results from the file." in response.content.decode()
 
 
 def test_a_quote_left_open_in_a_long_scores_file_is_a_line_error(

@@ -45,8 +45,8 @@ def test_every_change_made_from_the_console_is_listed_on_the_players_page(
 
     by = organiser.username
     assert history_rows(organiser_client, tournament, ann) == [
-        ["Reinstated", by, "Status: Withdrawn → Registered"],  # as before it
-        ["Withdrawn", by, "Status: Registered → Withdrawn"],
+        ["Reinstated", by, "Status: Withdrawn → Not checked in"],  # as before it
+        ["Withdrawn", by, "Status: Not checked in → Withdrawn"],
         [
             "Entry corrected",
             by,

@@ -195,7 +195,7 @@ def test_seat_random_keeps_households_apart_whenever_no_household_outnumbers_the
     oversized = [h for h, size in sizes.items() if size > tables]
     assert (conflicts == []) == (oversized == [])
     for household in oversized:
-        assert any(f"Household {household!r} has" in str(w) for w in seating.warnings)
+        assert any(f"Household “{household}” has" in str(w) for w in seating.warnings)
     assert seating.repeat_pairs == count_repeats(seating.tables, previous)
     assert (seating.repeat_pairs > 0) == any(
         "previous tablemates" in str(w) for w in seating.warnings
@@ -244,7 +244,7 @@ def test_seat_random_warns_about_a_household_bigger_than_the_number_of_tables() 
     seating = seat_random(entrants, size_min=4, size_max=4, seed=7)
     assert len(seating.tables) == 2
     assert [str(warning) for warning in seating.warnings] == [
-        "Household 'Okafor' has 3 players but there are only 2 tables, "
+        "Household “Okafor” has 3 players but there are only 2 tables, "
         "so some of them must share a table."
     ]
     together = [index for index, table in enumerate(seating.tables) if {1, 2, 3} & set(table)]
@@ -261,7 +261,7 @@ def test_seat_random_takes_a_household_spelled_with_other_case_or_spaces_as_the_
         assert len(tables_of_smiths) == 4, seating.tables  # one Smith at each of the 4 tables
     crowded = seat_random(entrants[:8], size_min=4, size_max=4, seed=1)  # 4 Smiths, 2 tables
     assert [str(warning) for warning in crowded.warnings] == [
-        "Household 'Smith' has 4 players but there are only 2 tables, "
+        "Household “Smith” has 4 players but there are only 2 tables, "
         "so some of them must share a table."
     ]
     assert [name for _, name in crowded.household_conflicts] == ["Smith", "Smith"]
@@ -273,8 +273,8 @@ def test_seat_random_counts_and_explains_repeats_it_cannot_avoid() -> None:
     seating = seat_random(entrants, size_min=4, size_max=4, seed=1, previous_tablemates=previous)
     assert seating.repeat_pairs == 3
     assert [str(warning) for warning in seating.warnings] == [
-        "3 pairs of previous tablemates share a table again: the swap search (not exhaustive) "
-        "could not separate them without seating a household together."
+        "3 pairs of previous tablemates share a table again: Roundhouse could not separate them "
+        "without seating members of a household together."
     ]
 
 
@@ -378,7 +378,7 @@ def test_seat_seeded_seats_unranked_players_last_and_says_so() -> None:
     seating = seat_seeded(entrants, size_min=2, size_max=2)
     assert seating.tables == [[7, 8], [2, 5]]
     assert [str(w) for w in seating.warnings] == [
-        "2 players without a qualifying rank seeded last, by id: 5, 8."
+        "2 players had no rank from the earlier stage and were seated last: 5, 8."
     ]
 
 

@@ -86,7 +86,7 @@ def test_check_in_by_badge_number_answers_in_place_with_the_players_row(desk, to
     # The player's row, swapped in out of band, now says so; the counts above the table too.
     row = html.split('<tr id="player-', 1)[1].split("</tr>", 1)[0]
     assert 'hx-swap-oob="true"' in row and "Checked in" in row and "Bob Jones" in row
-    assert "3 entered: 1 checked in, 2 registered, 0 withdrawn." in html
+    assert "3 entered: 1 checked in, 2 not checked in, 0 withdrawn." in html
     assert status_of(tournament, 12) == Player.Status.CHECKED_IN
     assert checked_in_entries(tournament, 12) == 1
 
@@ -176,7 +176,7 @@ def test_a_rows_check_in_button_answers_in_its_row(desk, tournament):
 @pytest.mark.django_db
 def test_bulk_check_in_is_kept(desk, tournament):
     page = desk.get(f"/t/{tournament.slug}/manage/").content.decode()
-    assert "Check in the 3 registered…" in page
+    assert "Check in the 3 not checked in…" in page
 
 
 @pytest.mark.django_db

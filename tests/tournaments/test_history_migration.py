@@ -49,4 +49,4 @@ def test_players_entered_before_the_history_get_a_baseline_entry():
     corrected.save()
     newest, oldest = player_history(corrected)
     assert [(c.field, c.old, c.new) for c in newest.changes] == [("Name", "Ann Smiht", "Ann Smith")]
-    assert oldest.what == "Entry when its history began"
+    assert oldest.what == "Entry as first recorded"

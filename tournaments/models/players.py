@@ -11,7 +11,7 @@ from tournaments.models.tournaments import Tournament
 class PlayerChange(models.TextChoices):
     """Why a player's entry changed: the reason stored with each entry of its history."""
 
-    BASELINE = "baseline", _("Entry when its history began")
+    BASELINE = "baseline", _("Entry as first recorded")
     ADDED = "added", _("Added")
     IMPORTED = "imported", _("Imported from a CSV file")
     CORRECTED = "corrected", _("Entry corrected")
@@ -23,7 +23,7 @@ class PlayerChange(models.TextChoices):
 
 class Player(models.Model):
     class Status(models.TextChoices):
-        REGISTERED = "registered", _("Registered")
+        REGISTERED = "registered", _("Not checked in")
         CHECKED_IN = "checked_in", _("Checked in")
         WITHDRAWN = "withdrawn", _("Withdrawn")
 

@@ -113,14 +113,17 @@ class Stage(models.Model):
     table_size_max = models.PositiveSmallIntegerField()
     advance_per_table = models.PositiveSmallIntegerField(default=1)
     wildcards = models.PositiveSmallIntegerField(
-        default=0, help_text=_("Best non-qualifiers overall who also advance.")
+        default=0,
+        help_text=_("Extra players who advance: the best of the rest, across all tables."),
     )
     carry_forward = models.BooleanField(
         default=False, help_text=_("Totals of the earlier qualifying stages count in this one.")
     )
     requires_second_person = models.BooleanField(
         default=False,
-        help_text=_("A result must be confirmed by someone other than its submitter."),
+        help_text=_(
+            "Each result must be confirmed by a different official from the one who entered it."
+        ),
     )
 
     LateEntryRule = LateEntryRule

@@ -48,7 +48,7 @@ class Tournament(models.Model):
         # The labels of tournaments.presets.PRESETS, spelled out here so that they are translated.
         SAMBOREE = "samboree", _("Samboree (RV rally tournament)")
         PARSONS = "parsons", _("Parsons / Puremco rules")
-        PAGAT = "pagat", _("Long rules write-up (pagat)")
+        PAGAT = "pagat", _("Detailed rules (pagat.com)")
         ONLINE = "online", _("Online game rules")
 
     name = models.CharField(max_length=200)

@@ -211,8 +211,8 @@ def remove_stage(*, stage: Stage) -> None:
     if waiting is not None:
         raise StateConflict(
             _(
-                "%(stage)s is where the advancers of %(closed)s are to be seated: change its "
-                "table sizes instead, and they are seated there."
+                "%(stage)s is where the players who advance from %(closed)s are to be seated: "
+                "change its table sizes instead, and they are seated there."
             )
             % {"stage": stage.display_name, "closed": waiting.display_name}
         )
@@ -243,10 +243,7 @@ def update_stage(*, stage: Stage, changes: dict[str, Any]) -> Stage:
         )
         if started or fixed:
             message = (
-                _(
-                    "%(stage)s is seated and has results: only its name, starting double, rounds "
-                    "and confirmation rule can change, and only before the first result."
-                )
+                _("%(stage)s already has results: its settings can no longer change.")
                 if started
                 else _(
                     "%(stage)s is seated: only its name, starting double, rounds and "

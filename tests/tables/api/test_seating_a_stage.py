@@ -136,8 +136,8 @@ def test_a_playoff_after_another_stage_is_not_seated_by_hand_with_everyone(
     refused = seat(as_organiser, final, seed=1)
     assert refused.status_code == 409
     assert refused.json()["detail"] == (
-        "Final is a playoff: it is seated with the advancers of the stage before it when that "
-        "stage closes, not with every player."
+        "Final is a playoff: its tables are made with the players who advance from the stage "
+        "before it when that stage closes, not with every player."
     )
     final.refresh_from_db()
     assert final.status == "pending" and not final.tables.exists()
@@ -155,7 +155,7 @@ def test_reseating_a_stage_with_results_needs_force(as_organiser, tournament, st
     factories.RoundResultFactory(table_id=tables[0]["id"], stage=stage)
     refused = seat(as_organiser, stage, seed=2)
     assert refused.status_code == 409
-    assert "already has 1 round result(s)" in refused.json()["detail"]
+    assert "already has 1 round result." in refused.json()["detail"]
     assert "force=true" in refused.json()["detail"]
     assert RoundResult.objects.filter(stage=stage).count() == 1
     assert [t["id"] for t in as_organiser.get(f"/api/v1/stages/{stage.pk}/tables/").json()] == [

@@ -143,9 +143,9 @@ def test_check_in_everyone_still_registered_asks_first_then_records_each(
     factories.PlayerFactory(tournament=tournament, number=4, status="withdrawn")
     console = organiser_client.get(f"/t/{tournament.slug}/manage/").content.decode()
     url = f"/t/{tournament.slug}/manage/players/check-in-everyone/"
-    assert f'href="{url}"' in console and "Check in the 2 registered…" in console
+    assert f'href="{url}"' in console and "Check in the 2 not checked in…" in console
     asked = organiser_client.get(url).content.decode()
-    assert "Check in the 2 players still registered?" in asked
+    assert "Check in the 2 players not checked in?" in asked
     assert tournament.players.filter(status="registered").count() == 2  # asking changed nothing
     done = organiser_client.post(url, follow=True).content.decode()
     assert "2 players are checked in." in done
@@ -154,4 +154,4 @@ def test_check_in_everyone_still_registered_asks_first_then_records_each(
     entry = tournament.players.get(number=1).history.first()
     assert (entry.history_change_reason, entry.history_user) == ("checked_in", organiser)
     again = organiser_client.get(url).content.decode()
-    assert "Nobody is still registered" in again
+    assert "Nobody is left to check in" in again

@@ -15,7 +15,7 @@ def test_console_lists_stages_players_and_downloads(organiser_client, tournament
     add_players(tournament, 3)
     # Each in its section of the console: players first, then stages, then the files.
     page = organiser_client.get(f"/t/{tournament.slug}/manage/").content.decode()
-    assert "3 entered: 0 checked in, 3 registered, 0 withdrawn" in page
+    assert "3 entered: 0 checked in, 3 not checked in, 0 withdrawn" in page
     stages = organiser_client.get(f"/t/{tournament.slug}/manage/stages/").content.decode()
     assert "Qualifying" in stages
     files = organiser_client.get(f"/t/{tournament.slug}/manage/downloads/").content.decode()
@@ -28,7 +28,7 @@ def test_seat_from_the_page_then_see_tables_and_pdf_link(organiser_client, tourn
         f"/t/{tournament.slug}/manage/stages/1/seat/", {"seed": "4"}, follow=True
     )
     page = response.content.decode()
-    assert "Seated 10 players at 3 tables (seed 4)." in page
+    assert "Seated 10 players at 3 tables (shuffle number 4)." in page
     assert "Table 3" in page
     assert f"/api/v1/stages/{stage.pk}/cards.pdf" in page
     assert Seat.objects.filter(stage=stage).count() == 10
@@ -43,7 +43,7 @@ def test_reseat_from_the_page_warns_and_needs_the_box_ticked(organiser_client, t
     refused = organiser_client.post(
         f"/t/{tournament.slug}/manage/stages/1/seat/", {"seed": "2"}, follow=True
     )
-    assert "already has 1 round result(s)" in refused.content.decode()
+    assert "already has 1 round result." in refused.content.decode()
     assert RoundResult.objects.filter(stage=stage).exists()
     organiser_client.post(
         f"/t/{tournament.slug}/manage/stages/1/seat/", {"seed": "2", "force": "on"}
@@ -106,7 +106,9 @@ def test_a_later_playoffs_page_says_how_it_is_seated_and_offers_no_seating(
 ):
     factories.StageFactory(tournament=tournament, order=2, kind="playoff", name="Final")
     page = organiser_client.get(f"/t/{tournament.slug}/manage/stages/2/").content.decode()
-    assert "seated with the advancers of the stage before it, when that stage closes" in page
+    assert (
+        "made with the players who advance from the stage before it, when that stage closes" in page
+    )
     assert "Seat players" not in page
     first = organiser_client.get(f"/t/{tournament.slug}/manage/stages/1/").content.decode()
     assert "Seat players" in first
