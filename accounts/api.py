@@ -40,9 +40,13 @@ class StaffSerializer(NamesUnusedFields, serializers.ModelSerializer):
 
 class InvitationSerializer(NamesUnusedFields, serializers.ModelSerializer):
     url = serializers.SerializerMethodField()
-    status = serializers.CharField(read_only=True)
-    created_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
-    accepted_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    status = serializers.ChoiceField(choices=Invitation.Status.choices, read_only=True)
+    created_by = serializers.SlugRelatedField(
+        slug_field="username", read_only=True, allow_null=True
+    )
+    accepted_by = serializers.SlugRelatedField(
+        slug_field="username", read_only=True, allow_null=True
+    )
     expires_at = serializers.DateTimeField(
         required=False, help_text="Default: in ROUNDHOUSE_INVITATION_DAYS days (7)."
     )

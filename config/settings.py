@@ -283,6 +283,12 @@ SPECTACULAR_SETTINGS = {
     # Request bodies are JSON in the schema (a generated client sent multipart labelled JSON
     # when every body was offered three ways); the CSV imports declare multipart themselves.
     "PARSER_WHITELIST": ["rest_framework.parsers.JSONParser"],
+    "ENUM_NAME_OVERRIDES": {"RoundStatusEnum": "scoring.models.RoundResult.Status"},
+    # Every operation's error answers, with their bodies (config/api_schema.py).
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "config.api_schema.declare_answers",
+    ],
 }
 
 # Celery: a broker URL switches on real workers; without one, tasks run inline.

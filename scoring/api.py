@@ -3,19 +3,30 @@
 from django.http import StreamingHttpResponse
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import exceptions, serializers
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.negotiation import BaseContentNegotiation
-from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.permissions import AllowAny, IsAuthenticated, IsAuthenticatedOrReadOnly
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api import MISSING, NamesUnusedFields, found
+from config.api_schema import refused
 from scoring import exports, selectors, services, stages, standings
+from scoring.api_serializers import (
+    ClosedOutput,
+    PlacingOutput,
+    PreconditionFailedOutput,
+    RoundResultInput,
+    RoundResultOutput,
+    StandingsOutput,
+    TiebreakDecisionOutput,
+    VersionOutput,
+)
 from scoring.exceptions import UnusualScores, VersionChanged
-from scoring.models import Placing, RoundResult, RoundResultVersion, TiebreakDecision
+from scoring.models import Placing, RoundResult, TiebreakDecision
 from tables.models import Table
 from tournaments.api import CsvUploadApi, StageSerializer, tournament_or_404, upload_schema
 from tournaments.models import Stage
@@ -37,6 +48,9 @@ class ExportCsvApi(APIView):
     content_negotiation_class = FirstRendererNegotiation
 
     @extend_schema(
+        operation_id="tournaments_exports_retrieve",
+        description="A CSV export, for organisers. UTF-8 with a byte-order mark (spreadsheets "
+        'need it): read it as utf-8-sig, or csv.DictReader names the first column "\\ufeffstage".',
         responses={(200, "text/csv"): OpenApiTypes.STR},
         parameters=[
             OpenApiParameter("name", str, OpenApiParameter.PATH, enum=list(exports.EXPORTS))
@@ -56,92 +70,14 @@ class ExportCsvApi(APIView):
 # ---- round results ------------------------------------------------------------------------------
 
 
-class ScoreInput(serializers.Serializer):
-    player = serializers.IntegerField(help_text="The player's id.")
-    pips = serializers.IntegerField(min_value=0)
-    went_out = serializers.BooleanField(default=False)
-    checked = serializers.BooleanField(
-        default=False,
-        help_text="The official checked this score with the players: an unusual score is stored "
-        "with its warning marked checked.",
-    )
-
-
-class RoundResultInput(serializers.Serializer):
-    """A round's scores. A result read from this address may be sent back with a change: the
-    answer's other fields (table, round_no, engine, status, version, submitted_by,
-    confirmed_by, updated_at, and a score's number and name) are accepted when they are what
-    the round's answer says now, and refused with a 400 naming the field otherwise."""
-
-    blocked = serializers.BooleanField(default=False, help_text="Blocked, or time was called.")
-    scores = ScoreInput(many=True)
-    reason = serializers.CharField(
-        required=False, allow_blank=True, help_text="Needed to correct a confirmed result."
-    )
-
-
-class ScoreOutput(serializers.Serializer):
-    player = serializers.IntegerField()
-    number = serializers.IntegerField()
-    name = serializers.CharField()
-    pips = serializers.IntegerField()
-    went_out = serializers.BooleanField()
-    checked = serializers.BooleanField(help_text="The official confirmed this unusual score.")
-
-
-class WarningOutput(serializers.Serializer):
-    player = serializers.IntegerField()
-    code = serializers.CharField(help_text="more_than_a_hand")
-    pips = serializers.IntegerField()
-    limit = serializers.IntegerField(help_text="The most a hand of the tiles dealt holds.")
-    tiles = serializers.IntegerField(help_text="The tiles dealt to each player at the table.")
-    average = serializers.IntegerField(help_text="What a hand of the tiles dealt holds on average.")
-    checked = serializers.BooleanField(help_text="The official confirmed the score as it is.")
-    message = serializers.CharField()
-
-
-class RoundResultOutput(serializers.Serializer):
-    table = serializers.IntegerField()
-    round_no = serializers.IntegerField()
-    engine = serializers.IntegerField()
-    blocked = serializers.BooleanField()
-    status = serializers.CharField()
-    version = serializers.IntegerField()
-    scores = ScoreOutput(many=True)
-    submitted_by = serializers.CharField(
-        allow_null=True, help_text="The official's username; null unless you are staff here."
-    )
-    confirmed_by = serializers.CharField(
-        allow_null=True, help_text="The official's username; null unless you are staff here."
-    )
-    updated_at = serializers.DateTimeField()
-    warnings = WarningOutput(
-        many=True,
-        help_text="Scores the deal makes unusual (legal, stored, but more than a hand of the "
-        "tiles dealt holds without drawing); empty when none.",
-    )
-
-
-class VersionOutput(serializers.ModelSerializer):
-    by = serializers.CharField(source="by.username")
-    scores = serializers.JSONField()
-
-    class Meta:
-        model = RoundResultVersion
-        fields = [
-            "version",
-            "action",
-            "status",
-            "blocked",
-            "scores",
-            "by",
-            "at",
-            "source",
-            "ip_address",
-            "user_agent",
-            "reason",
-            "warnings",
-        ]
+# The version a round's answer is: send it back as If-Match to replace or confirm that version.
+ETAG = OpenApiParameter(
+    "ETag",
+    str,
+    OpenApiParameter.HEADER,
+    response=[200, 201, 412],
+    description="The result's version; send it back as If-Match.",
+)
 
 
 def request_meta(request: Request, source: str = "api") -> services.RequestMeta:
@@ -188,7 +124,7 @@ def asks_first(request: Request) -> bool:
 
 
 class RoundResultApi(AnswersVersionChanged, APIView):
-    permission_classes = [AllowAny]
+    permission_classes = [IsAuthenticatedOrReadOnly]  # reads are public
 
     def answer_refusal(self, error: Exception, response: Response) -> None:
         super().answer_refusal(error, response)
@@ -197,7 +133,12 @@ class RoundResultApi(AnswersVersionChanged, APIView):
                 [w.as_dict() for w in error.warnings], error.names
             )
 
-    @extend_schema(responses=RoundResultOutput)
+    @extend_schema(
+        description="The round's result. Anyone reads a confirmed round; a round not yet "
+        "confirmed only the tournament's staff (anyone else gets the 404 of no result).",
+        responses=RoundResultOutput,
+        parameters=[ETAG],
+    )
     def get(self, request: Request, table_id: int, round_no: int) -> Response:
         result = found(
             RoundResult.objects.select_related("stage__tournament"),
@@ -216,10 +157,30 @@ class RoundResultApi(AnswersVersionChanged, APIView):
 
     @extend_schema(
         request=RoundResultInput,
-        responses={201: RoundResultOutput, 200: RoundResultOutput},
+        responses={
+            201: RoundResultOutput,
+            200: RoundResultOutput,
+            409: refused("The stage is closed, or the round is not one this stage plays."),
+            412: OpenApiResponse(PreconditionFailedOutput, "The If-Match names an older version."),
+            422: refused("The Idempotency-Key was used for another request.", "Error"),
+            428: refused("The round has a result: send If-Match with its ETag.", "Error"),
+        },
         parameters=[
-            OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER),
-            OpenApiParameter("If-Match", str, OpenApiParameter.HEADER),
+            ETAG,
+            OpenApiParameter(
+                "Idempotency-Key",
+                str,
+                OpenApiParameter.HEADER,
+                description="Up to 200 characters. The same key with the same body answers as "
+                "the first time and stores nothing more; with another body, 422.",
+            ),
+            OpenApiParameter(
+                "If-Match",
+                str,
+                OpenApiParameter.HEADER,
+                description="The ETag of the result this replaces (needed to replace one: 428 "
+                'without it, 412 when stale); "*" replaces whatever is there.',
+            ),
             OpenApiParameter(
                 "Prefer",
                 str,
@@ -257,8 +218,25 @@ class ConfirmRoundResultApi(AnswersVersionChanged, APIView):
 
     @extend_schema(
         request=None,
-        responses=RoundResultOutput,
-        parameters=[OpenApiParameter("If-Match", str, OpenApiParameter.HEADER)],
+        responses={
+            200: RoundResultOutput,
+            400: OpenApiResponse(
+                {"$ref": "#/components/schemas/ValidationError"},
+                "The stage needs a second person to confirm (not who entered it).",
+            ),
+            409: refused("The stage is closed."),
+            412: OpenApiResponse(PreconditionFailedOutput, "The If-Match names an older version."),
+        },
+        parameters=[
+            ETAG,
+            OpenApiParameter(
+                "If-Match",
+                str,
+                OpenApiParameter.HEADER,
+                description="Optional: the ETag of the version the players checked (412 when "
+                "it changed since).",
+            ),
+        ],
     )
     def post(self, request: Request, table_id: int, round_no: int) -> Response:
         table = staffed_table(request, table_id)
@@ -316,7 +294,7 @@ class StandingsApi(APIView):
 
     permission_classes = [AllowAny]
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(responses=StandingsOutput)
     def get(self, request: Request, stage_id: int) -> Response:
         stage = found(Stage, pk=stage_id)
         meta = standings.standings_meta(stage)
@@ -333,7 +311,7 @@ class TournamentStandingsApi(APIView):
 
     permission_classes = [AllowAny]
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(responses=StandingsOutput)
     def get(self, request: Request, slug: str) -> Response:
         tournament = tournament_or_404(slug)
         stage = selectors.current_stage(tournament.stages)
@@ -365,7 +343,10 @@ class TiebreakInput(NamesUnusedFields, serializers.Serializer):
 class TiebreakApi(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=TiebreakInput, responses={201: OpenApiTypes.OBJECT})
+    @extend_schema(
+        request=TiebreakInput,
+        responses={201: TiebreakDecisionOutput, 409: refused("No such tie to decide.")},
+    )
     def post(self, request: Request, stage_id: int) -> Response:
         stage = found(Stage.objects.select_related("tournament"), pk=stage_id)
         require_staff(request.user, stage.tournament)
@@ -396,7 +377,13 @@ class TiebreakApi(APIView):
 class CloseStageApi(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=None, responses={202: OpenApiTypes.OBJECT, 409: OpenApiTypes.OBJECT})
+    @extend_schema(
+        request=None,
+        responses={
+            202: ClosedOutput,
+            409: refused("Not every round is confirmed (listed in `problems`), or a tie waits."),
+        },
+    )
     def post(self, request: Request, stage_id: int) -> Response:
         stage = found(Stage.objects.select_related("tournament"), pk=stage_id)
         require_organiser(request.user, stage.tournament)
@@ -415,7 +402,7 @@ class CloseStageApi(APIView):
 class PlacingsApi(APIView):
     permission_classes = [AllowAny]
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(responses=PlacingOutput(many=True))
     def get(self, request: Request, slug: str) -> Response:
         tournament = tournament_or_404(slug)
         placings = Placing.objects.filter(tournament=tournament).select_related("player", "stage")

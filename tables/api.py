@@ -12,6 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api import Conflict, NamesUnusedFields, found
+from config.api_schema import refused
 from tables import cards, selectors, services
 from tables.models import Seat
 from tournaments.api import PlayerSerializer
@@ -140,7 +141,13 @@ class TableCardsApi(APIView):
 
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(responses={(200, "application/pdf"): OpenApiTypes.BINARY})
+    @extend_schema(
+        operation_id="stages_cards_retrieve",
+        responses={
+            (200, "application/pdf"): OpenApiTypes.BINARY,
+            409: refused("The stage is not seated yet: seat it to print its table cards."),
+        },
+    )
     def get(self, request: Request, stage_id: int) -> HttpResponse:
         stage = stage_or_404(stage_id)
         require_staff(request.user, stage.tournament)

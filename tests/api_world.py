@@ -18,6 +18,7 @@ def build_world() -> dict[str, Any]:
     in_a_week = timezone.now() + timedelta(days=7)
     tournament = factories.TournamentFactory(slug="fuzz", domino_set=12)
     organiser = factories.StaffFactory(tournament=tournament, role="organiser").user
+    official = factories.StaffFactory(tournament=tournament, role="official").user
     qualifying = factories.StageFactory(
         tournament=tournament, order=1, name="Qualifying", rounds=4, status="seated"
     )
@@ -50,6 +51,10 @@ def build_world() -> dict[str, Any]:
     }
     return {
         "token": Token.objects.create(user=organiser).key,
+        "tokens": {
+            "organiser": Token.objects.get(user=organiser).key,
+            "official": Token.objects.create(user=official).key,
+        },
         # path parameters
         "slug": [tournament.slug],
         "stage_id": [qualifying.pk, playoff.pk],

@@ -68,6 +68,7 @@ def test_a_malformed_body_is_a_4xx_in_the_error_shape_and_changes_nothing(method
     response = client.generic(method, url, body, content_type=content_type)
     expected = 415 if multipart and status == 400 else status
     assert response.status_code == expected, response.content[:300]
+    assert str(expected) in SCHEMA["paths"][path][method.lower()]["responses"]  # declared
     assert response["Content-Type"].startswith("application/json")
     answer = response.json()
     assert list(answer) == ["detail"] and isinstance(answer["detail"], str)

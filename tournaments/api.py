@@ -1,15 +1,23 @@
 """The v1 API of tournaments, staff, players and stages (shared/API.md)."""
 
+from django.conf import settings
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
-from drf_spectacular.utils import extend_schema, inline_serializer
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_field,
+    inline_serializer,
+)
 from rest_framework import serializers, status
 from rest_framework.authtoken.models import Token
+from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.exceptions import PermissionDenied
 from rest_framework.parsers import MultiPartParser
-from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.permissions import AllowAny, IsAuthenticated, IsAuthenticatedOrReadOnly
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -96,6 +104,35 @@ class PublicPlayerSerializer(PlayerSerializer):
         fields = ["id", "number", "name", "club", "status"]
 
 
+@extend_schema_field(
+    {
+        "type": "object",
+        "nullable": True,
+        "description": "How the stage was seated, for its staff (null for anyone else: it names "
+        "households); empty before it is seated.",
+        "properties": {
+            "players_seated": {"type": "integer"},
+            "left_out": {"type": "array", "items": {"type": "integer"}, "description": "Numbers."},
+            "repeat_pairs": {"type": "integer", "description": "Tablemates from earlier stages."},
+            "household_conflicts": {"type": "array", "items": {"type": "string"}},
+            "household_conflict_details": {
+                "type": "array",
+                "items": {"type": "object", "additionalProperties": {}},
+                "description": '{"table", "household"}',
+            },
+            "warnings": {"type": "array", "items": {"type": "string"}},
+            "warning_details": {
+                "type": "array",
+                "items": {"type": "object", "additionalProperties": {}},
+            },
+            "discarded_results": {"type": "integer"},
+        },
+    }
+)
+class SeatingReportField(serializers.JSONField):
+    """The stage's seating report, typed in the schema."""
+
+
 class StageSerializer(NamesUnusedFields, serializers.ModelSerializer):
     rounds = serializers.IntegerField(min_value=1, max_value=19)
     starting_double = serializers.IntegerField(min_value=0, max_value=18)
@@ -144,13 +181,14 @@ class StageSerializer(NamesUnusedFields, serializers.ModelSerializer):
 
     tournament = serializers.SlugRelatedField(slug_field="slug", read_only=True)
     engines = serializers.ListField(child=serializers.IntegerField(), read_only=True)
+    seating_report = SeatingReportField(read_only=True)
 
     def to_representation(self, instance: Stage) -> dict:
         data = super().to_representation(instance)
         # A name the product gave, in the request's language; a typed one as typed.
         data["name"] = instance.display_name
         if not self.context.get("staff"):
-            data.pop("seating_report", None)  # it names households, which only staff see
+            data["seating_report"] = None  # it names households, which only staff see
         return data
 
 
@@ -158,14 +196,14 @@ def rejected_detail(what: str, count: int) -> str:
     """That nothing was imported, whole sentences per kind of row so that each translates whole."""
     if what == "player":
         text = ngettext(
-            "%(count)s line(s) have errors; no player was imported.",
-            "%(count)s line(s) have errors; no player was imported.",
+            "%(count)s line has errors; no player was imported.",
+            "%(count)s lines have errors; no player was imported.",
             count,
         )
     else:
         text = ngettext(
-            "%(count)s line(s) have errors; no result was imported.",
-            "%(count)s line(s) have errors; no result was imported.",
+            "%(count)s line has errors; no result was imported.",
+            "%(count)s lines have errors; no result was imported.",
             count,
         )
     return text % {"count": count}
@@ -186,7 +224,7 @@ def tournament_or_404(slug: str) -> Tournament:
 
 
 class TournamentListApi(APIView):
-    permission_classes = [AllowAny]
+    permission_classes = [IsAuthenticatedOrReadOnly]  # reads are public
 
     @extend_schema(responses=TournamentSerializer(many=True))
     def get(self, request: Request) -> Response:
@@ -208,7 +246,7 @@ class TournamentListApi(APIView):
 
 
 class TournamentDetailApi(APIView):
-    permission_classes = [AllowAny]
+    permission_classes = [IsAuthenticatedOrReadOnly]  # reads are public
 
     @extend_schema(responses=TournamentSerializer)
     def get(self, request: Request, slug: str) -> Response:
@@ -229,7 +267,7 @@ class TournamentDetailApi(APIView):
 
 
 class PlayerListApi(APIView):
-    permission_classes = [AllowAny]
+    permission_classes = [IsAuthenticatedOrReadOnly]  # reads are public
 
     @extend_schema(responses=PlayerSerializer(many=True))
     def get(self, request: Request, slug: str) -> Response:
@@ -310,7 +348,7 @@ class ImportPlayersApi(CsvUploadApi):
 
 
 class StageListApi(APIView):
-    permission_classes = [AllowAny]
+    permission_classes = [IsAuthenticatedOrReadOnly]  # reads are public
 
     @extend_schema(responses=StageSerializer(many=True))
     def get(self, request: Request, slug: str) -> Response:
@@ -332,7 +370,7 @@ class StageListApi(APIView):
 
 
 class StageDetailApi(APIView):
-    permission_classes = [AllowAny]
+    permission_classes = [IsAuthenticatedOrReadOnly]  # reads are public
 
     @extend_schema(responses=StageSerializer)
     def get(self, request: Request, stage_id: int) -> Response:
@@ -367,6 +405,31 @@ class StageDetailApi(APIView):
         return Response(StageSerializer(stage, context={"staff": True}).data)
 
 
+@extend_schema(
+    description="Sign in: a username and password for a token, sent afterwards as "
+    "`Authorization: Token <token>`. Anyone may call it.",
+    responses={
+        200: AuthTokenSerializer,
+        400: OpenApiResponse(
+            {"$ref": "#/components/schemas/ValidationError"},
+            "The username and password do not match an account (non_field_errors).",
+        ),
+        429: OpenApiResponse(
+            {"$ref": "#/components/schemas/Error"},
+            "Too many failed sign-ins for this username from this address: wait the "
+            "Retry-After header's seconds.",
+        ),
+    },
+    parameters=[
+        OpenApiParameter(
+            "Retry-After",
+            int,
+            OpenApiParameter.HEADER,
+            response=[429],
+            description="Seconds until a sign-in is tried again.",
+        )
+    ],
+)
 class ObtainTokenApi(ObtainAuthToken):
     """POST username and password, get a token; a locked-out sign-in is told so (429). Anyone
     may call it (no credentials but the body's), and it reads bodies as the rest of the API does."""
@@ -379,8 +442,11 @@ class ObtainTokenApi(ObtainAuthToken):
         serializer = self.get_serializer(data=request.data)
         if not serializer.is_valid():
             if getattr(request, "axes_locked_out", False):  # set by django-axes
+                seconds = round(settings.AXES_COOLOFF_TIME.total_seconds())
                 return Response(
-                    {"detail": lockout_message()}, status=status.HTTP_429_TOO_MANY_REQUESTS
+                    {"detail": lockout_message()},
+                    status=status.HTTP_429_TOO_MANY_REQUESTS,
+                    headers={"Retry-After": str(seconds)},
                 )
             return Response(serializer.errors, status=status.HTTP_400_BAD_REQUEST)
         token, _created = Token.objects.get_or_create(user=serializer.validated_data["user"])

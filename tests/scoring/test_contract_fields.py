@@ -5,7 +5,7 @@ field added to one and not the other fails here before a client finds it."""
 
 import pytest
 
-from scoring.api import RoundResultInput, RoundResultOutput, ScoreInput, ScoreOutput
+from scoring.api_serializers import RoundResultInput, RoundResultOutput, ScoreInput, ScoreOutput
 from scoring.services.bodies import (
     ANSWER_FIELDS,
     SCORE_ANSWER_FIELDS,

@@ -1,0 +1,190 @@
+"""The shapes the scoring API reads and answers, as serializers: what validates a round's body,
+and what the OpenAPI schema names for every answer (a generated client gets a typed model for each:
+a round, its versions, the standings, the placings, a close, a 412's `current`)."""
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from scoring.models import RoundResult, RoundResultVersion, TiebreakDecision
+from tournaments.api import StageSerializer
+
+
+class ScoreInput(serializers.Serializer):
+    player = serializers.IntegerField(help_text="The player's id.")
+    pips = serializers.IntegerField(min_value=0)
+    went_out = serializers.BooleanField(default=False)
+    checked = serializers.BooleanField(
+        default=False,
+        help_text="The official checked this score with the players: an unusual score is stored "
+        "with its warning marked checked.",
+    )
+
+
+class RoundResultInput(serializers.Serializer):
+    """A round's scores. A result read from this address may be sent back with a change: the
+    answer's other fields (table, round_no, engine, status, version, submitted_by,
+    confirmed_by, updated_at, and a score's number and name) are accepted when they are what
+    the round's answer says now, and refused with a 400 naming the field otherwise."""
+
+    blocked = serializers.BooleanField(default=False, help_text="Blocked, or time was called.")
+    scores = ScoreInput(many=True)
+    reason = serializers.CharField(
+        required=False, allow_blank=True, help_text="Needed to correct a confirmed result."
+    )
+
+
+class ScoreOutput(serializers.Serializer):
+    player = serializers.IntegerField()
+    number = serializers.IntegerField()
+    name = serializers.CharField()
+    pips = serializers.IntegerField()
+    went_out = serializers.BooleanField()
+    checked = serializers.BooleanField(help_text="The official confirmed this unusual score.")
+
+
+class WarningOutput(serializers.Serializer):
+    player = serializers.IntegerField()
+    code = serializers.CharField(help_text="more_than_a_hand")
+    pips = serializers.IntegerField()
+    limit = serializers.IntegerField(help_text="The most a hand of the tiles dealt holds.")
+    tiles = serializers.IntegerField(help_text="The tiles dealt to each player at the table.")
+    average = serializers.IntegerField(help_text="What a hand of the tiles dealt holds on average.")
+    checked = serializers.BooleanField(help_text="The official confirmed the score as it is.")
+    message = serializers.CharField()
+
+
+class RoundResultOutput(serializers.Serializer):
+    table = serializers.IntegerField()
+    round_no = serializers.IntegerField()
+    engine = serializers.IntegerField()
+    blocked = serializers.BooleanField()
+    status = serializers.ChoiceField(choices=RoundResult.Status.choices)
+    version = serializers.IntegerField()
+    scores = ScoreOutput(many=True)
+    submitted_by = serializers.CharField(
+        allow_null=True, help_text="The official's username; null unless you are staff here."
+    )
+    confirmed_by = serializers.CharField(
+        allow_null=True, help_text="The official's username; null unless you are staff here."
+    )
+    updated_at = serializers.DateTimeField()
+    warnings = WarningOutput(
+        many=True,
+        help_text="Scores the deal makes unusual (legal, stored, but more than a hand of the "
+        "tiles dealt holds without drawing); empty when none.",
+    )
+
+
+@extend_schema_field(ScoreOutput(many=True))
+class StoredScores(serializers.JSONField):
+    """A version's scores as stored (and answered) then, typed in the schema."""
+
+
+@extend_schema_field(WarningOutput(many=True))
+class StoredWarnings(serializers.JSONField):
+    """A version's warnings as stored then, typed in the schema."""
+
+
+class VersionOutput(serializers.ModelSerializer):
+    by = serializers.CharField(source="by.username")
+    scores = StoredScores()
+    warnings = StoredWarnings()
+
+    class Meta:
+        model = RoundResultVersion
+        fields = [
+            "version",
+            "action",
+            "status",
+            "blocked",
+            "scores",
+            "by",
+            "at",
+            "source",
+            "ip_address",
+            "user_agent",
+            "reason",
+            "warnings",
+        ]
+
+
+class PreconditionFailedOutput(serializers.Serializer):
+    """A 412: the If-Match names an older version. `current` is the result as it is now (its
+    ETag is in the answer's ETag header): show it, and edit that version."""
+
+    detail = serializers.CharField()
+    current = RoundResultOutput()
+
+
+class PlayerRef(serializers.Serializer):
+    id = serializers.IntegerField()
+    number = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class TiebreakExplained(serializers.Serializer):
+    """How a tie-break placed the player against the players next to them on the same total."""
+
+    scope = serializers.ChoiceField(choices=["overall", "table"])
+    side = serializers.ChoiceField(choices=["ahead", "behind"])
+    players = serializers.ListField(child=serializers.IntegerField(), help_text="Their ids.")
+    rule = serializers.ChoiceField(choices=["rounds_won", "countback", "decision"])
+    mine = serializers.IntegerField(required=False, help_text="Rounds won, or pips in `round`.")
+    theirs = serializers.IntegerField(required=False)
+    round = serializers.IntegerField(required=False, help_text="The round countback compared.")
+    method = serializers.CharField(required=False, help_text="The officials' decision's method.")
+    text = serializers.CharField(help_text="The same, said in the request's language.")
+
+
+class StandingsRowOutput(serializers.Serializer):
+    rank = serializers.IntegerField()
+    player = PlayerRef()
+    table = serializers.IntegerField(allow_null=True, help_text="The table's number.")
+    table_rank = serializers.IntegerField(allow_null=True)
+    total = serializers.IntegerField()
+    carried = serializers.IntegerField(help_text="Pips carried from the stage before.")
+    rounds_won = serializers.IntegerField()
+    rounds_played = serializers.IntegerField()
+    scores = serializers.DictField(
+        child=serializers.IntegerField(), help_text="Pips by round number, confirmed rounds."
+    )
+    tied = serializers.BooleanField()
+    advances = serializers.BooleanField()
+    note = serializers.CharField(allow_blank=True)
+    tiebreaks = TiebreakExplained(many=True)
+
+
+class StandingsOutput(serializers.Serializer):
+    stage = serializers.IntegerField(allow_null=True, help_text="The stage's id.")
+    computed_at = serializers.DateTimeField(allow_null=True)
+    results_counted = serializers.IntegerField()
+    results_expected = serializers.IntegerField()
+    ranked_through_round = serializers.IntegerField(
+        help_text="The rounds the ranking counts: 1 to this (every table has confirmed them)."
+    )
+    stale = serializers.BooleanField(help_text="A rebuild is on its way.")
+    flags = serializers.ListField(
+        child=serializers.DictField(),
+        help_text='Ties only the officials can break: {"players", "names", ...}.',
+    )
+    rows = StandingsRowOutput(many=True)
+
+
+class PlacingOutput(serializers.Serializer):
+    place = serializers.IntegerField()
+    player = PlayerRef()
+    went_out_in = serializers.CharField(help_text="The last stage the player played.")
+
+
+class ClosedOutput(serializers.Serializer):
+    detail = serializers.CharField(help_text="What happens next (seating, or the placings).")
+    stage = StageSerializer()
+
+
+class TiebreakDecisionOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    table = serializers.IntegerField(allow_null=True)
+    order = serializers.ListField(child=serializers.IntegerField())
+    method = serializers.ChoiceField(choices=TiebreakDecision.Method.choices)
+    note = serializers.CharField(allow_blank=True)
+    by = serializers.CharField()
