@@ -43,6 +43,7 @@ def test_login_throttling_locks_a_username_at_an_address_not_the_whole_address(c
     locked = token(client, "tablet1", PASSWORD, venue)
     assert locked.status_code == 429  # even the right password, for the cool-off
     assert "Try again in 15 minutes" in locked.json()["detail"]
+    assert locked["Retry-After"] == "900"  # a client knows how long, in seconds (RFC 9110)
     assert token(client, "tablet2", PASSWORD, venue).status_code == 200  # the next table works
     assert token(client, "tablet1", PASSWORD, home).status_code == 200  # elsewhere it works
     assert settings.AXES_COOLOFF_TIME.total_seconds() == 15 * 60
