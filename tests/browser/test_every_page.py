@@ -297,8 +297,8 @@ def visits_for(event: Event, who: str) -> list[Visit]:
         Visit(
             "check-in-everyone",
             f"{manage}/players/check-in-everyone/",
-            "not checked in?",
-            "sin llegar?",
+            "Nobody is left to check in",  # the demo's players are all checked in or withdrawn
+            "No queda nadie sin llegar",
         ),
         Visit(
             "edit-player",
