@@ -156,6 +156,11 @@ class RoundResultApi(AnswersVersionChanged, APIView):
         return result_response(body, result.etag)
 
     @extend_schema(
+        description="Enter or replace a round's scores (the tournament's staff): every seated "
+        "player once. 201 when new, 200 when replacing (If-Match needed: 428 without it, 412 "
+        "when stale with the result as it is now in `current`); the same Idempotency-Key and "
+        "body answers as the first time and stores nothing more. A confirmed round is replaced "
+        "with a `reason` and goes back to be checked.",
         request=RoundResultInput,
         responses={
             201: RoundResultOutput,
@@ -217,6 +222,8 @@ class ConfirmRoundResultApi(AnswersVersionChanged, APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
+        description="Confirm the round: the players agree with its scores (the tournament's "
+        "staff). Confirming twice is harmless; the standings count confirmed rounds only.",
         request=None,
         responses={
             200: RoundResultOutput,

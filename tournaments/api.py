@@ -326,6 +326,8 @@ def upload_schema(name: str, *, ignores_columns: bool = False):
             help_text="The file's columns that were left out, when there were any.",
         )
     return extend_schema(
+        description=f"Import {name.lower()} from a CSV file (multipart, `file`), for organisers: "
+        "every line or none. 201 with the count, or 400 listing every bad line by number.",
         request={
             "multipart/form-data": inline_serializer(
                 f"{name}Import", {"file": serializers.FileField()}
