@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.choices import DecisionMethod
 from tables.models import Table
-from tournaments.models import Player, Stage, Tournament
+from tournaments.models import Division, Player, Stage, Tournament
 
 
 class RoundResult(models.Model):
@@ -297,6 +297,22 @@ class Placing(models.Model):
         on_delete=models.CASCADE,
         related_name="+",
         help_text=_("Where the player went out."),
+    )
+    division = models.ForeignKey(
+        Division,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text=_("The player's division when the placings were decided."),
+    )
+    division_place = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        help_text=_(
+            "The place among the players of the same division (or of none); 1, 2 and 3 are "
+            "gold, silver and bronze."
+        ),
     )
 
     class Meta:

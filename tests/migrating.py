@@ -25,7 +25,15 @@ def migrated(before: list[tuple[str, str]], after: list[tuple[str, str]], make: 
 
 
 def every_app_at(node: tuple[str, str]) -> list[tuple[str, str]]:
-    """The latest migration of every app but node's, and node: the other apps' tables as the
-    database has them, so that the models make is given match it."""
-    leaves = MigrationExecutor(connection).loader.graph.leaf_nodes()
-    return [leaf for leaf in leaves if leaf[0] != node[0]] + [node]
+    """node, and of every other app the latest migration that needs nothing of node's app after
+    node: the other apps' tables as the database has them, so that the models make is given
+    match it."""
+    graph = MigrationExecutor(connection).loader.graph
+    after_node = {
+        key for key in graph.nodes if key[0] == node[0] and node in graph.forwards_plan(key)
+    } - {node}
+    latest: dict[str, tuple[str, str]] = {}
+    for key in sorted(graph.nodes):
+        if key[0] != node[0] and not after_node & set(graph.forwards_plan(key)):
+            latest[key[0]] = key  # the names sort in their numbered order
+    return [*latest.values(), node]

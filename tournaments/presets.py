@@ -50,6 +50,11 @@ class StageSettings:
     starting_double: int
     table_size_min: int
     table_size_max: int
+    carry_forward: bool = False
+    decides_placings: bool = False
+    time_limit_minutes: int | None = None
+    movement: str = ""
+    move_count: int = 0
 
 
 @dataclass(frozen=True)
@@ -64,6 +69,14 @@ class StageTemplate:
     kind: str
     rounds: int | None = None
     table_sizes: tuple[int, int] | None = None
+    # A later game of a day starts below the doubles the games before it played: this many
+    # doubles below the set's highest.
+    doubles_played_before: int = 0
+    carry_forward: bool = False
+    decides_placings: bool = False
+    time_limit_minutes: int | None = None
+    movement: str = ""  # tournaments.models.Stage.Movement
+    move_count: int = 0
 
     def settings(self, domino_set: int, deal_bounds: tuple[int, int]) -> StageSettings:
         low, high = deal_bounds
@@ -74,22 +87,47 @@ class StageTemplate:
                 f"The {self.name_key} stage's tables of {self.table_sizes} are not dealt for "
                 f"with a double-{domino_set} set ({deal_bounds})."
             )
-        full_game = domino_set + 1
+        starting_double = domino_set - self.doubles_played_before
+        full_game = starting_double + 1
         rounds = full_game if self.rounds is None else min(self.rounds, full_game)
-        return StageSettings(self.name_key, self.kind, rounds, domino_set, low, high)
+        return StageSettings(
+            self.name_key,
+            self.kind,
+            rounds,
+            starting_double,
+            low,
+            high,
+            carry_forward=self.carry_forward,
+            decides_placings=self.decides_placings,
+            time_limit_minutes=self.time_limit_minutes,
+            movement=self.movement,
+            move_count=self.move_count,
+        )
+
+
+@dataclass(frozen=True)
+class DivisionTemplate:
+    """A division a preset creates: an age category."""
+
+    name: str
+    age_min: int | None = None
+    age_max: int | None = None
 
 
 @dataclass(frozen=True)
 class Preset:
     key: str
     label: str
-    # The title of its rules document, as the document names itself (in /work/shared/seeds):
-    # a title, so said as written in every language.
-    source: str
+    # Where its rules come from: the title of a rules document as the document names itself
+    # (in /work/shared/seeds, said as written in every language), or the event's own page,
+    # described in words (lazy: in the reader's language).
+    source: str | Promise
     description: str | Promise  # one line, lazy: in the reader's language
     default_set: int
     deals: dict[int, dict[int, int]]
     stages: tuple[StageTemplate, ...] = field(default=())
+    divisions: tuple[DivisionTemplate, ...] = field(default=())
+    document: bool = True  # `source` names a rules document, else the event that publishes it
 
     def sets(self) -> tuple[int, ...]:
         return tuple(sorted(self.deals))
@@ -204,6 +242,118 @@ PRESETS: dict[str, Preset] = {
         stages=(StageTemplate("game", "qualifying"),),
     ),
 }
+
+
+# The events the web publishes, each preset as its page says (DESIGN.md, "Added in this round"):
+# - senior_games, a county Silver Games: "Age Categories: 50-59, 60-69, 70-79, 80+", double-12,
+#   "2, 3 or 4 players draw 15, 5 or 6 draw 12, 7 or 8 draw 11"; gold, silver and bronze in each
+#   category, by the lowest totals of the game.
+# - senior_olympics, a state Senior Olympics: "The winners of the first game (limited to 60
+#   minutes) will play each other for another 60 minutes. The winner of the final game (lowest
+#   score) will win the gold medal, the next lowest score the silver, the third lowest score the
+#   bronze", each player drawing 15, no age groups.
+# - eleven_three, a retirement community's club day on double-15: "11-3 Rule: draw 11 dominos
+#   and the three lowest scores move to another table". Four games of four rounds (15 down to
+#   double-blank), totals carried, placed by total after the last.
+# - championship_day, a community's event: "a complete game of six rounds"; "the player with
+#   the lowest score at each table will go on to play a second game in the Championship Round".
+# - rv_club, an RV club chapter: double-12, 2 players 16 tiles, 3: 15, 4: 14, 5: 13, 6: 12, 7:
+#   11, 8: 10.
+EVENT_PRESETS: dict[str, Preset] = {
+    "senior_games": Preset(
+        key="senior_games",
+        label="Senior games with age categories",
+        source=_("A county Silver Games' Mexican Train rules"),
+        description=_(
+            "Age categories 50-59, 60-69, 70-79 and 80+; one game from double-12; gold, silver "
+            "and bronze in each category by the lowest totals."
+        ),
+        default_set=12,
+        document=False,
+        deals={12: {**_flat(range(2, 5), 15), **_flat(range(5, 7), 12), **_flat(range(7, 9), 11)}},
+        stages=(StageTemplate("game", "qualifying", table_sizes=(3, 4), decides_placings=True),),
+        divisions=(
+            DivisionTemplate("50-59", 50, 59),
+            DivisionTemplate("60-69", 60, 69),
+            DivisionTemplate("70-79", 70, 79),
+            DivisionTemplate("80+", 80, None),
+        ),
+    ),
+    "senior_olympics": Preset(
+        key="senior_olympics",
+        label="Senior Olympics: two timed games",
+        source=_("A state Senior Olympics' Mexican Train rules"),
+        description=_(
+            "A first game limited to 60 minutes; its table winners play a final of 60 minutes, "
+            "whose three lowest totals win gold, silver and bronze. 15 tiles each."
+        ),
+        default_set=12,
+        document=False,
+        deals={12: _flat(range(2, 6), 15)},
+        stages=(
+            StageTemplate("game_number:1", "qualifying", table_sizes=(3, 5), time_limit_minutes=60),
+            StageTemplate("playoff", "playoff", time_limit_minutes=60),
+        ),
+    ),
+    "eleven_three": Preset(
+        key="eleven_three",
+        label="Club day: the 11-3 rule",
+        source=_("A retirement community's Mexican Train club (its 11-3 rule)"),
+        description=_(
+            "Double-15, 11 tiles each; after each game the three lowest totals at a table move "
+            "up a table and the three highest down; placed by the total of four games."
+        ),
+        default_set=15,
+        document=False,
+        deals={15: _flat(range(6, 9), 11)},
+        stages=tuple(
+            StageTemplate(
+                f"game_number:{game}",
+                "qualifying",
+                rounds=4,
+                doubles_played_before=4 * (game - 1),
+                carry_forward=game > 1,
+                decides_placings=game == 4,
+                movement="move" if game > 1 else "",
+                move_count=3 if game > 1 else 0,
+            )
+            for game in range(1, 5)
+        ),
+    ),
+    "championship_day": Preset(
+        key="championship_day",
+        label="A day with a championship game",
+        source=_("A community's Mexican Train tournament day"),
+        description=_(
+            "A game of six rounds in the morning; the lowest total at each table plays the "
+            "championship game of six rounds in the afternoon."
+        ),
+        default_set=12,
+        document=False,
+        deals={12: _by_players(2, [16, 15, 14, 12, 11, 10, 9])},
+        stages=(
+            StageTemplate("game", "qualifying", rounds=6, table_sizes=(4, 6)),
+            StageTemplate("playoff", "playoff", rounds=6),
+        ),
+    ),
+    "rv_club": Preset(
+        key="rv_club",
+        label="RV club rally",
+        source=_("An RV club chapter's Mexican Train rules"),
+        description=_(
+            "A game from double-12 with the club's deal (16 tiles at 2 players down to 10 at "
+            "8), then the table winners' playoff."
+        ),
+        default_set=12,
+        document=False,
+        deals={12: _by_players(2, [16, 15, 14, 13, 12, 11, 10])},
+        stages=(
+            StageTemplate("game", "qualifying", table_sizes=(4, 6)),
+            StageTemplate("playoff", "playoff"),
+        ),
+    ),
+}
+PRESETS.update(EVENT_PRESETS)
 
 
 def get_preset(key: str) -> Preset:

@@ -5,7 +5,8 @@ A stage made from a preset ("Qualifying", "Playoff", "Game") or a playoff level 
 the creator's (or the worker's) language for every reader after. A name an organiser typed has
 no key and stays exactly as typed.
 
-A name key is one of NAMES, "playoff_level:<level>" for a numbered level, and "#<copy>" after
+A name key is one of NAMES, "playoff_level:<level>" for a numbered level ("game_number:<n>" for
+a numbered game), and "#<copy>" after
 either when the organiser had taken the name already ("Final (2)"): NAME_KEY_PATTERN, which the
 database checks too.
 """
@@ -22,18 +23,21 @@ NAMES = {
     "game": pgettext_lazy("stage name", "Game"),
     "final": pgettext_lazy("stage name", "Final"),
     "playoff_level": pgettext_lazy("stage name", "Playoff level %(level)s"),
+    "game_number": pgettext_lazy("stage name", "Game %(level)s"),
 }
 
 NAME_KEY_PATTERN = (
-    r"^((qualifying|playoff|game|final|playoff_level:[1-9][0-9]*)(#([2-9]|[1-9][0-9]+))?)?$"
+    r"^((qualifying|playoff|game|final|(playoff_level|game_number):[1-9][0-9]*)"
+    r"(#([2-9]|[1-9][0-9]+))?)?$"
 )
 _PARTS = re.compile(NAME_KEY_PATTERN)
+NUMBERED = ("playoff_level", "game_number")  # the kinds of name that carry a number
 
 
 def name_key(kind: str, *, level: int | None = None, copy: int = 1) -> str:
     """The key of a name of `kind` (a key of NAMES; a "playoff_level" has its `level`), the
     `copy`-th of that name in its tournament."""
-    if kind not in NAMES or (kind == "playoff_level") != (level is not None):
+    if kind not in NAMES or (kind in NUMBERED) != (level is not None):
         raise ValueError(f"No stage name {kind!r} (level {level})")
     key = f"{kind}:{level}" if level is not None else kind
     key += f"#{copy}" if copy > 1 else ""

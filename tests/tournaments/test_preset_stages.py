@@ -26,6 +26,21 @@ EXPECTED = {
     ("pagat", 15): [("qualifying", 16, 15, 2, 12)],
     ("online", 9): [("qualifying", 10, 9, 2, 3)],
     ("online", 12): [("qualifying", 13, 12, 4, 8)],
+    # The events' own pages: a county Silver Games plays one game at tables of 3 or 4 (15 tiles
+    # each); a state Senior Olympics two games, the second its table winners' (15 tiles at up to
+    # 5); the "11-3" club day four games of four rounds on double-15, the doubles going on down
+    # from game to game; a community's day a game of six rounds and a championship game of six;
+    # an RV club a full game and its table winners' playoff, with its deal of 16 down to 10.
+    ("senior_games", 12): [("qualifying", 13, 12, 3, 4)],
+    ("senior_olympics", 12): [("qualifying", 13, 12, 3, 5), ("playoff", 13, 12, 2, 5)],
+    ("eleven_three", 15): [
+        ("qualifying", 4, 15, 6, 8),
+        ("qualifying", 4, 11, 6, 8),
+        ("qualifying", 4, 7, 6, 8),
+        ("qualifying", 4, 3, 6, 8),
+    ],
+    ("championship_day", 12): [("qualifying", 6, 12, 4, 6), ("playoff", 6, 12, 2, 8)],
+    ("rv_club", 12): [("qualifying", 13, 12, 4, 6), ("playoff", 13, 12, 2, 8)],
 }
 LISTED = sorted(EXPECTED)
 NOT_LISTED = [
@@ -56,9 +71,13 @@ def test_the_service_creates_stages_that_fit_the_set(preset, domino_set):
         by=factories.OrganiserAccountFactory(), with_stages=True,
     )  # fmt: skip
     assert settings_of(tournament) == EXPECTED[preset, domino_set]
-    for stage in tournament.stages.all():
-        # The first round is the set's highest double, the last double-blank at the most,
-        assert stage.engines[0] == domino_set and stage.engines[-1] >= 0
+    previous = None
+    for stage in tournament.stages.order_by("order"):
+        # The first round is the set's highest double (a later game whose totals carry goes on
+        # from the double after the game before's last), the last double-blank at the most,
+        first = previous.engines[-1] - 1 if stage.carry_forward else domino_set
+        assert stage.engines[0] == first and stage.engines[-1] >= 0
+        previous = stage
         # and every table size of the stage is one the preset deals for, with tiles to draw.
         for players in range(stage.table_size_min, stage.table_size_max + 1):
             dealt = PRESETS[preset].tiles_dealt(domino_set, players)
@@ -152,4 +171,7 @@ def test_the_new_tournament_page_describes_each_preset_and_its_sets(client: Clie
         assert str(preset.description).replace("'", "&#x27;") in section
         sets = ", ".join(f"double-{n}" for n in preset.sets())
         assert f"Domino sets: {sets}." in section
-        assert f"Rules document: “{preset.source}”." in section
+        if preset.document:
+            assert f"Rules document: “{preset.source}”." in section
+        else:  # an event's own page, said in words
+            assert f"As played at: {preset.source}.".replace("'", "&#x27;") in section

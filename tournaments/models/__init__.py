@@ -13,13 +13,16 @@ from tournaments.models.tournaments import (
     validate_time_zone,
 )
 from tournaments.models.staff import Invitation, Staff, StaffEvent, new_invitation_key
+from tournaments.models.divisions import Division
 from tournaments.models.players import HistoricalPlayer, Player, PlayerChange
 from tournaments.models.stages import Stage, StageQuerySet
 from tournaments.models.workers import WorkerHeartbeat
+from tournaments.models.clocks import StageClock
 
 # isort: on
 
 __all__ = [
+    "Division",
     "HistoricalPlayer",
     "Invitation",
     "Player",
@@ -27,6 +30,7 @@ __all__ = [
     "Staff",
     "StaffEvent",
     "Stage",
+    "StageClock",
     "StageQuerySet",
     "Tournament",
     "WorkerHeartbeat",

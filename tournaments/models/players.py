@@ -5,6 +5,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
+from tournaments.models.divisions import Division
 from tournaments.models.tournaments import Tournament
 
 
@@ -41,6 +42,14 @@ class Player(models.Model):
         help_text=_("Players of one household are seated apart."),
     )
     club = models.CharField(_("Club"), max_length=120, blank=True)
+    division = models.ForeignKey(
+        Division,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="players",
+        verbose_name=_("Division"),
+    )
     status = models.CharField(
         _("Status"), max_length=20, choices=Status.choices, default=Status.REGISTERED
     )

@@ -131,6 +131,53 @@ class Stage(models.Model):
     late_entry_rule = models.CharField(
         max_length=20, choices=LateEntryRule.choices, default=LateEntryRule.TABLE_HIGH
     )
+    decides_placings = models.BooleanField(
+        _("Places everyone by total"),
+        default=False,
+        help_text=_(
+            "When it closes, everyone is placed by their total across all its tables: no "
+            "playoff follows."
+        ),
+    )
+
+    class TimeRule(models.TextChoices):
+        FINISH_ROUND = "finish_round", _("The round in play is finished; no new round starts")
+        AS_STANDS = "as_stands", _("The round in play is scored as it stands, like a blocked round")
+
+    time_limit_minutes = models.PositiveSmallIntegerField(
+        _("Time limit (minutes)"),
+        null=True,
+        blank=True,
+        help_text=_("Empty for no time limit."),
+    )
+    time_rule = models.CharField(
+        _("When time is called"),
+        max_length=20,
+        choices=TimeRule.choices,
+        default=TimeRule.FINISH_ROUND,
+    )
+
+    class Movement(models.TextChoices):
+        NONE = "", _("Seated by the organiser")
+        MOVE = "move", _("The lowest totals move up a table, the highest down")
+        RESEAT = "reseat", _("Everyone is reseated, avoiding repeat tablemates")
+
+    movement = models.CharField(
+        _("Seating from the game before"),
+        max_length=10,
+        blank=True,
+        default="",
+        choices=Movement.choices,
+        help_text=_(
+            "Set on a game after the first: it is seated as soon as the last table of the game "
+            "before confirms its last round."
+        ),
+    )
+    move_count = models.PositiveSmallIntegerField(
+        _("Players who move"),
+        default=0,
+        help_text=_("How many of each table's lowest totals move up, and highest move down."),
+    )
     source_stage = models.OneToOneField(
         "self",
         on_delete=models.SET_NULL,
@@ -203,6 +250,22 @@ class Stage(models.Model):
             ),
             models.CheckConstraint(
                 name="tournaments_stage_advance_positive", condition=Q(advance_per_table__gte=1)
+            ),
+            models.CheckConstraint(
+                name="tournaments_stage_time_limit_positive",
+                condition=Q(time_limit_minutes__isnull=True) | Q(time_limit_minutes__gte=1),
+            ),
+            models.CheckConstraint(
+                name="tournaments_stage_time_rule_known",
+                condition=Q(time_rule__in=["finish_round", "as_stands"]),
+            ),
+            models.CheckConstraint(
+                name="tournaments_stage_movement_known",
+                condition=Q(movement__in=["", "move", "reseat"]),
+            ),
+            models.CheckConstraint(
+                name="tournaments_stage_move_count_with_move",
+                condition=Q(movement="move", move_count__gte=1) | ~Q(movement="move"),
             ),
             models.CheckConstraint(
                 name="tournaments_stage_late_entry_rule_known",

@@ -50,6 +50,15 @@ class Tournament(models.Model):
         PARSONS = "parsons", _("Parsons / Puremco rules")
         PAGAT = "pagat", _("Detailed rules (pagat.com)")
         ONLINE = "online", _("Online game rules")
+        SENIOR_GAMES = "senior_games", _("Senior games with age categories")
+        SENIOR_OLYMPICS = "senior_olympics", _("Senior Olympics: two timed games")
+        ELEVEN_THREE = "eleven_three", _("Club day: the 11-3 rule")
+        CHAMPIONSHIP_DAY = "championship_day", _("A day with a championship game")
+        RV_CLUB = "rv_club", _("RV club rally")
+
+    class DivisionPlayoffs(models.TextChoices):
+        SHARED = "shared", _("One playoff for everyone, placed and given medals per division")
+        PER_DIVISION = "per_division", _("A playoff for each division, of its table winners")
 
     name = models.CharField(max_length=200)
     slug = models.SlugField(max_length=60, unique=True)
@@ -72,6 +81,12 @@ class Tournament(models.Model):
         validators=[validate_time_zone],
         help_text=_("Every time on the pages, exports and cards is shown in this zone."),
     )
+    division_playoffs = models.CharField(
+        _("Playoffs with divisions"),
+        max_length=20,
+        choices=DivisionPlayoffs.choices,
+        default=DivisionPlayoffs.SHARED,
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -85,6 +100,10 @@ class Tournament(models.Model):
                 name="tournaments_tournament_preset_known", condition=Q(preset__in=list(PRESETS))
             ),
             models.CheckConstraint(name="tournaments_tournament_name_set", condition=~Q(name="")),
+            models.CheckConstraint(
+                name="tournaments_tournament_division_playoffs_known",
+                condition=Q(division_playoffs__in=["shared", "per_division"]),
+            ),
             models.CheckConstraint(name="tournaments_tournament_slug_set", condition=~Q(slug="")),
             models.CheckConstraint(
                 name="tournaments_tournament_days_ordered",

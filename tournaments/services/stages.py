@@ -26,6 +26,11 @@ STAGE_FIELDS = (
     "requires_second_person",
     "late_entry_rule",
     "carry_forward",
+    "decides_placings",
+    "time_limit_minutes",
+    "time_rule",
+    "movement",
+    "move_count",
 )
 
 
@@ -121,8 +126,50 @@ def validate_stage(
             )
             % {"size": size_min, "count": size_min - 1}
         ]
+    errors.update(_timing_and_movement_errors(tournament, values, stage))
     if errors:
         raise ValidationError(errors)
+
+
+def _timing_and_movement_errors(
+    tournament: Tournament, values: dict[str, Any], stage: Stage | None
+) -> dict[str, list[str]]:
+    """A time limit of a minute or more; a game seated from the game before is a qualifying
+    stage with one before it, and moves at most half of its smallest table each way."""
+    errors: dict[str, list[str]] = {}
+    limit = values.get("time_limit_minutes")
+    if limit is not None and limit < 1:
+        errors["time_limit_minutes"] = [
+            _("A time limit is at least one minute: leave it empty for no time limit.")
+        ]
+    movement = values.get("movement") or ""
+    if not movement:
+        return errors
+    earlier = tournament.stages.all()
+    if stage is not None:
+        earlier = earlier.filter(order__lt=stage.order)
+    if values.get("kind", Stage.Kind.QUALIFYING) != Stage.Kind.QUALIFYING or not earlier.exists():
+        errors["movement"] = [
+            _(
+                "Only a qualifying stage after another is seated from the game before: the "
+                "first stage and playoff levels are seated as usual."
+            )
+        ]
+    count, smallest = values.get("move_count") or 0, values["table_size_min"]
+    if movement == Stage.Movement.MOVE and not 1 <= count <= smallest // 2:
+        errors["move_count"] = [
+            ngettext(
+                "With tables of %(size)s, %(most)s player at most can move up and as many "
+                "down (half a table each way).",
+                "With tables of %(size)s, %(most)s players at most can move up and as many "
+                "down (half a table each way).",
+                smallest // 2,
+            )
+            % {"size": smallest, "most": smallest // 2}
+            if count >= 1
+            else _("At least one player moves up and one down from each table.")
+        ]
+    return errors
 
 
 def further_level(like: Stage) -> dict[str, Any]:
@@ -140,6 +187,8 @@ def further_level(like: Stage) -> dict[str, Any]:
         "requires_second_person": like.requires_second_person,
         "late_entry_rule": Stage.LateEntryRule.TABLE_HIGH,
         "carry_forward": False,
+        "time_limit_minutes": like.time_limit_minutes,
+        "time_rule": like.time_rule,
     }
 
 

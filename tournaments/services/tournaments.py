@@ -9,7 +9,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from tournaments.models import Staff, StaffEvent, Tournament
+from tournaments.models import Division, Staff, StaffEvent, Tournament
 from tournaments.presets import PRESETS, get_preset
 from tournaments.services.stages import create_stage
 from tournaments.text import check_printable
@@ -66,6 +66,11 @@ def create_tournament(
         # within its deal (Preset.stages_for); named by a key, said in the reader's language.
         for settings in get_preset(preset).stages_for(domino_set):
             create_stage(tournament=tournament, **asdict(settings))
+        # Its divisions (the age categories of senior games), named as the event names them.
+        Division.objects.bulk_create(
+            Division(tournament=tournament, order=order, **asdict(division))
+            for order, division in enumerate(get_preset(preset).divisions, start=1)
+        )
     return tournament
 
 
