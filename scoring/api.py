@@ -412,13 +412,18 @@ class PlacingsApi(APIView):
     @extend_schema(responses=PlacingOutput(many=True))
     def get(self, request: Request, slug: str) -> Response:
         tournament = tournament_or_404(slug)
-        placings = Placing.objects.filter(tournament=tournament).select_related("player", "stage")
+        placings = Placing.objects.filter(tournament=tournament).select_related(
+            "player", "stage", "division"
+        )
         return Response(
             [
                 {
                     "place": p.place,
                     "player": {"id": p.player_id, "number": p.player.number, "name": p.player.name},
                     "went_out_in": p.stage.display_name,
+                    "division": p.division.name if p.division else None,
+                    "division_place": p.division_place,
+                    "medal": p.medal,
                 }
                 for p in placings.order_by("place", "player__number")
             ]

@@ -171,9 +171,24 @@ class StandingsOutput(serializers.Serializer):
 
 
 class PlacingOutput(serializers.Serializer):
-    place = serializers.IntegerField()
+    place = serializers.IntegerField(help_text="The place among everyone.")
     player = PlayerRef()
     went_out_in = serializers.CharField(help_text="The last stage the player played.")
+    division = serializers.CharField(
+        allow_null=True, help_text="The player's division's name; null for none."
+    )
+    division_place = serializers.IntegerField(
+        allow_null=True,
+        help_text=(
+            "The place among the players of the same division (or of none: in a tournament "
+            "without divisions, the place)."
+        ),
+    )
+    medal = serializers.ChoiceField(
+        choices=["gold", "silver", "bronze"],
+        allow_null=True,
+        help_text="The first three of the division win gold, silver and bronze.",
+    )
 
 
 class ClosedOutput(serializers.Serializer):

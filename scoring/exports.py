@@ -213,10 +213,52 @@ def bracket_rows(tournament: Tournament) -> Iterator[tuple]:
         )
 
 
+PLACINGS_HEADER = (
+    "place",
+    "number",
+    "name",
+    "division",
+    "division_place",
+    "medal",
+    "went_out_in",
+    "total",
+)
+
+
+def placings_rows(tournament: Tournament) -> Iterator[tuple]:
+    """Everyone's final place once decided (no rows before), with their division, their place
+    in it and its medal (gold, silver, bronze), the stage they went out in and their total
+    there."""
+    totals = dict(
+        ((stage_id, player_id), total)
+        for stage_id, player_id, total in StandingRow.objects.filter(
+            stage__tournament=tournament
+        ).values_list("stage_id", "player_id", "total")
+    )
+    stages = stage_names(tournament)
+    placings = (
+        Placing.objects.filter(tournament=tournament)
+        .select_related("player", "division")
+        .order_by("place", "player__number")
+    )
+    for p in placings:
+        yield (
+            p.place,
+            p.player.number,
+            p.player.name,
+            p.division.name if p.division else "",
+            p.division_place,
+            p.medal or "",
+            stages[p.stage_id],
+            totals.get((p.stage_id, p.player_id), ""),
+        )
+
+
 EXPORTS = {
     "players": (PLAYERS_HEADER, players_rows),
     "seating": (SEATING_HEADER, seating_rows),
     "scores": (SCORES_HEADER, scores_rows),
     "standings": (STANDINGS_HEADER, standings_rows),
     "bracket": (BRACKET_HEADER, bracket_rows),
+    "placings": (PLACINGS_HEADER, placings_rows),
 }

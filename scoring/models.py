@@ -8,6 +8,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from scoring.choices import DecisionMethod
+from scoring.rules import medals
 from tables.models import Table
 from tournaments.models import Division, Player, Stage, Tournament
 
@@ -326,3 +327,12 @@ class Placing(models.Model):
 
     def __str__(self) -> str:
         return f"{self.place}. {self.player}"
+
+    @property
+    def medal(self) -> str | None:
+        """ "gold", "silver" or "bronze": the first three of the player's division."""
+        return medals.medal(self.division_place)
+
+    @property
+    def medal_name(self) -> str:
+        return str(medals.MEDAL_NAMES[self.medal]) if self.medal else ""

@@ -9,6 +9,7 @@ from typing import Any
 
 from django.core.cache import cache, caches
 from django.db import connection
+from django.db.models import F
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
@@ -125,18 +126,28 @@ def _current_version(slug: str) -> tuple[Any, ...] | None:
         return cursor.fetchone()
 
 
-def podium(tournament: Tournament, stage: Stage | None) -> list[Placing]:
-    """The first three places once the final (the current stage, closed) has decided them. The
-    worker that decides them rebuilds the final's standings too, so the pages kept for its
-    snapshot are drawn again with them."""
+def podium(tournament: Tournament, stage: Stage | None) -> list[dict]:
+    """The medallists once the final (the current stage, closed) has decided the placings: the
+    first three of each division ({"division": Division or None, "placings": [...]}, in the
+    divisions' order; one group of everyone in a tournament without divisions). The worker
+    that decides them rebuilds the final's standings too, so the pages kept for its snapshot
+    are drawn again with them."""
     if stage is None or stage.status != Stage.Status.CLOSED:
         return []
     placings = Placing.objects.filter(tournament=tournament)
     if not placings.filter(stage=stage).exists():  # decided by an earlier final, or not yet
         return []
     # The third place may have gone out before the final (a Samboree's final of two).
-    top = placings.filter(place__lte=3).select_related("player")
-    return list(top.order_by("place", "player__number"))
+    top = placings.filter(division_place__lte=3).select_related("player", "division")
+    groups: dict[int | None, dict] = {}
+    for placing in top.order_by(
+        F("division__order").asc(nulls_last=True), "division__name", "place", "player__number"
+    ):
+        group = groups.setdefault(
+            placing.division_id, {"division": placing.division, "placings": []}
+        )
+        group["placings"].append(placing)
+    return list(groups.values())
 
 
 def standings_page(request: HttpRequest, slug: str) -> HttpResponse:

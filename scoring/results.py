@@ -15,7 +15,8 @@ from django.utils.translation import gettext as _
 
 from scoring import standings
 from scoring.models import Placing, StandingRow
-from tournaments.models import Player, Stage, Tournament
+from scoring.rules.medals import MEDAL_NAMES, medal
+from tournaments.models import Division, Player, Stage, Tournament
 
 # The certificates print the podium unless more places are asked for.
 CERTIFICATE_PLACES = 3
@@ -27,6 +28,28 @@ class PlacedPlayer:
     player: Player
     stage: Stage  # where the player went out (the final for its table's players)
     total: int | None  # their total in that stage
+    division: Division | None = None
+    division_place: int | None = None  # the place among the players of the same division
+
+    @property
+    def medal(self) -> str | None:
+        """ "gold", "silver" or "bronze" for the first three of the division (or of everyone in a
+        tournament without divisions), else None."""
+        return medal(self.division_place)
+
+    @property
+    def medal_name(self) -> str:
+        return str(MEDAL_NAMES[self.medal]) if self.medal else ""
+
+
+@dataclass
+class DivisionResults:
+    division: Division | None  # None: the players of no division
+    placings: list[PlacedPlayer]
+
+    @property
+    def medallists(self) -> list[PlacedPlayer]:
+        return [p for p in self.placings if p.medal]
 
 
 @dataclass
@@ -40,6 +63,23 @@ class FinalResults:
     def decided(self) -> bool:
         return self.final is not None
 
+    @property
+    def divisions(self) -> list[DivisionResults]:
+        """The placings of each division in the divisions' order, the players of no division
+        last; empty in a tournament without divisions."""
+        if not any(p.division for p in self.placings):
+            return []
+        groups: dict[int | None, DivisionResults] = {}
+        ordered = sorted(
+            self.placings,
+            key=lambda p: (p.division is None, p.division.order if p.division else 0,
+                           p.division.name if p.division else "", p.division_place or 0),
+        )  # fmt: skip
+        for placed in ordered:
+            key = placed.division.pk if placed.division else None
+            groups.setdefault(key, DivisionResults(placed.division, [])).placings.append(placed)
+        return list(groups.values())
+
 
 def final_results(tournament: Tournament) -> FinalResults:
     """The placings (none until the final has decided them) and the closed stages."""
@@ -51,7 +91,7 @@ def final_results(tournament: Tournament) -> FinalResults:
     final = Stage.objects.final_of(tournament)
     placings = list(
         Placing.objects.filter(tournament=tournament)
-        .select_related("player", "stage")
+        .select_related("player", "stage", "division")
         .order_by("place", "player__number")
     )
     if final is None or not any(p.stage_id == final.pk for p in placings):
@@ -64,7 +104,14 @@ def final_results(tournament: Tournament) -> FinalResults:
         )
     )
     placed = [
-        PlacedPlayer(p.place, p.player, p.stage, totals.get((p.stage_id, p.player_id)))
+        PlacedPlayer(
+            p.place,
+            p.player,
+            p.stage,
+            totals.get((p.stage_id, p.player_id)),
+            p.division,
+            p.division_place,
+        )
         for p in placings
     ]
     return FinalResults(tournament, final, placed, stages)
@@ -112,5 +159,25 @@ def place_text(place: int) -> str:
 
 def certificates_for(results: FinalResults, places: int) -> list[PlacedPlayer]:
     """The placed players who get a certificate: places 1 to `places`, ties included (two
-    players third both get one)."""
+    players third both get one); in a tournament with divisions, places 1 to `places` of each
+    division, division by division."""
+    if results.divisions:
+        return [
+            placed
+            for group in results.divisions
+            for placed in group.placings
+            if placed.division_place is not None and placed.division_place <= places
+        ]
     return [p for p in results.placings if p.place <= places]
+
+
+def certificate_place(placed: PlacedPlayer) -> str:
+    """What a certificate says of the place: '1st place', or in a division 'Gold · 1st place in
+    division 60-69'."""
+    if placed.division is None or placed.division_place is None:
+        return place_text(placed.place)
+    text = _("%(ordinal)s place in division %(division)s") % {
+        "ordinal": ordinal(placed.division_place),
+        "division": placed.division.name,
+    }
+    return f"{placed.medal_name} · {text}" if placed.medal else text

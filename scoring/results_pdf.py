@@ -59,8 +59,24 @@ def _number(value: int | None) -> str:
 
 
 def _placings(results: FinalResults, styles: dict) -> list:
+    """Each division's placings with their medals (a tournament with divisions), then everyone's."""
+    story: list = []
+    for group in results.divisions:
+        title = (
+            _("Division %(name)s") % {"name": group.division.name}
+            if group.division
+            else _("No division")
+        )
+        story += [*_grid(title, group.placings, styles, in_division=True), Spacer(1, 12)]
+    title = _("Overall placings") if results.divisions else _("Final placings")
+    return story + _grid(title, results.placings, styles, in_division=False)
+
+
+def _grid(title: str, placings: list, styles: dict, *, in_division: bool) -> list:
     cell, number = styles["cell"], _number_style(styles["cell"])
     widths = [0.8 * inch, 3.4 * inch, 1.9 * inch, 0.9 * inch]
+    if in_division:
+        widths = [1.3 * inch, 2.9 * inch, 1.9 * inch, 0.9 * inch]
     header = [
         _bold(_("Place"), number),
         _bold(_("Player"), cell),
@@ -68,10 +84,13 @@ def _placings(results: FinalResults, styles: dict) -> list:
         _bold(_("Total"), number),
     ]
     rows = [header]
-    for placed in results.placings:
+    for placed in placings:
+        place = str(placed.division_place if in_division else placed.place)
+        if in_division and placed.medal:
+            place = f"{place} {placed.medal_name}"
         rows.append(
             [
-                Paragraph(str(placed.place), number),
+                Paragraph(escape(place), number),
                 _player(placed.player.name, placed.player.number, "", cell, widths[1]),
                 cards.paragraph(cards.name_markup(placed.stage.display_name, cell), cell),
                 Paragraph(_number(placed.total), number),
@@ -79,7 +98,7 @@ def _placings(results: FinalResults, styles: dict) -> list:
         )
     grid = GridTable(rows, colWidths=widths, repeatRows=1)
     grid.setStyle(TableStyle(GRID))
-    return [_bold(_("Final placings"), styles["body"]), Spacer(1, 4), grid]
+    return [_bold(title, styles["body"]), Spacer(1, 4), grid]
 
 
 def _stage_standings(stage: Stage, styles: dict) -> list:

@@ -14,11 +14,13 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Q
 from django.utils import translation
 from django.utils.translation import gettext as _
 
 from scoring import queue, standings
 from scoring.models import Placing, RoundResult, StandingRow
+from scoring.rules import medals
 from tables import seating
 from tables import services as table_services
 from tournaments.exceptions import StateConflict
@@ -226,7 +228,8 @@ def advance_from_stage(*, stage: Stage) -> Stage | None:
 
 def decide_placings(*, final: Stage) -> list[Placing]:
     """Everyone's place: the final table first, then each earlier stage's players who went out
-    there, deeper levels first, by their rank in that stage. Recomputed, never incremented."""
+    there, deeper levels first, by their rank in that stage; and each player's place in their
+    division (scoring.rules.medals). Recomputed, never incremented."""
     tournament = final.tournament
     Placing.objects.filter(tournament=tournament).delete()
     stages = [final, *tournament.stages.filter(order__lt=final.order).order_by("-order")]
@@ -247,6 +250,13 @@ def decide_placings(*, final: Stage) -> list[Placing]:
                 Placing(tournament=tournament, player_id=row.player_id, place=place, stage=stage)
             )
             placed.add(row.player_id)
+    divisions = dict(tournament.players.values_list("pk", "division_id"))
+    in_groups = medals.places_in_groups(
+        (p.player_id, p.place, divisions.get(p.player_id)) for p in placings
+    )
+    for placing in placings:
+        placing.division_id = divisions.get(placing.player_id)
+        placing.division_place = in_groups[placing.player_id]
     return Placing.objects.bulk_create(placings)
 
 
@@ -287,7 +297,8 @@ def stages_awaiting_advance() -> list[int]:
     waiting = set(Stage.objects.awaiting_next_level().values_list("pk", flat=True))
     unplaced = (
         Stage.objects.with_table_count()
-        .filter(status=Stage.Status.CLOSED, next_level__isnull=True, table_count=1)
+        .filter(Q(table_count=1) | Q(decides_placings=True))
+        .filter(status=Stage.Status.CLOSED, next_level__isnull=True)
         .exclude(tournament__placings__isnull=False)
     )
     return sorted(waiting | set(unplaced.values_list("pk", flat=True)))

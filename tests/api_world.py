@@ -61,7 +61,7 @@ def build_world() -> dict[str, Any]:
         "table_id": tables,
         "player_id": players,
         "round_no": [1, 2, 4],
-        "name": ["players", "seating", "scores", "standings", "bracket"],
+        "name": ["players", "seating", "scores", "standings", "bracket", "placings"],
         "staff_id": list(tournament.staff.values_list("pk", flat=True)),
         "invitation_id": [invitation.pk],
         # body fields

@@ -152,7 +152,7 @@ def test_the_api_answers_an_event_as_recorded():
     record("final close", organiser.post(f"/api/v1/stages/{playoff['id']}/close/"))
     record("placings", anyone.get("/api/v1/tournaments/recorded/placings/"))
     record("final standings", anyone.get(f"/api/v1/stages/{playoff['id']}/standings/"))
-    for name in ("players", "seating", "scores", "standings", "bracket"):
+    for name in ("players", "seating", "scores", "standings", "bracket", "placings"):
         record(name, organiser.get(f"/api/v1/tournaments/recorded/exports/{name}.csv"))
     record("cards", official.get(f"/api/v1/stages/{qualifying['id']}/cards.pdf"))
     record("tournament", anyone.get("/api/v1/tournaments/recorded/"))

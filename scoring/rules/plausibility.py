@@ -17,7 +17,7 @@ The lines of every set and deal the presets have (tournaments.presets), k: avera
 - double-6:  6: 36 / 61; 8: 48 / 77; 9: 54 / 85
 - double-9:  6: 54 / 97; 7: 63 / 111; 9: 81 / 139; 10: 90 / 152
 - double-12: 8: 96 / 173; 9: 108 / 193; 10: 120 / 212; 11: 132 / 231; 12: 144 / 250;
-  14: 168 / 286; 15: 180 / 304; 16: 192 / 322
+  13: 156 / 268; 14: 168 / 286; 15: 180 / 304; 16: 192 / 322
 - double-15: 11: 165 / 297; 13: 195 / 346; 15: 225 / 394
 
 A table size the tournament's preset has no deal for (a late entry made the table bigger) takes

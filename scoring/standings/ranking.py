@@ -20,12 +20,16 @@ def advancers(
     A stage that sends nobody on has no advancers: the final (one table), whose ties for first
     and second place are flagged because they decide the winners (rules.final_ties), and a
     qualifying stage that another qualifying stage follows (everyone plays that one), where no
-    tie decides anything."""
+    tie decides anything, and a stage that places everyone by total across its tables."""
     tables = {seat.table_number for seat in seats.values()}
     follows = Stage.objects.what_follows(stage, tables=len(tables))
     if follows == "qualifying":
         return set(), []
     active = {player_id for player_id, seat in seats.items() if not seat.withdrawn}
+    if follows == "placings" and len(tables) > 1:
+        # A stage that places everyone by total across its tables: the tie-break rules order
+        # the totals, and players they cannot separate share their place (and medal).
+        return set(), []
     if follows == "placings":
         return set(), [
             _flag(tie) for tie in rules.final_ties(ranked, active=active, finished=finished)

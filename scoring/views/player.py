@@ -63,7 +63,11 @@ def player_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
                 ],
             }
         )
-    placing = Placing.objects.filter(tournament=tournament, player=player).first()
+    placing = (
+        Placing.objects.filter(tournament=tournament, player=player)
+        .select_related("division")
+        .first()
+    )
     now = stages[0] if stages and stages[0]["stage"].status == Stage.Status.SEATED else None
     context = {
         "tournament": tournament,

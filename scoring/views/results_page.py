@@ -16,10 +16,10 @@ from scoring.public import standings_table
 from scoring.results import (
     CERTIFICATE_PLACES,
     FinalResults,
+    certificate_place,
     certificates_for,
     event_dates,
     final_results,
-    place_text,
 )
 from tournaments.csvfiles import whole_number
 from tournaments.models import Tournament
@@ -70,7 +70,8 @@ def certificates(request: HttpRequest, slug: str) -> HttpResponse:
     results = _results(slug)
     if not results.decided:
         return _page(request, results, status=404)
-    last = len(results.placings)  # places run 1 to at most the number of players placed
+    # Places run 1 to at most the number of players placed (of the largest division).
+    last = max(len(group.placings) for group in results.divisions or [results])
     asked = request.GET.get("places", "").strip()
     places = whole_number(asked) if asked else min(CERTIFICATE_PLACES, last)
     error = ""
@@ -83,7 +84,7 @@ def certificates(request: HttpRequest, slug: str) -> HttpResponse:
     context = {
         "tournament": results.tournament,
         "dates": event_dates(results),
-        "certificates": [(placed, place_text(placed.place)) for placed in chosen],
+        "certificates": [(placed, certificate_place(placed)) for placed in chosen],
         "places": asked if error else places,
         "last": last,
         "error": error,

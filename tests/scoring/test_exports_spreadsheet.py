@@ -88,7 +88,7 @@ def test_every_export_opens_right_in_a_spreadsheet(as_organiser, tournament, tmp
     )
 
     paths, originals = [], {}
-    for name in ("players", "seating", "scores", "standings", "bracket"):
+    for name in ("players", "seating", "scores", "standings", "bracket", "placings"):
         response = as_organiser.get(f"/api/v1/tournaments/{tournament.slug}/exports/{name}.csv")
         body = b"".join(response.streaming_content)
         path = tmp_path / f"{name}.csv"

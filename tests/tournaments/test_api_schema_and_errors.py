@@ -20,7 +20,7 @@ def test_the_schema_names_each_export_and_nothing_else(anon, organiser, tourname
     document = anon.get("/api/v1/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
     operation = document["paths"]["/api/v1/tournaments/{slug}/exports/{name}.csv"]["get"]
     (name,) = [p for p in operation["parameters"] if p["name"] == "name"]
-    exports = {"players", "seating", "scores", "standings", "bracket"}
+    exports = {"players", "seating", "scores", "standings", "bracket", "placings"}
     assert set(name["schema"]["enum"]) == exports
     if "pattern" in name["schema"]:  # then it must not admit more than the names
         pattern = re.compile(name["schema"]["pattern"])

@@ -27,10 +27,11 @@ class StageQuerySet(models.QuerySet):
     def what_follows(self, stage: "Stage", *, tables: int) -> str:
         """What follows `stage`, of `tables` tables, once it closes: "qualifying" (everyone
         plays the later qualifying stage: nobody advances), "placings" (a stage of one table is
-        the final) or "playoff" (its advancers are seated at the next level)."""
+        the final; a stage that decides the placings places everyone by total) or "playoff"
+        (its advancers are seated at the next level)."""
         if self.qualifying_after(stage):
             return "qualifying"
-        return "placings" if tables == 1 else "playoff"
+        return "placings" if tables == 1 or stage.decides_placings else "playoff"
 
     def awaiting_next_level(self) -> "StageQuerySet":
         """Closed stages of several tables whose advancers are not seated at a next level yet
@@ -42,7 +43,12 @@ class StageQuerySet(models.QuerySet):
         )
         return (
             self.with_table_count()
-            .filter(status=Stage.Status.CLOSED, next_level__isnull=True, table_count__gt=1)
+            .filter(
+                status=Stage.Status.CLOSED,
+                next_level__isnull=True,
+                table_count__gt=1,
+                decides_placings=False,
+            )
             .exclude(Exists(later_qualifying))
         )
 
