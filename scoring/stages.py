@@ -24,7 +24,7 @@ from scoring.rules import medals
 from tables import seating
 from tables import services as table_services
 from tournaments.exceptions import StateConflict
-from tournaments.models import Stage
+from tournaments.models import Stage, Tournament
 from tournaments.services.stages import (
     create_stage,
     further_level,
@@ -208,11 +208,26 @@ def advance_from_stage(*, stage: Stage) -> Stage | None:
         return None
     standings.rebuild_standings(stage=stage)  # current already unless a late correction
     advancers = list(
-        StandingRow.objects.filter(stage=stage, advances=True).order_by("rank", "player__number")
+        StandingRow.objects.filter(stage=stage, advances=True)
+        .select_related("player")
+        .order_by("rank", "player__number")
     )
+    apart = stage.tournament.division_playoffs == Tournament.DivisionPlayoffs.PER_DIVISION
+    if apart:
+        advancers = _playing_on_in_their_division(stage, advancers)
+        if not advancers:  # no division has two players left to play each other
+            decide_placings(final=stage)
+            standings.request_rebuild(stage)
+            return None
     next_stage = _next_playoff_stage(stage, len(advancers))
     entrants = [
-        seating.Entrant(id=row.player_id, rank=place)
+        seating.Entrant(
+            id=row.player_id,
+            rank=place,
+            # Divisions playing their own playoffs are seated apart (the players of no
+            # division are a group of their own).
+            group=(row.player.division_id or 0) if apart else None,
+        )
         for place, row in enumerate(advancers, start=1)
     ]
     table_services.seat_stage(
@@ -224,6 +239,24 @@ def advance_from_stage(*, stage: Stage) -> Stage | None:
     next_stage.source_stage = stage
     next_stage.save(update_fields=["source_stage"])
     return next_stage
+
+
+def _playing_on_in_their_division(stage: Stage, advancers: list[StandingRow]) -> list[StandingRow]:
+    """Of a closed stage's advancers, those who play the next level of their division's own
+    playoff: not a division that played its final here (a playoff level where it had one
+    table), nor one with a single player advancing (its champion, placed here)."""
+    finished: set[int | None] = set()
+    if stage.kind == Stage.Kind.PLAYOFF:
+        tables: dict[int | None, set[int]] = {}
+        for division, table in stage.seats.values_list("player__division", "table_id"):
+            tables.setdefault(division, set()).add(table)
+        finished = {division for division, held in tables.items() if len(held) == 1}
+    by_division: dict[int | None, list[StandingRow]] = {}
+    for row in advancers:
+        if row.player.division_id not in finished:
+            by_division.setdefault(row.player.division_id, []).append(row)
+    playing = {row.pk for group in by_division.values() if len(group) > 1 for row in group}
+    return [row for row in advancers if row.pk in playing]
 
 
 def decide_placings(*, final: Stage) -> list[Placing]:
@@ -240,7 +273,12 @@ def decide_placings(*, final: Stage) -> list[Placing]:
     placed: set[int] = set()
     placings: list[Placing] = []
     for stage in stages:
-        block = [row for row in by_stage.get(stage.pk, []) if row.player_id not in placed]
+        # A player who advanced and played no later stage (their division's only player to
+        # advance, or its table winner at the level where it played its final) comes first.
+        block = sorted(
+            (row for row in by_stage.get(stage.pk, []) if row.player_id not in placed),
+            key=lambda row: not row.advances,
+        )
         offset = len(placings)
         previous_rank, place = None, offset
         for index, row in enumerate(block):
@@ -297,7 +335,11 @@ def stages_awaiting_advance() -> list[int]:
     waiting = set(Stage.objects.awaiting_next_level().values_list("pk", flat=True))
     unplaced = (
         Stage.objects.with_table_count()
-        .filter(Q(table_count=1) | Q(decides_placings=True))
+        .filter(
+            Q(table_count=1)
+            | Q(decides_placings=True)
+            | Q(pk__in=Stage.objects.finals_of_divisions())
+        )
         .filter(status=Stage.Status.CLOSED, next_level__isnull=True)
         .exclude(tournament__placings__isnull=False)
     )

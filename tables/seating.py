@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.utils.translation import gettext, ngettext
@@ -30,6 +30,9 @@ class Entrant:
     id: int
     household: str = ""  # players sharing a non-empty household should not share a table
     rank: int | None = None  # qualifying rank for seeded seating (1 = best)
+    # Seeded seating keeps entrants of different groups apart (a division's own playoff):
+    # each group is seated at tables of its own, the groups in order of their first entrant.
+    group: int | None = None
 
 
 class NoBalancedSplit(ValueError):
@@ -428,8 +431,14 @@ def seat_seeded(entrants: Sequence[Entrant], *, size_min: int, size_max: int) ->
     partial row keeps its snake direction but skips full tables, so table sizes are exactly
     table_sizes() (larger tables first). Unranked entrants come last (by id), with a warning.
     Households do not move anyone; those sharing a table are only reported.
+
+    Entrants of different groups are seated apart: each group at tables of its own, seeded
+    within it, a group that fits at one table at a table of its size (fewer than `size_min`
+    then, as a final of two).
     """
     _check_unique(entrants)
+    if any(e.group is not None for e in entrants):
+        return _seat_groups_apart(entrants, size_min=size_min, size_max=size_max)
     sizes = table_sizes(len(entrants), size_min=size_min, size_max=size_max)
     ranked = sorted(
         entrants, key=lambda e: (e.rank is None, e.rank if e.rank is not None else 0, e.id)
@@ -449,6 +458,22 @@ def seat_seeded(entrants: Sequence[Entrant], *, size_min: int, size_max: int) ->
         warnings.append(SeatingWarning("unranked_last", {"ids": unranked}))
     conflicts = _household_conflicts(seated, {e.id: e.household for e in entrants})
     return Seating(seated, conflicts, 0, warnings, None)
+
+
+def _seat_groups_apart(entrants: Sequence[Entrant], *, size_min: int, size_max: int) -> Seating:
+    groups: dict[int | None, list[Entrant]] = {}
+    for entrant in sorted(entrants, key=lambda e: (e.rank is None, e.rank or 0, e.id)):
+        groups.setdefault(entrant.group, []).append(entrant)
+    tables: list[list[int]] = []
+    conflicts: list[tuple[int, str]] = []
+    warnings: list[SeatingWarning] = []
+    for group in groups.values():
+        alone = [replace(e, group=None) for e in group]
+        seated = seat_seeded(alone, size_min=min(size_min, max(len(alone), 2)), size_max=size_max)
+        conflicts += [(index + len(tables), name) for index, name in seated.household_conflicts]
+        warnings += seated.warnings
+        tables += seated.tables
+    return Seating(tables, conflicts, 0, warnings, None)
 
 
 def late_entry_table(

@@ -26,7 +26,7 @@ def advancers(
     if follows == "qualifying":
         return set(), []
     active = {player_id for player_id, seat in seats.items() if not seat.withdrawn}
-    if follows == "placings" and len(tables) > 1:
+    if follows == "placings" and stage.decides_placings and len(tables) > 1:
         # A stage that places everyone by total across its tables: the tie-break rules order
         # the totals, and players they cannot separate share their place (and medal).
         return set(), []

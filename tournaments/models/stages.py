@@ -31,7 +31,30 @@ class StageQuerySet(models.QuerySet):
         (its advancers are seated at the next level)."""
         if self.qualifying_after(stage):
             return "qualifying"
+        tables = self.competing_tables(stage) if _divisions_apart(stage) else tables
         return "placings" if tables == 1 or stage.decides_placings else "playoff"
+
+    def competing_tables(self, stage: "Stage") -> int:
+        """The most tables whose players compete for the same places: at a playoff level of a
+        tournament whose divisions play their own playoffs, each division's tables compete
+        apart (a division at one table plays its final there); elsewhere, all the tables."""
+        if not _divisions_apart(stage):
+            return stage.tables.count()
+        per_division = stage.tables.values("seats__player__division").annotate(
+            tables=Count("pk", distinct=True)
+        )
+        return max((row["tables"] for row in per_division), default=0)
+
+    def finals_of_divisions(self) -> list[int]:
+        """Closed playoff levels where every division played at one table of its own: each
+        table a division's final, the last level of the tournament's playoffs."""
+        candidates = Stage.objects.filter(
+            status=Stage.Status.CLOSED,
+            kind=Stage.Kind.PLAYOFF,
+            tournament__division_playoffs=Tournament.DivisionPlayoffs.PER_DIVISION,
+            next_level__isnull=True,
+        ).select_related("tournament")
+        return [stage.pk for stage in candidates if self.competing_tables(stage) == 1]
 
     def awaiting_next_level(self) -> "StageQuerySet":
         """Closed stages of several tables whose advancers are not seated at a next level yet
@@ -50,6 +73,8 @@ class StageQuerySet(models.QuerySet):
                 decides_placings=False,
             )
             .exclude(Exists(later_qualifying))
+            .exclude(pk__in=self.finals_of_divisions())
+            .exclude(tournament__placings__stage=F("pk"))  # placed there: nobody played on
         )
 
     def next_level_of(self, stage: "Stage") -> "Stage | None":
@@ -76,13 +101,23 @@ class StageQuerySet(models.QuerySet):
             .order_by("-order")
             .first()
         )
-        if (
-            latest is not None
-            and latest.status == Stage.Status.CLOSED
-            and self.what_follows(latest, tables=latest.table_count) == "placings"
-        ):
+        if latest is None or latest.status != Stage.Status.CLOSED:
+            return None
+        if self.what_follows(latest, tables=latest.table_count) == "placings":
+            return latest
+        # Divisions playing their own playoffs, none with two players left to play on: the
+        # placings were decided at this stage.
+        if latest.tournament.placings.filter(stage_id=latest.pk).exists():
             return latest
         return None
+
+
+def _divisions_apart(stage: "Stage") -> bool:
+    """A playoff level of a tournament whose divisions play their own playoffs."""
+    return (
+        stage.kind == Stage.Kind.PLAYOFF
+        and stage.tournament.division_playoffs == Tournament.DivisionPlayoffs.PER_DIVISION
+    )
 
 
 class Stage(models.Model):
