@@ -152,6 +152,9 @@ class StandingsRowOutput(serializers.Serializer):
     advances = serializers.BooleanField()
     note = serializers.CharField(allow_blank=True)
     tiebreaks = TiebreakExplained(many=True)
+    division = serializers.CharField(
+        allow_null=True, help_text="The player's division's name; null for none."
+    )
 
 
 class StandingsOutput(serializers.Serializer):

@@ -9,7 +9,6 @@ from typing import Any
 
 from django.core.cache import cache, caches
 from django.db import connection
-from django.db.models import F
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
@@ -20,10 +19,11 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from scoring import rules, selectors, standings
-from scoring.models import Placing, RoundResult, StageStandings
+from scoring.divisions import chosen_division, division_rows, podium
+from scoring.models import RoundResult, StageStandings
 from tables.models import Table
 from tournaments.csvfiles import whole_number
-from tournaments.models import Player, Stage, Tournament
+from tournaments.models import Division, Player, Stage, Tournament
 from tournaments.text import folded
 
 logger = logging.getLogger(__name__)
@@ -126,30 +126,6 @@ def _current_version(slug: str) -> tuple[Any, ...] | None:
         return cursor.fetchone()
 
 
-def podium(tournament: Tournament, stage: Stage | None) -> list[dict]:
-    """The medallists once the final (the current stage, closed) has decided the placings: the
-    first three of each division ({"division": Division or None, "placings": [...]}, in the
-    divisions' order; one group of everyone in a tournament without divisions). The worker
-    that decides them rebuilds the final's standings too, so the pages kept for its snapshot
-    are drawn again with them."""
-    if stage is None or stage.status != Stage.Status.CLOSED:
-        return []
-    placings = Placing.objects.filter(tournament=tournament)
-    if not placings.filter(stage=stage).exists():  # decided by an earlier final, or not yet
-        return []
-    # The third place may have gone out before the final (a Samboree's final of two).
-    top = placings.filter(division_place__lte=3).select_related("player", "division")
-    groups: dict[int | None, dict] = {}
-    for placing in top.order_by(
-        F("division__order").asc(nulls_last=True), "division__name", "place", "player__number"
-    ):
-        group = groups.setdefault(
-            placing.division_id, {"division": placing.division, "placings": []}
-        )
-        group["placings"].append(placing)
-    return list(groups.values())
-
-
 def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
     """Live standings of the current stage: one query, then the page from the cache. With
     ?stage=<order>, an earlier stage's (the qualifying standings while the playoffs are on),
@@ -157,7 +133,9 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
     partial = bool(getattr(request, "htmx", False))
     chosen = request.GET.get("stage", "")
     order = int(chosen) if chosen.isascii() and chosen.isdigit() and len(chosen) < 6 else None
-    current = _current_version(slug) if order is None else None
+    asked_division = request.GET.get("division", "")
+    fast = order is None and not asked_division
+    current = _current_version(slug) if fast else None
     if current is not None and current[4] is not None:  # built at least once
         tournament_id, stage_id, status, built_seq, _, tournament_name, stage_name = current
         etag = _standings_etag(stage_id, built_seq, status, tournament_name, stage_name, partial)
@@ -167,10 +145,14 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
             return _live(kept, etag)
     # Rendered (or never built) here: the models themselves, and the version again with them.
     tournament, stage, meta = _standings_state(slug, order)
+    divisions = list(tournament.divisions.all())
+    division = chosen_division(divisions, asked_division)
     played = [(s.order, s.display_name) for s in selectors.played_stages(tournament.stages.all())]
     # An earlier stage's page names the stages played since in its switch: they are part of
     # its version. (The current stage's version changes with them by itself.)
     names = "" if stage is None else stage.name if order is None else f"{stage.name}\x00{played}"
+    if division is not None:  # its own page, of its own version
+        names += f"\x00{division.pk}:{division.name}"
     etag = (
         _standings_etag(stage.pk, meta.built_seq, stage.status, tournament.name, names, partial)
         if stage and meta
@@ -183,11 +165,13 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
         context = {
             "tournament": tournament,
             "stage": stage,
-            "standings_table": standings_table(tournament, stage, meta) if stage else "",
+            "standings_table": standings_table(tournament, stage, meta, division) if stage else "",
             "meta": meta,
-            "podium": podium(tournament, stage) if order is None else [],  # the final's page
+            "podium": podium(tournament, stage) if fast else [],  # the final's page
             "stages": list(reversed(played)) if len(played) > 1 else [],
             "chosen": order,
+            "divisions": divisions,
+            "division": division,
         }
         template = "scoring/_standings.html" if partial else "scoring/standings.html"
         return render(request, template, context)
@@ -270,18 +254,23 @@ def _keep(key: str, value: Any) -> None:
         logger.warning("public pages: cache unavailable, %s kept in this process only", key)
 
 
-def table_cache_key(stage: Stage, meta: StageStandings) -> str:
-    return f"standings-table:{stage.pk}:{meta.built_seq}:{get_language()}"
+def table_cache_key(stage: Stage, meta: StageStandings, division: Division | None = None) -> str:
+    of = f":{division.pk}" if division else ""
+    return f"standings-table:{stage.pk}:{meta.built_seq}:{get_language()}{of}"
 
 
-def standings_table(tournament: Tournament, stage: Stage, meta: StageStandings) -> str:
+def standings_table(
+    tournament: Tournament, stage: Stage, meta: StageStandings, division: Division | None = None
+) -> str:
     """The standings table of a snapshot in the active language, rendered once and then kept:
     rendering 500 rows was most of the page's time (docs/PERFORMANCE.md). A new snapshot has a
-    new key."""
-    key = table_cache_key(stage, meta)
+    new key. With a `division`, its players only, ranked among themselves."""
+    key = table_cache_key(stage, meta, division)
     html = _kept(key)
     if html is None:
         payload = _in_page_language(standings.standings_payload(stage, meta))
+        if division is not None and payload:
+            payload = {**payload, "rows": division_rows(payload["rows"], division)}
         rounds = list(range(1, stage.rounds + 1))
         rows = _display_rows(tournament, stage, payload, rounds, through=meta.ranked_through)
         # A tie only an official can break, for a place that decides something: said on the row.

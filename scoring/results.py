@@ -4,7 +4,7 @@ placed where, each closed stage's final standings, and whether the results are f
 The results are final once the final (the latest stage, closed at one table:
 Stage.objects.final_of) has placed everyone: the worker that places them runs just after the
 close, and until it has, the page says the results are not final rather than show placings that
-are not there yet (as podium() in scoring.public)."""
+are not there yet (as podium() in scoring.divisions)."""
 
 from dataclasses import dataclass, field
 from datetime import date

@@ -37,7 +37,7 @@ def standings_payload(stage: Stage, meta: StageStandings) -> dict[str, Any]:
         return cached["payload"]
     rows = (
         StandingRow.objects.filter(stage=stage)
-        .select_related("player")
+        .select_related("player__division")
         .order_by("rank", "player__number")
     )
     payload = {
@@ -67,6 +67,7 @@ def standings_payload(stage: Stage, meta: StageStandings) -> dict[str, Any]:
                 "advances": row.advances,
                 "note": row.note,
                 "tiebreaks": row.tiebreaks,
+                "division": row.player.division.name if row.player.division else None,
             }
             for row in rows
         ],

@@ -148,3 +148,26 @@ def test_without_divisions_the_medals_are_the_first_three_overall(tournament, as
         (1, 1, "gold"), (2, 2, "silver"), (3, 3, "bronze"), (4, 4, None),
     ]  # fmt: skip
     assert all(p["division"] is None for p in body)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_divisions_standings_rank_its_players_among_themselves(senior_games, client, anon):
+    tournament = senior_games.tournament
+    seventies = Division.objects.get(tournament=tournament, name="70-79")
+    rows = anon.get(f"/api/v1/stages/{senior_games.pk}/standings/").json()["rows"]
+    mine = [row for row in rows if row["division"] == "70-79"]
+    assert len(mine) == 5 and {row["division"] for row in rows} == {"60-69", "70-79", None}
+    page = client.get(f"/t/{tournament.slug}/?division={seventies.pk}").content.decode()
+    assert "Qualifying: division 70-79" in page
+    table = page.split('<table class="standings">')[1].split("</table>")[0]
+    for place, row in enumerate(mine, start=1):  # every total differs: ranks 1 to 5
+        assert row["player"]["name"] in table
+        line = table.split(row["player"]["name"])[0].rsplit("<tr", 1)[1]
+        assert f'<td class="num">{place}' in line
+    others = [row["player"]["name"] for row in rows if row["division"] != "70-79"]
+    assert not any(f">{name}</a>" in table for name in others)
+    # The switch names every division and everyone; a division the event lacks is a 404.
+    everyone = client.get(f"/t/{tournament.slug}/").content.decode()
+    assert f"?division={seventies.pk}" in everyone and "Everyone" in everyone
+    assert client.get(f"/t/{tournament.slug}/?division=999999").status_code == 404
+    assert client.get(f"/t/{tournament.slug}/?division=x").status_code == 404
