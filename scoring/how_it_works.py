@@ -14,6 +14,7 @@ from itertools import groupby
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.functional import Promise
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from scoring.choices import DecisionMethod
@@ -70,6 +71,10 @@ class StageRules:
     final: bool  # seated at one table: its ranking decides the placings
     carry_forward: str  # the rule's words, or "" when it does not carry totals forward
     late_entries: str  # the stage's late-entry rule, or "" (a playoff seats no late entry)
+    by_total: bool = False  # it places everyone by their total across its tables
+    time_limit: int | None = None  # minutes
+    time_rule: str = ""  # what happens to the round in play when time is called
+    movement: str = ""  # how it is seated from the game before, or ""
 
 
 def stage_rules(stage: Stage, *, tables: int | None) -> StageRules:
@@ -92,7 +97,25 @@ def stage_rules(stage: Stage, *, tables: int | None) -> StageRules:
             str(Stage._meta.get_field("carry_forward").help_text) if stage.carry_forward else ""
         ),
         late_entries=stage.get_late_entry_rule_display() if qualifying else "",
+        by_total=stage.decides_placings and not Stage.objects.qualifying_after(stage),
+        time_limit=stage.time_limit_minutes,
+        time_rule=str(stage.get_time_rule_display()) if stage.time_limit_minutes else "",
+        movement=_movement_words(stage),
     )
+
+
+def _movement_words(stage: Stage) -> str:
+    if stage.movement == Stage.Movement.MOVE:
+        return ngettext(
+            "After the game before, the lowest total at each table moves up a table and the "
+            "highest down (table 1 is the top table); the others stay.",
+            "After the game before, the %(count)s lowest totals at each table move up a table "
+            "and the %(count)s highest down (table 1 is the top table); the others stay.",
+            stage.move_count,
+        ) % {"count": stage.move_count}
+    if stage.movement == Stage.Movement.RESEAT:
+        return gettext("After the game before, everyone is reseated, avoiding repeat tablemates.")
+    return ""
 
 
 def tiebreak_order(tournament: Tournament) -> list[tuple[str, str]]:
@@ -124,6 +147,7 @@ def how_it_works_page(request: HttpRequest, slug: str) -> HttpResponse:
         "tiebreaks": tiebreak_order(tournament),
         "decisions": [method.label for method in DecisionMethod],
         "final_places": FINAL_PLACES_DECIDED,
+        "divisions": list(tournament.divisions.all()),
     }
     response = render(request, "scoring/how_it_works.html", context)
     # The page's version is the page itself, but for the CSRF token of its language form (new
