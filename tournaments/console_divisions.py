@@ -1,0 +1,161 @@
+"""The console's divisions: listed with their ages and players, added, changed, moved and
+removed, and whether they share the playoffs; for organisers (as every console page)."""
+
+import functools
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.db.models import Count
+from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
+from django.shortcuts import get_object_or_404, redirect
+from django.utils.translation import gettext as _
+
+from tournaments import services
+from tournaments.console import _console, errors_onto, focus_first_error, organised_tournament
+from tournaments.exceptions import StateConflict
+from tournaments.forms import DivisionForm, DivisionPlayoffsForm
+from tournaments.models import Division, Stage, Tournament
+from tournaments.services.divisions import ages_said
+
+
+def division_action(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """A form's action: POST only; opened again as a GET, it goes back to the divisions."""
+
+    @functools.wraps(view)
+    def action(request: HttpRequest, slug: str, **kwargs: Any) -> HttpResponse:
+        if request.method in ("GET", "HEAD"):
+            return redirect("manage-divisions", slug=slug)
+        if request.method != "POST":
+            return HttpResponseNotAllowed(["GET", "HEAD", "POST"])
+        return view(request, slug, **kwargs)
+
+    return login_required(action)
+
+
+def _page(
+    request: HttpRequest,
+    tournament: Tournament,
+    *,
+    status: int = 200,
+    new_form: DivisionForm | None = None,
+    changed: tuple[int, DivisionForm] | None = None,
+    playoffs_form: DivisionPlayoffsForm | None = None,
+) -> HttpResponse:
+    divisions = list(
+        tournament.divisions.annotate(player_count=Count("players")).order_by("order", "name")
+    )
+    rows = []
+    for division in divisions:
+        if changed and changed[0] == division.pk:
+            form = changed[1]
+        else:
+            form = DivisionForm(instance=division, prefix=f"d{division.pk}")
+        rows.append({"division": division, "ages": ages_said(division), "form": form})
+    new_form = new_form or DivisionForm(prefix="new")
+    for form in (new_form, changed and changed[1]):
+        focus_first_error(form or None)
+    seated = tournament.stages.exclude(status=Stage.Status.PENDING).exists()
+    context = {
+        "division_rows": rows,
+        "division_form": new_form,
+        "division_changed": changed[0] if changed else None,
+        "playoffs_form": playoffs_form
+        or DivisionPlayoffsForm(initial={"division_playoffs": tournament.division_playoffs}),
+        "playoffs_fixed": seated,
+    }
+    return _console(
+        request, tournament, status=status, section="divisions", section_context=context
+    )
+
+
+@login_required
+def divisions(request: HttpRequest, slug: str) -> HttpResponse:
+    return _page(request, organised_tournament(request, slug))
+
+
+def _refused(request: HttpRequest, slug: str, conflict: StateConflict) -> HttpResponse:
+    messages.error(request, str(conflict))
+    return redirect("manage-divisions", slug=slug)
+
+
+@division_action
+def add_division(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = organised_tournament(request, slug)
+    form = DivisionForm(request.POST, prefix="new")
+    try:
+        if form.is_valid():
+            division = services.create_division(tournament=tournament, **form.cleaned_data)
+            messages.success(request, _("Added the division %(name)s.") % {"name": division.name})
+            return redirect("manage-divisions", slug=slug)
+    except ValidationError as error:
+        errors_onto(form, error)
+    except StateConflict as conflict:
+        return _refused(request, slug, conflict)
+    return _page(request, tournament, status=400, new_form=form)
+
+
+def _division(tournament: Tournament, division_id: int) -> Division:
+    return get_object_or_404(Division, tournament=tournament, pk=division_id)
+
+
+@division_action
+def change_division(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
+    tournament = organised_tournament(request, slug)
+    division = _division(tournament, division_id)
+    form = DivisionForm(request.POST, instance=division, prefix=f"d{division.pk}")
+    try:
+        if form.is_valid():
+            division = services.update_division(division=division, changes=form.cleaned_data)
+            messages.success(request, _("Saved the division %(name)s.") % {"name": division.name})
+            return redirect("manage-divisions", slug=slug)
+    except ValidationError as error:
+        errors_onto(form, error)
+    except StateConflict as conflict:
+        return _refused(request, slug, conflict)
+    return _page(request, tournament, status=400, changed=(division.pk, form))
+
+
+@division_action
+def remove_division(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
+    """Remove a division no player is in, once the box saying so is ticked."""
+    tournament = organised_tournament(request, slug)
+    division = _division(tournament, division_id)
+    if request.POST.get("confirm") != "on":
+        messages.error(request, _("Tick the box to remove %(name)s.") % {"name": division.name})
+        return redirect("manage-divisions", slug=slug)
+    try:
+        services.remove_division(division=division)
+    except StateConflict as conflict:
+        return _refused(request, slug, conflict)
+    messages.success(request, _("Removed the division %(name)s.") % {"name": division.name})
+    return redirect("manage-divisions", slug=slug)
+
+
+@division_action
+def move_division(request: HttpRequest, slug: str, division_id: int) -> HttpResponse:
+    """Move a division one place up or down the order pages list them in."""
+    tournament = organised_tournament(request, slug)
+    division = _division(tournament, division_id)
+    try:
+        services.move_division(division=division, up=request.POST.get("to") == "up")
+    except StateConflict as conflict:
+        return _refused(request, slug, conflict)
+    return redirect("manage-divisions", slug=slug)
+
+
+@division_action
+def division_playoffs(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = organised_tournament(request, slug)
+    form = DivisionPlayoffsForm(request.POST)
+    if form.is_valid():
+        try:
+            services.set_division_playoffs(tournament=tournament, **form.cleaned_data)
+        except StateConflict as conflict:
+            form.add_error("division_playoffs", str(conflict))
+        else:
+            messages.success(request, _("Saved how the divisions play the playoffs."))
+            return redirect("manage-divisions", slug=slug)
+    return _page(request, tournament, status=400, playoffs_form=form)
