@@ -30,6 +30,7 @@ class Conflict(exceptions.APIException):
 MISSING = {
     "tournament": _("There is no tournament at this address."),
     "stage": _("There is no stage with this id."),
+    "division": _("There is no division with this id in this tournament."),
     "table": _("There is no table with this id."),
     "roundresult": _("This round has no result at this table yet (or there is no such table)."),
     "player": _("There is no player with this id in this tournament."),

@@ -14,8 +14,10 @@ from rest_framework.views import APIView
 
 from config.api import MISSING, NamesUnusedFields, found
 from config.api_schema import refused
-from scoring import exports, selectors, services, stages, standings
+from scoring import clock, exports, games, selectors, services, stages, standings
 from scoring.api_serializers import (
+    ClockInput,
+    ClockOutput,
     ClosedOutput,
     PlacingOutput,
     PreconditionFailedOutput,
@@ -394,13 +396,17 @@ class CloseStageApi(APIView):
     def post(self, request: Request, stage_id: int) -> Response:
         stage = found(Stage.objects.select_related("tournament"), pk=stage_id)
         require_organiser(request.user, stage.tournament)
+        following = games.next_game(stage)  # seated from this game by the close's follow-up
         stage = stages.close_stage(stage=stage, by=request.user)
-        if stage.tables.count() == 1:
+        if following is not None:
+            closed = _("%(stage)s is closed. %(next)s is being seated now.")
+        elif stage.tables.count() == 1:
             closed = _("%(stage)s is closed. The placings are decided now.")
         else:
             closed = _("%(stage)s is closed. The next playoff level is being seated now.")
         body = {
-            "detail": closed % {"stage": stage.display_name},
+            "detail": closed
+            % {"stage": stage.display_name, "next": following and following.display_name},
             "stage": StageSerializer(stage, context={"staff": True}).data,
         }
         return Response(body, status=202)
@@ -428,3 +434,49 @@ class PlacingsApi(APIView):
                 for p in placings.order_by("place", "player__number")
             ]
         )
+
+
+# ---- time called: the stage's clock ---------------------------------------------------------
+
+
+class StageClockApi(APIView):
+    """A time-limited stage's clock: anyone reads the time left (from the server's clock);
+    organisers start, pause and call time."""
+
+    permission_classes = [IsAuthenticatedOrReadOnly]  # reads are public
+
+    def stage_of(self, slug: str, stage_id: int) -> Stage:
+        tournament = tournament_or_404(slug)
+        return found(Stage.objects.select_related("tournament"), pk=stage_id, tournament=tournament)
+
+    @extend_schema(
+        description="The stage's clock: the time left by the server's clock, whether it runs, "
+        "and once time is called each table's last round.",
+        responses=ClockOutput,
+    )
+    def get(self, request: Request, slug: str, stage_id: int) -> Response:
+        stage = self.stage_of(slug, stage_id)
+        return Response(ClockOutput(clock.clock_state(stage)).data)
+
+    @extend_schema(
+        description="Start (or resume), pause, or call time (organisers). Calling time fixes "
+        "each table's last round: the round in play, one more than the highest round with a "
+        "result at that table. Allowed before the time runs out.",
+        request=ClockInput,
+        responses={
+            200: ClockOutput,
+            409: refused(
+                "No time limit, the stage is not in play, the clock is already running (start) "
+                "or not running (pause), never started (call), or time was called already."
+            ),
+        },
+    )
+    def post(self, request: Request, slug: str, stage_id: int) -> Response:
+        stage = self.stage_of(slug, stage_id)
+        require_organiser(request.user, stage.tournament)
+        data = ClockInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        action = {"start": clock.start_clock, "pause": clock.pause_clock, "call": clock.call_time}
+        action[data.validated_data["action"]](stage, request.user)
+        stage.refresh_from_db()
+        return Response(ClockOutput(clock.clock_state(stage)).data)

@@ -5,6 +5,7 @@ a round, its versions, the standings, the placings, a close, a 412's `current`).
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from config.api import NamesUnusedFields
 from scoring.models import RoundResult, RoundResultVersion, TiebreakDecision
 from tournaments.api import StageSerializer
 
@@ -206,3 +207,39 @@ class TiebreakDecisionOutput(serializers.Serializer):
     method = serializers.ChoiceField(choices=TiebreakDecision.Method.choices)
     note = serializers.CharField(allow_blank=True)
     by = serializers.CharField()
+
+
+class ClockOutput(serializers.Serializer):
+    stage = serializers.IntegerField(help_text="The stage's id.")
+    time_limit_minutes = serializers.IntegerField(
+        allow_null=True, help_text="The stage's time limit; null for none."
+    )
+    time_rule = serializers.ChoiceField(
+        choices=["finish_round", "as_stands"],
+        help_text="When time is called, the round in play is finished (no new round starts), or "
+        "scored as it stands, like a blocked round.",
+    )
+    started = serializers.BooleanField()
+    running = serializers.BooleanField()
+    called = serializers.BooleanField(help_text="Time was called.")
+    called_at = serializers.DateTimeField(allow_null=True)
+    remaining_seconds = serializers.IntegerField(
+        allow_null=True,
+        help_text="Time left by the server's clock (never below 0); null for no time limit. "
+        "Count down from when this answer arrived, not from the device's own clock.",
+    )
+    time_up = serializers.BooleanField(
+        help_text="The time ran out and the organiser has not called time yet."
+    )
+    rounds_at_call = serializers.DictField(
+        child=serializers.IntegerField(),
+        help_text="Once time is called, each table's last round: {table number: round}.",
+    )
+    server_time = serializers.DateTimeField()
+
+
+class ClockInput(NamesUnusedFields, serializers.Serializer):
+    action = serializers.ChoiceField(
+        choices=["start", "pause", "call"],
+        help_text="start (or resume), pause, or call time (each table's last round is fixed).",
+    )

@@ -20,6 +20,11 @@ register_converter(ExportName, "export")
 urlpatterns = [
     path("stages/<id:stage_id>/close/", api.CloseStageApi.as_view(), name="stage-close"),
     path(
+        "tournaments/<slug:slug>/stages/<id:stage_id>/clock/",
+        api.StageClockApi.as_view(),
+        name="stage-clock",
+    ),
+    path(
         "tournaments/<slug:slug>/placings/", api.PlacingsApi.as_view(), name="tournament-placings"
     ),
     path("stages/<id:stage_id>/standings/", api.StandingsApi.as_view(), name="stage-standings"),

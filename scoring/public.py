@@ -18,7 +18,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from scoring import rules, selectors, standings
+from scoring import clock, games, selectors, standings, time_called
 from scoring.divisions import chosen_division, division_rows, podium
 from scoring.models import RoundResult, StageStandings
 from tables.models import Table
@@ -172,6 +172,7 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
             "chosen": order,
             "divisions": divisions,
             "division": division,
+            "time_called": time_called.time_called_summary(stage),
         }
         template = "scoring/_standings.html" if partial else "scoring/standings.html"
         return render(request, template, context)
@@ -277,7 +278,12 @@ def standings_table(
         awaiting = {player for flag in meta.flags for player in flag["players"]}
         rows = [{**row, "awaiting": row["player"]["id"] in awaiting} for row in rows]
         # Mid-stage a ✓ says who would advance as things stand; with every round in, who does.
-        decided = rules.decided(meta.ranked_through, stage.rounds)
+        decided = time_called.decided(
+            stage,
+            meta.ranked_through,
+            counted=meta.results_counted,
+            expected=meta.results_expected,
+        )
         context = {"rows": rows, "rounds": rounds, "decided": decided}
         html = render_to_string("scoring/_standings_table.html", context)
         _keep(key, html)
@@ -320,7 +326,10 @@ def table_sheet(request: HttpRequest, slug: str, order: int, number: int) -> Htt
         .first()
     )
     partial = bool(getattr(request, "htmx", False))
-    etag = _etag("sheet", table.pk, latest.timestamp() if latest else 0, int(partial))
+    timer = clock.page_clock(table.stage) if table.stage.status == Stage.Status.SEATED else None
+    # The clock's state is part of the sheet's version: started, paused or called shows anew.
+    state = f"{timer['mode']}{timer['remaining_seconds'] // 60}" if timer else "no-clock"
+    etag = _etag("sheet", table.pk, latest.timestamp() if latest else 0, int(partial), state)
     if (unchanged := _fresh_or_304(request, etag)) is not None:
         return unchanged
     sheet = selectors.table_sheet(table, confirmed_only=True)
@@ -330,6 +339,8 @@ def table_sheet(request: HttpRequest, slug: str, order: int, number: int) -> Htt
         "table": table,
         "sheet": sheet,
         "totals": sheet.totals(),
+        "clock": timer,
+        "called_after": time_called.called_after(table.stage).get(table.number),
     }
     template = "scoring/_sheet.html" if partial else "scoring/sheet.html"
     return _live(render(request, template, context), etag)
@@ -382,12 +393,6 @@ def screen(request: HttpRequest, slug: str) -> HttpResponse:
     stage = selectors.current_stage(tournament.stages)
     meta = standings.standings_meta(stage) if stage else None
     payload = standings.standings_payload(stage, meta) if stage else None
-    rows = payload["rows"] if payload else []
-    pages = max(1, -(-len(rows) // SCREEN_PAGE))
-    try:
-        page = int(request.GET.get("page", "1")) % pages or pages
-    except ValueError:
-        page = 1
     newest = (
         RoundResult.objects.filter(stage=stage, status=RoundResult.Status.CONFIRMED)
         .select_related("table")
@@ -395,12 +400,26 @@ def screen(request: HttpRequest, slug: str) -> HttpResponse:
         if stage
         else []
     )
+    # A stage just seated, before its first result: where everyone sits, by name.
+    seating = stage is not None and stage.status == Stage.Status.SEATED and not newest
+    rows = _where_to_sit(stage) if seating else payload["rows"] if payload else []
+    pages = max(1, -(-len(rows) // SCREEN_PAGE))
+    try:
+        page = int(request.GET.get("page", "1")) % pages or pages
+    except ValueError:
+        page = 1
     context = {
         "tournament": tournament,
         "stage": stage,
         "payload": payload,
         "meta": meta,
-        "decided": bool(payload) and rules.decided(payload["ranked_through_round"], stage.rounds),
+        "decided": bool(payload)
+        and time_called.decided(
+            stage,
+            payload["ranked_through_round"],
+            counted=payload["results_counted"],
+            expected=payload["results_expected"],
+        ),
         "columns": [
             rows[start : start + SCREEN_COLUMN]
             for start in range((page - 1) * SCREEN_PAGE, page * SCREEN_PAGE, SCREEN_COLUMN)
@@ -410,7 +429,27 @@ def screen(request: HttpRequest, slug: str) -> HttpResponse:
         "pages": pages,
         "next_page": page % pages + 1,
         "newest": newest,
+        "seating": seating,
         "podium": podium(tournament, stage),
+        "clock": clock.page_clock(stage) if stage and stage.status == Stage.Status.SEATED else None,
+        "time_called": time_called.time_called_summary(stage),
     }
     partial = bool(getattr(request, "htmx", False))
     return render(request, "scoring/_screen.html" if partial else "scoring/screen.html", context)
+
+
+def _where_to_sit(stage: Stage) -> list[dict[str, Any]]:
+    """Every player of a freshly seated stage, by name: their table and seat, and for a game
+    seated from the game before, where they came from."""
+    seats = stage.seats.select_related("player", "table").order_by("player__name", "player__number")
+    return [
+        {
+            "number": seat.player.number,
+            "name": seat.player.name,
+            "table": seat.table.number,
+            "seat": seat.position,
+            "moved": games.moved_text(stage, seat.table.number, seat.from_table),
+        }
+        for seat in seats
+        if seat.to_round is None
+    ]

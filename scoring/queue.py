@@ -7,6 +7,7 @@ from celery import current_app
 
 REBUILD_STANDINGS = "scoring.tasks.rebuild_standings"
 ADVANCE_FROM_STAGE = "scoring.tasks.advance_from_stage"
+CLOSE_GAME = "scoring.tasks.close_game"
 
 
 def send(name: str, *, countdown: float | None = None, **kwargs: Any) -> None:

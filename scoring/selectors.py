@@ -4,7 +4,7 @@ from dataclasses import dataclass, field
 
 from django.db.models import QuerySet
 
-from scoring import rules
+from scoring import rules, time_called
 from scoring.models import RoundResult, Score
 from tables.models import Seat, Table
 from tournaments.models import Stage
@@ -129,10 +129,15 @@ def current_stage(stages: QuerySet[Stage]) -> Stage | None:
 
 
 def round_statuses(stage: Stage) -> dict[int, dict[int, str]]:
-    """table id -> round_no -> "missing", "submitted" or "confirmed"."""
+    """table id -> round_no -> "missing", "submitted", "confirmed", or "not_played" after its
+    table's last round once time was called."""
+    last = time_called.last_rounds(stage) or {}
     statuses = {
-        table_id: dict.fromkeys(range(1, stage.rounds + 1), "missing")
-        for table_id in stage.tables.values_list("pk", flat=True)
+        table_id: {
+            n: "missing" if n <= last.get(number, stage.rounds) else "not_played"
+            for n in range(1, stage.rounds + 1)
+        }
+        for table_id, number in stage.tables.values_list("pk", "number")
     }
     for table_id, round_no, status in RoundResult.objects.filter(stage=stage).values_list(
         "table_id", "round_no", "status"
@@ -170,6 +175,8 @@ class BracketLevel:
     # The rounds the ranking counts (like with like: those every table has confirmed); before
     # the first, nobody has a place yet.
     through: int = 0
+    counted: int = 0  # results confirmed and expected: once time is called, decided when equal
+    expected: int = 0
 
     @property
     def marked(self) -> bool:
@@ -179,7 +186,9 @@ class BracketLevel:
     @property
     def decided(self) -> bool:
         """Every round counted: "advances", not "would advance"."""
-        return rules.decided(self.through, self.stage.rounds)
+        return time_called.decided(
+            self.stage, self.through, counted=self.counted, expected=self.expected
+        )
 
 
 def bracket_for(tournament) -> list[BracketLevel]:
@@ -237,7 +246,15 @@ def bracket_for(tournament) -> list[BracketLevel]:
         meta = getattr(stage, "standings", None)
         through = meta.ranked_through if meta else 0
         result.append(
-            BracketLevel(stage, source, stage_tables, len(stage_tables) == 1, through=through)
+            BracketLevel(
+                stage,
+                source,
+                stage_tables,
+                len(stage_tables) == 1,
+                through=through,
+                counted=meta.results_counted if meta else 0,
+                expected=meta.results_expected if meta else 0,
+            )
         )
     return result
 

@@ -14,11 +14,11 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import F, Q
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from scoring import queue, standings
+from scoring import games, queue, standings, time_called
 from scoring.models import Placing, RoundResult, StandingRow
 from scoring.rules import medals
 from tables import seating
@@ -46,7 +46,8 @@ class CloseRefused(StateConflict):
 
 
 def missing_results(stage: Stage) -> list[dict[str, Any]]:
-    """Every table and round of the stage without a confirmed result, in table order."""
+    """Every table and round of the stage without a confirmed result, in table order (each
+    table's rounds up to its last once time was called)."""
     status = {
         (table_id, round_no): state
         for table_id, round_no, state in RoundResult.objects.filter(stage=stage).values_list(
@@ -54,8 +55,9 @@ def missing_results(stage: Stage) -> list[dict[str, Any]]:
         )
     }
     missing = []
+    last = time_called.last_rounds(stage) or {}  # once time is called, each table to its last round
     for table_id, number in stage.tables.order_by("number").values_list("pk", "number"):
-        for round_no in range(1, stage.rounds + 1):
+        for round_no in range(1, last.get(number, stage.rounds) + 1):
             state = status.get((table_id, round_no), "missing")
             if state != RoundResult.Status.CONFIRMED:
                 missing.append({"table": number, "round": round_no, "status": state})
@@ -136,6 +138,10 @@ def _try_what_follows(stage: Stage) -> None:
     except _Trial:
         return
     except StateConflict as conflict:
+        if (game := games.next_game(stage)) is not None:
+            message = _("%(stage)s cannot close yet: %(next)s cannot be seated from it. %(reason)s")
+            values = {"stage": stage.display_name, "next": game.display_name, "reason": conflict}
+            raise StateConflict(message % values) from None
         message = _(
             "%(stage)s cannot close yet: the players who advance cannot be seated at the next "
             "level. "
@@ -200,7 +206,9 @@ def advance_from_stage(*, stage: Stage) -> Stage | None:
         return None  # seated already
     follows = Stage.objects.what_follows(stage, tables=stage.tables.count())
     if follows == "qualifying":
-        return None  # everyone plays the next qualifying stage, which the organiser seats
+        # Everyone plays the next qualifying stage: seated here when it is a game seated from
+        # this one (Stage.movement), else by the organiser.
+        return games.seat_next_game(stage)
     if follows == "placings":
         decide_placings(final=stage)
         # The public pages are kept per snapshot: a new one draws them again, with the winners.
@@ -343,4 +351,14 @@ def stages_awaiting_advance() -> list[int]:
         .filter(status=Stage.Status.CLOSED, next_level__isnull=True)
         .exclude(tournament__placings__isnull=False)
     )
+    # A closed game whose next game, seated from it, is not seated yet (scoring.games).
+    games_waiting = Stage.objects.filter(
+        status=Stage.Status.CLOSED,
+        next_level__isnull=True,
+        tournament__stages__order=F("order") + 1,
+        tournament__stages__status=Stage.Status.PENDING,
+        tournament__stages__kind=Stage.Kind.QUALIFYING,
+        tournament__stages__movement__in=[Stage.Movement.MOVE, Stage.Movement.RESEAT],
+    )
+    waiting |= set(games_waiting.values_list("pk", flat=True))
     return sorted(waiting | set(unplaced.values_list("pk", flat=True)))

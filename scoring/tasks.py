@@ -6,7 +6,7 @@ from celery import shared_task
 from django.core.cache import cache
 from django.db import OperationalError
 
-from scoring import stages, standings
+from scoring import game_close, stages, standings
 from tournaments.models import Stage
 
 logger = logging.getLogger(__name__)
@@ -47,3 +47,12 @@ def advance_from_stage(*, stage_id: int) -> None:
     stage = Stage.objects.filter(pk=stage_id).first()
     if stage is not None:
         stages.follow_up_close(stage=stage)
+
+
+@shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
+def close_game(*, stage_id: int) -> None:
+    """Close a game whose last table has confirmed its last round, when the next game is seated
+    from it (its follow-up seats that game); idempotent."""
+    stage = Stage.objects.filter(pk=stage_id).first()
+    if stage is not None:
+        game_close.close_finished_game(stage=stage)

@@ -6,6 +6,7 @@ from scoring.views import results_page
 
 urlpatterns = [
     path("t/<slug:slug>/manage/stages/<id:order>/progress/", views.progress, name="progress"),
+    path("t/<slug:slug>/manage/stages/<id:order>/clock/", views.clock_page, name="manage-clock"),
     path(
         "t/<slug:slug>/manage/stages/<id:order>/tiebreak/",
         views.record_tiebreak_page,

@@ -126,12 +126,14 @@ def seat_stage(
     force: bool = False,
     entrants: list[seating.Entrant] | None = None,
     from_tables: dict[int, int] | None = None,
+    arranged: seating.Seating | None = None,
 ) -> SeatingReport:
     """Seat the stage's players at balanced tables, replacing any earlier seating of the stage.
 
     Refused when the stage is closed, or when it has results and `force` is not given (the
     StateConflict says how many results would be discarded). `entrants` with ranks seat a
     playoff by snake seeding; otherwise the active players are seated at random from the seed.
+    `arranged` tables (with `entrants`, the players in them) are written as they are.
     """
     stage = lock_open_stage(stage.pk, change="tables", alone=True)
     if (
@@ -168,7 +170,9 @@ def seat_stage(
     # Advancers who fit at one table are the final, even if fewer than the usual minimum.
     size_min = min(stage.table_size_min, max(len(entrants), 2)) if seeded else stage.table_size_min
     try:
-        if seeded:
+        if arranged is not None:  # tables made already (tables.moving): written as they are
+            result = arranged
+        elif seeded:
             result = seating.seat_seeded(entrants, size_min=size_min, size_max=stage.table_size_max)
         else:
             seed = secrets.randbelow(2**31) if seed is None else seed

@@ -16,6 +16,11 @@ urlpatterns = [
         views.table_sizes,
         name="manage-table-sizes",
     ),
+    path(
+        "t/<slug:slug>/manage/stages/<id:order>/movement/",
+        views.movement,
+        name="manage-movement",
+    ),
     path("t/<slug:slug>/manage/stages/<id:order>/late/", views.add_late_player, name="manage-late"),
     path(
         "t/<slug:slug>/manage/players/<id:player_id>/withdraw/",

@@ -20,6 +20,7 @@ from tournaments.console import errors_onto, form_action, organised_tournament, 
 from tournaments.exceptions import StateConflict
 from tournaments.forms import (
     DayOfPlayForm,
+    MovementForm,
     TableSizesForm,
 )
 from tournaments.models import Player, Stage, Tournament
@@ -48,6 +49,10 @@ def _stage_page(
         "seat_form": SeatStageForm(),
         "day_form": forms.get("day_form") or _settings_form(DayOfPlayForm, stage),
         "sizes_form": forms.get("sizes_form") or _settings_form(TableSizesForm, stage),
+        "movement_form": forms.get("movement_form") or _settings_form(MovementForm, stage),
+        # A qualifying stage after another may be a game seated from the game before it.
+        "may_move": stage.kind == Stage.Kind.QUALIFYING
+        and tournament.stages.filter(order__lt=stage.order).exists(),
         "late_form": LatePlayerForm(stage=stage),
         "results": stage.round_results.count(),
         "is_last": not tournament.stages.filter(order__gt=stage.order).exists(),
@@ -234,6 +239,20 @@ def table_sizes(request: HttpRequest, slug: str, order: int) -> HttpResponse:
         }
 
     return _change_stage(request, slug, order, TableSizesForm, "sizes_form", done)
+
+
+@login_required
+@form_action
+def movement(request: HttpRequest, slug: str, order: int) -> HttpResponse:
+    """Set how a game not seated yet is seated from the game before it."""
+
+    def done(stage: Stage) -> str:
+        return _("%(stage)s: %(movement)s.") % {
+            "stage": stage.display_name,
+            "movement": stage.get_movement_display(),
+        }
+
+    return _change_stage(request, slug, order, MovementForm, "movement_form", done)
 
 
 def _change_stage(

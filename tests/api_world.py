@@ -11,7 +11,7 @@ from scoring import services as scoring_services
 from tables.models import Seat
 from tests import factories
 from tests.scoring.helpers import play, seat_tables
-from tournaments.models import Invitation
+from tournaments.models import Division, Invitation
 
 
 def build_world() -> dict[str, Any]:
@@ -44,6 +44,7 @@ def build_world() -> dict[str, Any]:
     invitation = Invitation.objects.create(
         tournament=tournament, role="official", created_by=organiser, expires_at=in_a_week
     )
+    division = Division.objects.create(tournament=tournament, name="Open")
     tables = list(qualifying.tables.values_list("pk", flat=True))
     seated = {
         table: [s.player_id for s in Seat.objects.filter(table=table).order_by("position")]
@@ -64,6 +65,7 @@ def build_world() -> dict[str, Any]:
         "name": ["players", "seating", "scores", "standings", "bracket", "placings"],
         "staff_id": list(tournament.staff.values_list("pk", flat=True)),
         "invitation_id": [invitation.pk],
+        "division_id": [division.pk],
         # body fields
         "player": players,
         "table": tables,

@@ -24,6 +24,7 @@ from rest_framework.views import APIView
 
 from config.api import NamesUnusedFields, found
 from tournaments import services
+from tournaments.api_divisions import DivisionNameField
 from tournaments.csvfiles import ImportRejected, unknown_columns
 from tournaments.models import Player, Stage, Tournament
 from tournaments.permissions import (
@@ -67,9 +68,17 @@ class TournamentSerializer(NamesUnusedFields, serializers.ModelSerializer):
             "venue",
             "description",
             "time_zone",
+            "division_playoffs",
             "status",
         ]
         read_only_fields = ["id", "created_at", "status"]
+        extra_kwargs = {
+            "division_playoffs": {
+                "help_text": "With divisions: shared (one playoff, placed and given medals per "
+                "division; the default) or per_division (a playoff for each division). "
+                "Changes until a stage is seated (409 after)."
+            }
+        }
 
     def get_status(self, tournament: Tournament) -> str:
         return tournament_status(tournament)
@@ -90,10 +99,11 @@ class TournamentDetailsSerializer(TournamentSerializer):
 class PlayerSerializer(NamesUnusedFields, serializers.ModelSerializer):
     number = serializers.IntegerField(min_value=1, max_value=Player.MAX_NUMBER)
     name = serializers.CharField(max_length=120)
+    division = DivisionNameField()  # writing it needs the tournament in the context
 
     class Meta:
         model = Player
-        fields = ["id", "number", "name", "household", "club", "status"]
+        fields = ["id", "number", "name", "household", "club", "division", "status"]
         read_only_fields = ["id"]
 
 
@@ -101,7 +111,7 @@ class PublicPlayerSerializer(PlayerSerializer):
     """What anyone may see of a player: no household."""
 
     class Meta(PlayerSerializer.Meta):
-        fields = ["id", "number", "name", "club", "status"]
+        fields = ["id", "number", "name", "club", "division", "status"]
 
 
 @extend_schema_field(
@@ -140,6 +150,13 @@ class StageSerializer(NamesUnusedFields, serializers.ModelSerializer):
     table_size_max = serializers.IntegerField(min_value=2, max_value=12)
     advance_per_table = serializers.IntegerField(min_value=1, max_value=11, default=1)
     wildcards = serializers.IntegerField(min_value=0, max_value=1000, default=0)
+    # At least one minute: the service says so (a limit of 0 or less is a 400 with its reason).
+    time_limit_minutes = serializers.IntegerField(
+        allow_null=True,
+        required=False,
+        max_value=1440,
+        help_text="The stage's time limit in minutes; null for none.",
+    )
 
     class Meta:
         model = Stage
@@ -161,6 +178,10 @@ class StageSerializer(NamesUnusedFields, serializers.ModelSerializer):
             "requires_second_person",
             "late_entry_rule",
             "carry_forward",
+            "movement",
+            "move_count",
+            "time_limit_minutes",
+            "time_rule",
             "seed",
             "seating_report",
             "advance_problem",
@@ -275,13 +296,14 @@ class PlayerListApi(APIView):
         output = (
             PlayerSerializer if is_staff_of(request.user, tournament) else PublicPlayerSerializer
         )
-        return Response(output(tournament.players.all(), many=True).data)
+        players = tournament.players.select_related("division")
+        return Response(output(players, many=True).data)
 
     @extend_schema(request=PlayerSerializer, responses={201: PlayerSerializer})
     def post(self, request: Request, slug: str) -> Response:
         tournament = tournament_or_404(slug)
         require_organiser(request.user, tournament)
-        serializer = PlayerSerializer(data=request.data)
+        serializer = PlayerSerializer(data=request.data, context={"tournament": tournament})
         serializer.is_valid(raise_exception=True)
         player = services.create_player(
             tournament=tournament, by=request.user, **serializer.validated_data

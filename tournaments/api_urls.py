@@ -1,7 +1,7 @@
 from django.urls import path
 
 from config import converters  # noqa: F401 (the <id:...> converter)
-from tournaments import api, api_presets
+from tournaments import api, api_divisions, api_presets
 
 urlpatterns = [
     path("presets/", api_presets.PresetListApi.as_view(), name="preset-list"),
@@ -12,6 +12,16 @@ urlpatterns = [
         "tournaments/<slug:slug>/players/import/",
         api.ImportPlayersApi.as_view(),
         name="player-import",
+    ),
+    path(
+        "tournaments/<slug:slug>/divisions/",
+        api_divisions.DivisionListApi.as_view(),
+        name="division-list",
+    ),
+    path(
+        "tournaments/<slug:slug>/divisions/<id:division_id>/",
+        api_divisions.DivisionDetailApi.as_view(),
+        name="division-detail",
     ),
     path("tournaments/<slug:slug>/stages/", api.StageListApi.as_view(), name="stage-list"),
     path("stages/<id:stage_id>/", api.StageDetailApi.as_view(), name="stage-detail"),

@@ -12,7 +12,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied, ValidationError
-from django.db.models import Count
+from django.db.models import Count, prefetch_related_objects
 from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
@@ -82,7 +82,11 @@ def _console(
     **forms,
 ) -> HttpResponse:
     stages = tournament.stages.annotate(table_count=Count("tables", distinct=True))
-    players = list(tournament.players.order_by("number"))
+    prefetch_related_objects([tournament], "divisions")  # the players' list asks, row by row
+    players = list(tournament.players.select_related("division").order_by("number"))
+    shown = players
+    if (wanted := request.GET.get("division", "")) and section == "players":
+        shown = [p for p in players if str(p.division_id or "none") == wanted]
     for form in (forms.get("player_form"), forms.get("stage_form")):
         focus_first_error(form)
     context = {
@@ -92,7 +96,9 @@ def _console(
         "stages": stages,
         "playing": [stage for stage in stages if stage.status == Stage.Status.SEATED],
         "players": players,
-        "player_form": forms.get("player_form") or PlayerForm(),
+        "players_shown": shown,  # the list, of one division if asked ("none": of none)
+        "division_shown": wanted,
+        "player_form": forms.get("player_form") or PlayerForm(tournament=tournament),
         "import_form": forms.get("import_form") or ImportPlayersForm(),
         "stage_form": forms.get("stage_form") or NewStageForm.following(tournament),
         "final": Stage.objects.final_of(tournament),
@@ -102,6 +108,7 @@ def _console(
             status: sum(1 for p in players if p.status == status) for status in Player.Status.values
         },
     }
+    context.update(forms.get("section_context") or {})  # a section's own (console_divisions)
     return render(request, "tournaments/console.html", context, status=status)
 
 
@@ -192,7 +199,7 @@ def said(done: str, player: Player) -> str:
 @form_action
 def add_player(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = organised_tournament(request, slug)
-    form = PlayerForm(request.POST)
+    form = PlayerForm(request.POST, tournament=tournament)
     if form.is_valid():
         create = functools.partial(
             tournament_services.create_player, tournament=tournament, by=request.user

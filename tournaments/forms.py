@@ -2,7 +2,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.models import Player, Stage, Tournament, available_time_zones
+from tournaments.models import Division, Player, Stage, Tournament, available_time_zones
 from tournaments.presets import get_preset
 from tournaments.services import check_days, further_level
 
@@ -22,7 +22,19 @@ class PlayerForm(forms.ModelForm):
 
     class Meta:  # the other labels and help are the model's
         model = Player
-        fields = ["number", "name", "household", "club"]
+        fields = ["number", "name", "household", "club", "division"]
+
+    def __init__(self, *args, tournament: Tournament | None = None, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        tournament = tournament or (self.instance.tournament if self.instance.pk else None)
+        divisions = tournament.divisions.order_by("order", "name") if tournament else None
+        if not divisions:  # a tournament without divisions asks nothing of them
+            del self.fields["division"]
+            return
+        field = self.fields["division"]
+        field.queryset = divisions
+        field.empty_label = _("None")
+        field.help_text = _("Placed and given medals among the players of their division.")
 
 
 class ImportPlayersForm(forms.Form):
@@ -63,7 +75,31 @@ def _help(field: str) -> str:
     return Stage._meta.get_field(field).help_text
 
 
-class NewStageForm(DayOfPlayForm, TableSizesForm):
+class MovementForm(forms.Form):
+    """How a game after the first is seated from the game before (Stage.movement), and how
+    many of each table move each way (tournaments.services.validate_stage checks them)."""
+
+    movement = forms.ChoiceField(
+        choices=Stage.Movement.choices,
+        required=False,
+        label=Stage._meta.get_field("movement").verbose_name,
+        help_text=_help("movement"),
+    )
+    move_count = forms.IntegerField(
+        min_value=0,
+        max_value=99,  # at most half the smallest table: the service says so, with the numbers
+        required=False,
+        initial=0,
+        label=Stage._meta.get_field("move_count").verbose_name,
+        help_text=_help("move_count"),
+        widget=NUMERIC,
+    )
+
+    def clean_move_count(self) -> int:
+        return self.cleaned_data.get("move_count") or 0
+
+
+class NewStageForm(DayOfPlayForm, TableSizesForm, MovementForm):
     """A stage added in the console, last in order: its settings as create_stage takes them,
     which checks them against the tournament's set and preset."""
 
@@ -84,6 +120,18 @@ class NewStageForm(DayOfPlayForm, TableSizesForm):
     carry_forward = forms.BooleanField(
         required=False, label=_("Carry totals forward"), help_text=_help("carry_forward")
     )
+    time_limit_minutes = forms.IntegerField(
+        required=False,
+        max_value=1440,  # at least a minute: the service says so
+        label=Stage._meta.get_field("time_limit_minutes").verbose_name,
+        help_text=_help("time_limit_minutes"),
+        widget=NUMERIC,
+    )
+    time_rule = forms.ChoiceField(
+        choices=Stage.TimeRule.choices,
+        required=False,
+        label=Stage._meta.get_field("time_rule").verbose_name,
+    )
 
     field_order = [
         "name",
@@ -97,7 +145,14 @@ class NewStageForm(DayOfPlayForm, TableSizesForm):
         "late_entry_rule",
         "requires_second_person",
         "carry_forward",
+        "movement",
+        "move_count",
+        "time_limit_minutes",
+        "time_rule",
     ]
+
+    def clean_time_rule(self) -> str:
+        return self.cleaned_data.get("time_rule") or Stage.TimeRule.FINISH_ROUND
 
     def __init__(self, *args, **kwargs) -> None:
         # On the console beside the player form, whose fields share names: ids of its own.
@@ -142,12 +197,19 @@ class TournamentDetailsForm(forms.ModelForm):
 
     class Meta:
         model = Tournament
-        fields = ["starts_on", "ends_on", "venue", "description", "time_zone"]
+        fields = ["starts_on", "ends_on", "venue", "description", "time_zone", "division_playoffs"]
         widgets = {
             "starts_on": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
             "ends_on": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
             "description": forms.Textarea(attrs={"rows": 3}),
         }
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["division_playoffs"].required = False  # left out: left as it is
+
+    def clean_division_playoffs(self) -> str | None:
+        return self.cleaned_data.get("division_playoffs") or None
 
     def clean(self) -> dict:
         data = super().clean()
@@ -156,3 +218,40 @@ class TournamentDetailsForm(forms.ModelForm):
         except ValidationError as error:
             self.add_error(None, error)
         return data
+
+
+class DivisionForm(forms.ModelForm):
+    """A division's name, ages and description (services.create_division and update_division
+    check them against the tournament's other divisions)."""
+
+    age_min = forms.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=130,
+        label=Division._meta.get_field("age_min").verbose_name,
+        help_text=Division._meta.get_field("age_min").help_text,
+        widget=NUMERIC,
+    )
+    age_max = forms.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=130,
+        label=Division._meta.get_field("age_max").verbose_name,
+        help_text=Division._meta.get_field("age_max").help_text,
+        widget=NUMERIC,
+    )
+
+    class Meta:
+        model = Division
+        fields = ["name", "age_min", "age_max", "description"]
+
+    def _post_clean(self) -> None:
+        """The service checks the division against the others: no model check here (it would
+        say the same in other words)."""
+
+
+class DivisionPlayoffsForm(forms.Form):
+    division_playoffs = forms.ChoiceField(
+        choices=Tournament.DivisionPlayoffs.choices,
+        label=Tournament._meta.get_field("division_playoffs").verbose_name,
+    )

@@ -5,11 +5,11 @@ from datetime import datetime
 
 from django.utils.translation import gettext as _
 
-from tournaments.models import Player, PlayerChange, Stage, Tournament
+from tournaments.models import Division, Player, PlayerChange, Stage, Tournament
 from tournaments.presets import PRESETS, StageSettings
 from tournaments.stagenames import say
 
-HISTORY_FIELDS = ("number", "name", "household", "club", "status")
+HISTORY_FIELDS = ("number", "name", "household", "club", "division", "status")
 
 NOT_STARTED, IN_PLAY, FINISHED = "not_started", "in_play", "finished"
 
@@ -42,6 +42,8 @@ class HistoryEntry:
 def _shown(field: str, value: object) -> str:
     if field == "status":
         return str(Player.Status(value).label)
+    if field == "division":  # its id: its name now, or none
+        return Division.objects.filter(pk=value).values_list("name", flat=True).first() or "—"
     return str(value)
 
 

@@ -1,7 +1,7 @@
 from django.urls import path
 
 from config import converters  # noqa: F401 (the <id:...> converter)
-from tournaments import console, views
+from tournaments import console, console_divisions, views
 
 urlpatterns = [
     path("new/", views.new_tournament, name="new-tournament"),
@@ -17,6 +17,32 @@ urlpatterns = [
             name=f"manage-{section}",
         )
         for section in console.SECTIONS[1:]
+    ),
+    path("t/<slug:slug>/manage/divisions/", console_divisions.divisions, name="manage-divisions"),
+    path(
+        "t/<slug:slug>/manage/divisions/add/",
+        console_divisions.add_division,
+        name="manage-add-division",
+    ),
+    path(
+        "t/<slug:slug>/manage/divisions/playoffs/",
+        console_divisions.division_playoffs,
+        name="manage-division-playoffs",
+    ),
+    path(
+        "t/<slug:slug>/manage/divisions/<id:division_id>/",
+        console_divisions.change_division,
+        name="manage-change-division",
+    ),
+    path(
+        "t/<slug:slug>/manage/divisions/<id:division_id>/move/",
+        console_divisions.move_division,
+        name="manage-move-division",
+    ),
+    path(
+        "t/<slug:slug>/manage/divisions/<id:division_id>/remove/",
+        console_divisions.remove_division,
+        name="manage-remove-division",
     ),
     path("t/<slug:slug>/manage/players/add/", console.add_player, name="manage-add-player"),
     path("t/<slug:slug>/manage/players/import/", console.import_players, name="manage-import"),

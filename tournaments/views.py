@@ -10,6 +10,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
 from tournaments import services
+from tournaments.exceptions import StateConflict
 from tournaments.forms import NewTournamentForm, TournamentDetailsForm
 from tournaments.models import Tournament
 from tournaments.permissions import (
@@ -96,6 +97,8 @@ def tournament_details(request: HttpRequest, slug: str) -> HttpResponse:
             for field, problems in error.message_dict.items():
                 for problem in problems:
                     form.add_error(field if field in form.fields else None, problem)
+        except StateConflict as conflict:  # a stage is seated: the playoffs' choice stays
+            form.add_error("division_playoffs", str(conflict))
         else:
             messages.success(
                 request, _("The details of %(name)s are saved.") % {"name": tournament.name}

@@ -13,7 +13,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
-from scoring import rules, standings
+from scoring import game_close, rules, standings, time_called
 from scoring.exceptions import UnusualScores, VersionChanged, VersionRequired
 from scoring.models import RoundResult, RoundResultVersion, Score
 from scoring.services.bodies import (
@@ -153,6 +153,7 @@ def _save(
         raise ValidationError(
             {"round_no": [message % {"stage": stage.display_name, "rounds": stage.rounds}]}
         )
+    time_called.refuse_unplayed_round(stage, table.number, round_no)  # time called before it
     engine = stage.engine(round_no)
     seats = _seats_at(table)
     seated = seated_for_round(table, round_no, seats)
@@ -163,6 +164,8 @@ def _save(
         domino_set=stage.domino_set,
         engine=engine,
     )
+    if not blocked and time_called.round_in_play_as_stands(stage, table.number, round_no):
+        errors.setdefault("blocked", []).append(time_called.AS_STANDS_MESSAGE)
     answer: dict[str, Any] = {}
     if not set(data).isdisjoint(ANSWER_FIELDS):  # sent back: its users are read only then
         answer = (
@@ -362,4 +365,5 @@ def confirm_round_result(
         result, scores=scores, action=RoundResultVersion.Action.CONFIRMED, by=by, meta=meta
     )
     standings.request_rebuild(result.stage)
+    game_close.after_confirm(stage)  # the last round of a game seated on from: close it
     return result

@@ -9,7 +9,7 @@ from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone, translation
 
-from scoring import rules
+from scoring import rules, time_called
 from scoring.models import StageStandings, TiebreakDecision
 from scoring.standings.cache import forget_cached
 from scoring.standings.locks import RebuildBusy, try_lock
@@ -66,8 +66,10 @@ def _rebuild(stage: Stage, *, asynchronous_commit: bool) -> StageStandings:
     ]
     # Ranked like with like: on the rounds every table has confirmed (rules.progress).
     ranked = rank_stage(stage, counting, seats, decisions)
+    if counting is not records and time_called.called_clock(stage) is not None:
+        ranked = _table_ranks_on_every_round(stage, ranked, records, seats, decisions)
     advancing, flags = advancers(stage, ranked, seats, finished)
-    if counting is not records and finished:
+    if counting is not records and finished and time_called.called_clock(stage) is None:
         # A table that has played every round while others play on: the ties that decide who
         # advances from it are already known from its own rounds, and asked about now (its own
         # players ranked again on every round; the others' ties wait).
@@ -83,7 +85,7 @@ def _rebuild(stage: Stage, *, asynchronous_commit: bool) -> StageStandings:
     meta.computed_at = timezone.now()
     meta.results_counted = counted
     meta.ranked_through = through
-    meta.results_expected = stage.tables.count() * stage.rounds
+    meta.results_expected = time_called.results_expected(stage)
     meta.rebuilds = F("rebuilds") + 1
     # Never write change_seq back: a change committed meanwhile must keep the stage stale.
     meta.save(
@@ -100,3 +102,16 @@ def _rebuild(stage: Stage, *, asynchronous_commit: bool) -> StageStandings:
     meta.refresh_from_db(fields=["rebuilds", "change_seq"])
     transaction.on_commit(lambda: forget_cached(stage.pk))
     return meta
+
+
+def _table_ranks_on_every_round(stage, ranked, records, seats, decisions) -> list[rules.Ranked]:
+    """Once time is called, the overall ranking counts the rounds every table played, and each
+    table's own ranking (its winner, who advances from it) all of its table's rounds."""
+    at_table = {row.player_id: row for row in rank_stage(stage, records, seats, decisions)}
+    return [
+        row._replace(
+            table_rank=at_table[row.player_id].table_rank,
+            table_tied=at_table[row.player_id].table_tied,
+        )
+        for row in ranked
+    ]

@@ -9,7 +9,7 @@ import psycopg
 from django.db import connection
 from django.db.models import F, QuerySet, Sum
 
-from scoring import rules
+from scoring import rules, time_called
 from scoring.models import RoundResult, Score, StandingRow
 from tables.models import Seat
 from tournaments.models import Player, Stage
@@ -149,13 +149,18 @@ def stage_records(stage: Stage) -> StageRecords:
         )
     counted = sum(len(rounds) for rounds in table_rounds.values())
     numbers = {seat.table_id: seat.table_number for seat in seats.values()}
+    # Once time is called, each table plays to its own last round, and the ranking counts the
+    # rounds every table played: the fewest (scoring.clock).
+    last = time_called.last_rounds(stage) or {}
     finished = {
         numbers.get(table_id)
         for table_id, rounds in table_rounds.items()
-        if len(rounds) >= stage.rounds
+        if len(rounds) >= last.get(numbers.get(table_id), stage.rounds)
     }
     tables = {seat.table_id for seat in seats.values()}
-    through = rules.ranked_through(table_rounds, tables, stage.rounds)
+    through = rules.ranked_through(
+        table_rounds, tables, time_called.rounds_every_table_plays(stage)
+    )
     counting = (
         records
         if through >= stage.rounds

@@ -5,6 +5,7 @@ from scoring.views.entry import check_round, enter_home, enter_round, enter_tabl
 from scoring.views.player import player_page
 from scoring.views.stages import (
     bracket,
+    clock_page,
     close_stage_page,
     import_scores_page,
     progress,
@@ -14,6 +15,7 @@ from scoring.views.stages import (
 __all__ = [
     "bracket",
     "check_round",
+    "clock_page",
     "close_stage_page",
     "enter_home",
     "enter_round",

@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from config.refusals import refusal_status, refusal_text
-from scoring import rules, selectors, services, standings
+from scoring import clock, rules, selectors, services, standings, time_called
 from scoring.exceptions import KeyReused, UnusualScores, VersionChanged, VersionRequired
 from scoring.models import RoundResult, StageStandings, TiebreakDecision
 from tables.models import Table
@@ -70,7 +70,9 @@ def enter_home(request: HttpRequest, slug: str) -> HttpResponse:
         flags = tiebreak_flags(
             standings.standings_meta(stage), {table.number: table.pk for table in ordered}
         )
-        seated.append({"stage": stage, "tables": tables, "flags": flags})
+        seated.append(
+            {"stage": stage, "tables": tables, "flags": flags, "clock": clock.page_clock(stage)}
+        )
     return render(request, "scoring/enter_home.html", {"tournament": tournament, "stages": seated})
 
 
@@ -129,6 +131,10 @@ def _entry_context(
                 (line["player"] for line in data.get("scores", []) if line.get("went_out")), None
             )
         )
+    # Time called during this round, scored as it stands: entered as a blocked round.
+    as_stands = time_called.round_in_play_as_stands(table.stage, table.number, round_no)
+    if as_stands and result is None and data is None:
+        went_out = "blocked"
     errors = errors or {}
     # Asked before saving (no JavaScript): each unusual score said beside it, with the box that
     # confirms it as typed (_posted_round).
@@ -191,12 +197,28 @@ def _entry_context(
         "api_url": reverse("round-result", args=[table.pk, round_no]),
         "check_url": reverse("check-round", args=[tournament.slug, table.pk, round_no]),
         "rounds": range(1, table.stage.rounds + 1),
+        "clock": clock.page_clock(table.stage),
+        "time_called": _time_called_notice(table, round_no, as_stands=as_stands),
         "closed": (
             closed_message(table.stage, "results")
             if table.stage.status == Stage.Status.CLOSED
             else ""
         ),
     }
+
+
+def _time_called_notice(table: Table, round_no: int, *, as_stands: bool) -> str:
+    """What the entry page says of this round once time was called at the table's stage."""
+    stage = table.stage
+    if time_called.called_clock(stage) is None:
+        return ""
+    last = time_called.last_round_of(stage, table.number)
+    values = {"last": last, "table": table.number, "round": round_no}
+    if round_no > last:
+        return time_called.unplayed_text(last, table.number, round_no)
+    if as_stands:
+        return str(time_called.AS_STANDS_MESSAGE)
+    return _("Time was called: round %(last)s is the last round at table %(table)s.") % values
 
 
 # Said at the top when unusual scores are asked about (the page's words for UnusualScores).

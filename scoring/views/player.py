@@ -4,7 +4,7 @@ every stage, with what the ranking counts mid-stage and how a tie-break placed t
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
-from scoring import rules, standings
+from scoring import games, standings, time_called
 from scoring.models import Placing, RoundResult, Score, StageStandings, StandingRow
 from tables.models import Seat
 from tournaments.models import Player, Stage, Tournament
@@ -36,13 +36,24 @@ def player_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         # Like with like (scoring.rules.progress): the rank counts the rounds every table has
         # confirmed; the player's later rounds are shown, marked provisional.
         through = meta.ranked_through if meta else 0
+        called = time_called.time_called_summary(stage)
+        if called:  # this player's table only
+            number = seats[stage.pk].table.number
+            called["after"] = [(n, last) for n, last in called["after"] if n == number]
         stages.append(
             {
                 "stage": stage,
                 "seat": seats[stage.pk],
+                "moved": games.moved_text(
+                    stage, seats[stage.pk].table.number, seats[stage.pk].from_table
+                ),
                 "row": row,
                 "through": through,
-                "decided": rules.decided(through, stage.rounds),
+                "called": called,
+                "decided": bool(meta)
+                and time_called.decided(
+                    stage, through, counted=meta.results_counted, expected=meta.results_expected
+                ),
                 "awaiting": bool(meta and any(player.pk in flag["players"] for flag in meta.flags)),
                 "tiebreaks": [
                     standings.separation_text(separation, names)

@@ -11,7 +11,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 
-from scoring import results_pdf, standings
+from scoring import results_pdf, standings, time_called
 from scoring.public import standings_table
 from scoring.results import (
     CERTIFICATE_PLACES,
@@ -39,6 +39,7 @@ def _page(request: HttpRequest, results: FinalResults, *, status: int = 200) -> 
             {
                 "stage": stage,
                 "table": standings_table(tournament, stage, standings.standings_meta(stage)),
+                "time_called": time_called.time_called_summary(stage),
             }
             for stage in results.stages
         ],

@@ -14,7 +14,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from config.refusals import refusal_text
-from scoring import selectors, services, stages, standings
+from scoring import clock, selectors, services, stages, standings
 from scoring.models import Placing
 from scoring.views.entry import meta, tiebreak_flags
 from tournaments.console import organised_tournament as organised
@@ -228,3 +228,34 @@ def _decided_order(post) -> list[int]:
     if sorted(chosen) != list(range(1, len(given) + 1)):
         raise ValidationError(_("The places run from 1 to %(count)s.") % {"count": len(given)})
     return [int(pid) for pid, _place in sorted(given.items(), key=lambda item: item[1])]
+
+
+@login_required
+def clock_page(request: HttpRequest, slug: str, order: int) -> HttpResponse:
+    """The stage's clock for organisers: its time left, and Start, Pause and Call time (which
+    asks first, with its own box). On the stage's console page, or alone without JavaScript."""
+    tournament = organised(request, slug)
+    stage = get_object_or_404(Stage, tournament=tournament, order=order)
+    if request.method == "POST":
+        action = request.POST.get("action", "")
+        done = {
+            "start": (clock.start_clock, _("The clock of %(stage)s is running.")),
+            "pause": (clock.pause_clock, _("The clock of %(stage)s is paused.")),
+            "call": (clock.call_time, _("Time is called in %(stage)s.")),
+        }
+        if action not in done:
+            messages.error(request, _("Choose Start, Pause or Call time."))
+        elif action == "call" and request.POST.get("confirm") != "on":
+            messages.error(request, _("Tick the box to confirm that time is called."))
+        else:
+            change, said = done[action]
+            try:
+                change(stage, request.user)
+            except StateConflict as error:
+                messages.error(request, str(error))
+            else:
+                messages.success(request, said % {"stage": stage.display_name})
+        return redirect("manage-stage", slug=slug, order=order)
+    context = {"tournament": tournament, "stage": stage, "clock": clock.page_clock(stage)}
+    template = "scoring/_clock_panel.html" if request.htmx else "scoring/clock_console.html"
+    return render(request, template, context)

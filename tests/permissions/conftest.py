@@ -15,7 +15,7 @@ from scoring import services as scoring_services
 from scoring import standings
 from tests import factories
 from tests.scoring.helpers import play, seat_tables
-from tournaments.models import Player, Stage, Tournament
+from tournaments.models import Division, Player, Stage, Tournament
 from tournaments.services.staff import create_invitation
 
 PASSWORD = "a-long-test-password"
@@ -56,6 +56,7 @@ class World:
     other_table: Any
     official_role: Any  # the official's Staff row: PATCH and DELETE go here
     invitation: Any  # a pending official's invitation: DELETE revokes it
+    division: Any  # a division no player is in: PATCH and DELETE go here
 
     def ids(self) -> dict[str, Any]:
         return {
@@ -71,6 +72,7 @@ class World:
             "other_table": self.other_table.pk,
             "sid": self.official_role.pk,
             "iid": self.invitation.pk,
+            "did": self.division.pk,
         }
 
 
@@ -134,7 +136,9 @@ def build_world() -> World:
         standings.rebuild_standings(stage=stage)
     official_role = this.staff.get(user=users["official"])
     invitation = create_invitation(tournament=this, role="official", by=users["organiser"])
+    division = Division.objects.create(tournament=this, name="60-69", age_min=60, age_max=69)
     return World(
+        division=division,
         official_role=official_role,
         invitation=invitation,
         this=this,

@@ -72,6 +72,11 @@ MATRIX = [
     Row("player-withdraw",   "POST",  "{t}/players/{eve}/withdraw/", "401 403 403 403 200 403 200"),
     Row("player-reinstate",  "POST",  "{t}/players/{wes}/reinstate/","401 403 403 403 200 403 200"),
     Row("player-check-in",   "POST",  "{t}/players/{eve}/check-in/", "401 403 403 403 200 403 200"),
+    Row("division-list",     "GET",   "{t}/divisions/",              "200 200 200 200 200 200 200"),
+    Row("division-create",   "POST",  "{t}/divisions/",              "401 403 403 403 201 403 201"),
+    Row("division-detail",   "GET",   "{t}/divisions/{did}/",        "200 200 200 200 200 200 200"),
+    Row("division-edit",     "PATCH", "{t}/divisions/{did}/",        "401 403 403 403 200 403 200"),
+    Row("division-remove",   "DELETE","{t}/divisions/{did}/",        "401 403 403 403 204 403 204"),
     Row("stage-list",        "GET",   "{t}/stages/",                 "200 200 200 200 200 200 200"),
     Row("stage-create",      "POST",  "{t}/stages/",                 "401 403 403 403 201 403 201"),
     Row("stage-detail",      "GET",   "{s}/{playoff}/",              "200 200 200 200 200 200 200"),
@@ -100,6 +105,9 @@ MATRIX = [
     Row("export-scores",     "GET",   "{t}/exports/scores.csv",      "401 403 403 403 200 403 200"),
     Row("export-standings",  "GET",   "{t}/exports/standings.csv",   "401 403 403 403 200 403 200"),
     Row("export-bracket",    "GET",   "{t}/exports/bracket.csv",     "401 403 403 403 200 403 200"),
+    # The clock: anyone reads it; only organisers start it (409 here: this stage has no limit).
+    Row("stage-clock",       "GET",   "{t}/stages/{qual}/clock/",    "200 200 200 200 200 200 200"),
+    Row("stage-clock-start", "POST",  "{t}/stages/{qual}/clock/",    "401 403 403 403 409 403 409"),
 ]
 # fmt: on
 
@@ -112,6 +120,9 @@ BODIES: dict[str, Callable[[World], dict]] = {
     "tournament-edit": lambda w: {"venue": "Elks Lodge", "time_zone": "America/Denver"},
     "invitation-create": lambda w: {"role": "official", "email": ""},
     "player-add": player_body,
+    "division-create": lambda w: {"name": "70-79", "age_min": 70, "age_max": 79},
+    "stage-clock-start": lambda w: {"action": "start"},
+    "division-edit": lambda w: {"description": "Born 1957 to 1966"},
     "player-import": players_csv,
     "stage-create": stage_body,
     "stage-day-of-play": day_of_play_body,
@@ -179,11 +190,11 @@ def test_the_matrix_names_every_api_route():
 
     walk(next(p for p in urls.urlpatterns if str(p.pattern) == "api/v1/").url_patterns)
     fill = {"t": "tournaments/x", "s": "stages", "r": "tables/1/rounds"}
-    fill |= {key: "1" for key in ("qual", "early", "playoff", "eve", "wes", "sid", "iid")}
+    fill |= {key: "1" for key in ("qual", "early", "playoff", "eve", "wes", "sid", "iid", "did")}
     covered = {
         (row.method, resolve("/api/v1/" + row.path.format(**fill)).url_name) for row in MATRIX
     }
-    assert len(routes) == 40
+    assert len(routes) == 47
     assert routes == covered
 
 

@@ -2,6 +2,16 @@
 other apps use are importable from here."""
 
 from tournaments.exceptions import StateConflict
+from tournaments.services.divisions import (
+    DIVISION_FIELDS,
+    create_division,
+    division_for_age,
+    division_named,
+    move_division,
+    remove_division,
+    set_division_playoffs,
+    update_division,
+)
 from tournaments.services.players import (
     IMPORT_COLUMNS,
     create_player,
@@ -29,21 +39,29 @@ from tournaments.services.tournaments import (
 
 __all__ = [
     "DETAIL_FIELDS",
+    "DIVISION_FIELDS",
     "IMPORT_COLUMNS",
     "STAGE_FIELDS",
     "StateConflict",
     "check_days",
     "check_not_finished",
+    "create_division",
     "create_player",
     "create_stage",
     "create_tournament",
+    "division_for_age",
+    "division_named",
     "further_level",
     "import_players",
+    "move_division",
     "parse_players_csv",
     "record_change",
+    "remove_division",
     "remove_stage",
+    "set_division_playoffs",
     "stage_name_key",
     "update_details",
+    "update_division",
     "update_player",
     "update_stage",
     "validate_stage",

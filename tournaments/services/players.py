@@ -1,20 +1,22 @@
 """Players: added, changed, withdrawn and imported from CSV, every change in their history."""
 
+from datetime import date
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.utils import formats
+from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from simple_history.utils import bulk_create_with_history
 
 from tournaments.csvfiles import ImportRejected, read_csv, whole_number
-from tournaments.models import Player, PlayerChange, Tournament
+from tournaments.models import Division, Player, PlayerChange, Tournament
+from tournaments.services.divisions import OLDEST, ages_said
 from tournaments.services.stages import check_not_finished
 from tournaments.signals import player_changed
-from tournaments.text import check_printable, hidden_character
+from tournaments.text import check_printable, folded, hidden_character
 
 
 def _player_number_taken(tournament: Tournament, number: int) -> ValidationError:
@@ -33,6 +35,18 @@ def record_change(player: Player, *, by: AbstractBaseUser | None, reason: Player
     return player
 
 
+# update_player's division when none is given: left as it is.
+UNCHANGED = object()
+
+
+def _check_division(tournament: Tournament, division: Division | None) -> None:
+    if division is not None and division.tournament_id != tournament.pk:
+        message = _("%(division)s is not a division of %(tournament)s.")
+        raise ValidationError(
+            {"division": [message % {"division": division.name, "tournament": tournament.name}]}
+        )
+
+
 @transaction.atomic
 def create_player(
     *,
@@ -42,10 +56,12 @@ def create_player(
     household: str = "",
     club: str = "",
     status: str = Player.Status.REGISTERED,
+    division: Division | None = None,
     by: AbstractBaseUser | None = None,
 ) -> Player:
     check_printable(name=name, household=household, club=club)
     check_not_finished(tournament, change="player")
+    _check_division(tournament, division)
     if Player.objects.filter(tournament=tournament, number=number).exists():
         raise _player_number_taken(tournament, number)
     player = Player(
@@ -55,6 +71,7 @@ def create_player(
         household=household.strip(),
         club=club.strip(),
         status=status,
+        division=division,
     )
     record_change(player, by=by, reason=PlayerChange.ADDED)
     try:
@@ -73,14 +90,20 @@ def update_player(
     name: str,
     household: str = "",
     club: str = "",
+    division: Division | object | None = UNCHANGED,
     by: AbstractBaseUser | None = None,
 ) -> Player:
-    """Correct a player's number, name, household or club (a typo on the entry list); the pages
-    that show them follow. Their status changes through check-in and withdrawal only."""
+    """Correct a player's number, name, household, club or division (a typo on the entry list);
+    the pages that show them follow. Their status changes through check-in and withdrawal only.
+    A division changes until the placings are decided (StateConflict after)."""
     check_printable(name=name, household=household, club=club)
     player = Player.objects.select_for_update().get(pk=player.pk)
     fields = {"number": number, "name": name.strip(), "household": household.strip(),
               "club": club.strip()}  # fmt: skip
+    if division is not UNCHANGED and division != player.division:
+        _check_division(player.tournament, division)
+        check_not_finished(player.tournament, change="division")
+        fields["division"] = division
     if all(getattr(player, field) == value for field, value in fields.items()):
         return player  # nothing changed: nothing to tell
     taken = Player.objects.filter(tournament_id=player.tournament_id, number=number)
@@ -91,7 +114,7 @@ def update_player(
     record_change(player, by=by, reason=PlayerChange.CORRECTED)
     try:
         with transaction.atomic():
-            player.save(update_fields=list(fields))
+            player.save(update_fields=list(fields))  # "division" saves division_id
     except IntegrityError:  # a concurrent request took the number first
         raise _player_number_taken(player.tournament, number) from None
     player_changed.send(sender=Player, player=player)
@@ -100,7 +123,7 @@ def update_player(
 
 # ---- players CSV import -------------------------------------------------------------------------
 
-IMPORT_COLUMNS = ("number", "name", "household", "club", "status")
+IMPORT_COLUMNS = ("number", "name", "household", "club", "status", "division", "age", "birth_year")
 REQUIRED_COLUMNS = ("number", "name")
 MAX_LENGTHS = {"name": 120, "household": 120, "club": 120}
 TOO_LONG = {
@@ -128,6 +151,8 @@ def parse_players_csv(*, tournament: Tournament, content: bytes) -> list[dict[st
         ignore_unknown=True,
     )
     taken = set(Player.objects.filter(tournament=tournament).values_list("number", flat=True))
+    divisions = list(tournament.divisions.all())
+    first_day = tournament.starts_on or timezone.localdate()
     seen: dict[int, int] = {}
     rows: list[dict[str, Any]] = []
     errors: list[tuple[int, str]] = []
@@ -172,6 +197,7 @@ def parse_players_csv(*, tournament: Tournament, content: bytes) -> list[dict[st
                 _("the status %(status)s is unknown: use %(choices)s or leave it empty")
                 % {"status": repr(values["status"]), "choices": ", ".join(Player.Status.values)}
             )
+        division = _row_division(values, divisions, first_day, problems)
         if problems:
             errors.append((record.line, record.message()))
             continue
@@ -182,11 +208,68 @@ def parse_players_csv(*, tournament: Tournament, content: bytes) -> list[dict[st
                 "household": values["household"],
                 "club": values["club"],
                 "status": status,
+                "division": division,
             }
         )
     if errors:
         raise ImportRejected(errors)
     return rows
+
+
+def _row_division(
+    values: dict[str, str], divisions: list[Division], first_day: date, problems: list[str]
+) -> Division | None:
+    """A row's division: named in `division` (capitals, accents and spaces aside), else the one
+    whose ages hold the row's `age` or the age its `birth_year` reaches on the tournament's
+    first day; None for neither. What is wrong goes into `problems`. The age is not kept."""
+    name, age_text, year_text = values["division"], values["age"], values["birth_year"]
+    if name:
+        found = next((d for d in divisions if folded(d.name) == folded(name)), None)
+        if found is None:
+            if divisions:
+                message = _("the division %(name)s is not one of this tournament's: %(names)s")
+                names = ", ".join(d.name for d in divisions)
+            else:
+                message = _("the division %(name)s is not one of this tournament's: it has none")
+                names = ""
+            problems.append(message % {"name": repr(name), "names": names})
+        return found
+    age: int | None = None
+    if age_text:
+        age = whole_number(age_text)
+        if age is None or age > OLDEST:
+            problems.append(
+                _("the age %(age)s is not a whole number from 0 to %(oldest)s")
+                % {"age": repr(age_text), "oldest": OLDEST}
+            )
+            return None
+    elif year_text:
+        year = whole_number(year_text)
+        if year is None or year > first_day.year:
+            problems.append(
+                _("the birth year %(year)s is not a year up to %(last)s")
+                % {"year": repr(year_text), "last": first_day.year}
+            )
+            return None
+        # The age reached in the year of the first day: with no birthday known, the age
+        # categories of senior games count it so.
+        age = first_day.year - year
+        if age > OLDEST:
+            problems.append(
+                _("the birth year %(year)s makes an age over %(oldest)s")
+                % {"year": repr(year_text), "oldest": OLDEST}
+            )
+            return None
+    if age is None:
+        return None
+    ranged = [d for d in divisions if d.age_min is not None or d.age_max is not None]
+    found = next((d for d in ranged if d.takes_age(age)), None)
+    if found is None and ranged:
+        problems.append(
+            _("no division takes the age %(age)s: %(ranges)s")
+            % {"age": age, "ranges": ", ".join(f"{d.name} ({ages_said(d)})" for d in ranged)}
+        )
+    return found
 
 
 @transaction.atomic

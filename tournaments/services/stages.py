@@ -196,7 +196,7 @@ def check_not_finished(tournament: Tournament, *, change: str = "stage") -> None
     """StateConflict once a stage has decided the placings: no stage follows it, a player added
     then would play nothing, and a player withdrawn, reinstated or checked in then would change
     the ranking of a finished event without changing its placings (`change`: adding a "stage" or
-    a "player", or a player's "status")."""
+    a "player", a player's "status", or a "division" or who is in one)."""
     if (final := Stage.objects.final_of(tournament)) is None:
         return
     if change == "player":
@@ -208,6 +208,11 @@ def check_not_finished(tournament: Tournament, *, change: str = "stage") -> None
         message = _(
             "%(stage)s has decided the placings: the tournament is over, so no player can "
             "withdraw, rejoin or check in. A player's entry can still be corrected."
+        )
+    elif change == "division":
+        message = _(
+            "%(stage)s has decided the placings: the tournament is over, so its divisions and "
+            "who is in them stay as they are."
         )
     else:
         message = _(

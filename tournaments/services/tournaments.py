@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 
 from tournaments.models import Division, Staff, StaffEvent, Tournament
 from tournaments.presets import PRESETS, get_preset
+from tournaments.services.divisions import set_division_playoffs
 from tournaments.services.stages import create_stage
 from tournaments.text import check_printable
 
@@ -24,10 +25,12 @@ def create_tournament(
     preset: str,
     by: AbstractBaseUser,
     with_stages: bool = False,
+    division_playoffs: str = Tournament.DivisionPlayoffs.SHARED,
     **details: Any,
 ) -> Tournament:
     """Create a tournament; its creator becomes its organiser. `details`: starts_on, ends_on,
-    venue, description, time_zone (update_details checks them alike)."""
+    venue, description, time_zone (update_details checks them alike); `division_playoffs`:
+    whether its divisions share the playoffs (the default) or play their own."""
     check_printable(name=name)
     chosen = PRESETS.get(preset)
     if chosen is not None and domino_set not in chosen.deals:
@@ -44,7 +47,13 @@ def create_tournament(
     if Tournament.objects.filter(slug=slug).exists():
         message = _("The address %(slug)s is taken: choose another.") % {"slug": repr(slug)}
         raise ValidationError({"slug": [message]})
-    tournament = Tournament(name=name, slug=slug, domino_set=domino_set, preset=preset)
+    tournament = Tournament(
+        name=name,
+        slug=slug,
+        domino_set=domino_set,
+        preset=preset,
+        division_playoffs=division_playoffs,
+    )
     _set_details(tournament, details)
     tournament.save()
     Staff.objects.create(
@@ -101,8 +110,17 @@ def _set_details(tournament: Tournament, details: dict[str, Any]) -> None:
 
 
 @transaction.atomic
-def update_details(*, tournament: Tournament, by: AbstractBaseUser, **details: Any) -> Tournament:
-    """Change a tournament's dates, venue, description or time zone (name and set stay)."""
+def update_details(
+    *,
+    tournament: Tournament,
+    by: AbstractBaseUser,
+    division_playoffs: str | None = None,
+    **details: Any,
+) -> Tournament:
+    """Change a tournament's dates, venue, description or time zone (name and set stay), and
+    whether its divisions share the playoffs (until a stage is seated: StateConflict after)."""
+    if division_playoffs is not None:
+        set_division_playoffs(tournament=tournament, division_playoffs=division_playoffs)
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     _set_details(tournament, details)
     tournament.save(update_fields=list(details) or None)
