@@ -9,7 +9,8 @@ fewest), each table's own ranking all of its rounds; the round in play is entere
 (FINISH_ROUND) or as a blocked round (AS_STANDS).
 """
 
-from datetime import datetime
+import math
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -86,7 +87,7 @@ def pause_clock(stage: Stage, by: AbstractBaseUser | None = None) -> StageClock:
             % {"stage": stage.display_name}
         )
     now = timezone.now()
-    clock.used_seconds = int(clock.used(now).total_seconds())
+    clock.used_seconds = _whole_seconds(clock.used(now))
     clock.running_since = None
     clock.save(update_fields=["used_seconds", "running_since"])
     return clock
@@ -105,7 +106,7 @@ def call_time(stage: Stage, by: AbstractBaseUser | None = None) -> StageClock:
             % {"stage": stage.display_name}
         )
     now = timezone.now()
-    clock.used_seconds = int(clock.used(now).total_seconds())
+    clock.used_seconds = _whole_seconds(clock.used(now))
     clock.running_since = None
     clock.called_at = now
     played = dict(
@@ -192,3 +193,9 @@ def page_clock(stage: Stage, now: datetime | None = None) -> dict[str, Any] | No
         else texts[mode],
         "called_after": called_after(stage) if now_state["called"] else {},
     }
+
+
+def _whole_seconds(used: timedelta) -> int:
+    """The seconds a clock has run, a part second counted whole: a clock paused within its
+    first second has started (else the pages would say it never did)."""
+    return math.ceil(used.total_seconds())

@@ -142,7 +142,7 @@ def test_a_whole_event(new_page, transactional_db, tmp_path):
 
     # Exports download, with the accents intact.
     desk.goto("/t/harbour/manage/downloads/")
-    for name in ("players", "seating", "scores", "standings", "bracket", "placings"):
+    for name in ("players", "seating", "scores", "standings", "bracket"):
         with desk.expect_download() as download:
             desk.click(f"text={name}.csv")
         saved = tmp_path / f"{name}.csv"

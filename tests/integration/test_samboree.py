@@ -124,7 +124,14 @@ def test_a_whole_samboree_through_the_api(live_worker):
     )
     champion = next(s for s in final_tables[0]["seats"] if s["position"] == 1)
     runner_up = next(s for s in final_tables[0]["seats"] if s["position"] == 2)
-    assert placings[0] == {"place": 1, "player": champion["player"], "went_out_in": "Playoff"}
+    assert placings[0] == {
+        "place": 1,
+        "player": champion["player"],
+        "went_out_in": "Playoff",
+        "division": None,  # no divisions: everyone one group, the champion its gold
+        "division_place": 1,
+        "medal": "gold",
+    }
     assert placings[1]["player"] == runner_up["player"]
     assert [p["place"] for p in placings[:10]] == list(range(1, 11))
     assert {p["went_out_in"] for p in placings[10:]} == {"Qualifying"}

@@ -84,6 +84,14 @@ def test_pausing_stops_the_time_and_resuming_goes_on_from_there(frozen, timed):
     assert state(timed)["remaining_seconds"] == 44 * 60 + 30
 
 
+def test_a_clock_paused_within_its_first_second_has_started(frozen, timed):
+    clock.start_clock(timed)
+    frozen.shift(timedelta(milliseconds=300))
+    clock.pause_clock(timed)
+    now = state(timed)  # paused, not "the clock has not started"
+    assert (now["started"], now["running"], now["remaining_seconds"]) == (True, False, 3599)
+
+
 def test_the_time_left_never_goes_below_zero_and_says_time_is_up(frozen, timed):
     clock.start_clock(timed)
     frozen.shift(timedelta(minutes=75))
