@@ -398,10 +398,15 @@ class CloseStageApi(APIView):
         require_organiser(request.user, stage.tournament)
         following = games.next_game(stage)  # seated from this game by the close's follow-up
         stage = stages.close_stage(stage=stage, by=request.user)
+        follows = Stage.objects.what_follows(stage, tables=stage.tables.count())
         if following is not None:
             closed = _("%(stage)s is closed. %(next)s is being seated now.")
-        elif stage.tables.count() == 1:
+        elif follows == "placings":  # a final table, or a stage that places by total
             closed = _("%(stage)s is closed. The placings are decided now.")
+        elif follows == "qualifying":
+            closed = _(
+                "%(stage)s is closed. Everyone plays the next stage, seated by the organiser."
+            )
         else:
             closed = _("%(stage)s is closed. The next playoff level is being seated now.")
         body = {
