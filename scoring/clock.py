@@ -10,7 +10,7 @@ fewest), each table's own ranking all of its rounds; the round in play is entere
 """
 
 import math
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -86,9 +86,7 @@ def pause_clock(stage: Stage, by: AbstractBaseUser | None = None) -> StageClock:
             _("The clock of %(stage)s is not running: there is nothing to pause.")
             % {"stage": stage.display_name}
         )
-    now = timezone.now()
-    clock.used_seconds = _whole_seconds(clock.used(now))
-    clock.running_since = None
+    _stop(clock, timezone.now())
     clock.save(update_fields=["used_seconds", "running_since"])
     return clock
 
@@ -106,8 +104,7 @@ def call_time(stage: Stage, by: AbstractBaseUser | None = None) -> StageClock:
             % {"stage": stage.display_name}
         )
     now = timezone.now()
-    clock.used_seconds = _whole_seconds(clock.used(now))
-    clock.running_since = None
+    _stop(clock, now)
     clock.called_at = now
     played = dict(
         RoundResult.objects.filter(stage=stage)
@@ -195,7 +192,8 @@ def page_clock(stage: Stage, now: datetime | None = None) -> dict[str, Any] | No
     }
 
 
-def _whole_seconds(used: timedelta) -> int:
-    """The seconds a clock has run, a part second counted whole: a clock paused within its
-    first second has started (else the pages would say it never did)."""
-    return math.ceil(used.total_seconds())
+def _stop(clock: StageClock, now: datetime) -> None:
+    """Stop the clock at `now`, keeping the seconds it ran, a part second counted whole: a clock
+    stopped within its first second has started (else the pages would say it never did)."""
+    clock.used_seconds = math.ceil(clock.used(now).total_seconds())
+    clock.running_since = None
