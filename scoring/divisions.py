@@ -45,9 +45,15 @@ def chosen_division(divisions: list[Division], asked: str) -> Division | None:
     return chosen
 
 
-def division_rows(rows: list[dict], division: Division) -> list[dict]:
+def division_members(division: Division) -> frozenset[int]:
+    """The division's players of now (read from the division, not from a snapshot's names: a
+    snapshot kept from before a player was moved or the division renamed is not stale for it)."""
+    return frozenset(division.players.values_list("pk", flat=True))
+
+
+def division_rows(rows: list[dict], members: frozenset[int]) -> list[dict]:
     """A division's rows, ranked among themselves as the placings are (scoring.rules.medals):
     in the order of the overall ranking, ties sharing their rank."""
-    mine = [row for row in rows if row["division"] == division.name]
+    mine = [row for row in rows if row["player"]["id"] in members]
     ranks = medals.places_in_groups((row["player"]["id"], row["rank"], None) for row in mine)
     return [{**row, "rank": ranks[row["player"]["id"]]} for row in mine]

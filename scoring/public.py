@@ -19,11 +19,11 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from scoring import clock, games, selectors, standings, time_called
-from scoring.divisions import chosen_division, division_rows, podium
+from scoring.divisions import chosen_division, division_members, division_rows, podium
 from scoring.models import RoundResult, StageStandings
 from tables.models import Table
 from tournaments.csvfiles import whole_number
-from tournaments.models import Division, Player, Stage, Tournament
+from tournaments.models import Player, Stage, Tournament
 from tournaments.text import folded
 
 logger = logging.getLogger(__name__)
@@ -151,8 +151,9 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
     # An earlier stage's page names the stages played since in its switch: they are part of
     # its version. (The current stage's version changes with them by itself.)
     names = "" if stage is None else stage.name if order is None else f"{stage.name}\x00{played}"
-    if division is not None:  # its own page, of its own version
-        names += f"\x00{division.pk}:{division.name}"
+    members = division_members(division) if division is not None else None
+    if division is not None:  # its own page, of its own version: its name and players of now
+        names += f"\x00{division.pk}:{division.name}:{_digest(members)}"
     etag = (
         _standings_etag(stage.pk, meta.built_seq, stage.status, tournament.name, names, partial)
         if stage and meta
@@ -165,7 +166,7 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
         context = {
             "tournament": tournament,
             "stage": stage,
-            "standings_table": standings_table(tournament, stage, meta, division) if stage else "",
+            "standings_table": standings_table(tournament, stage, meta, members) if stage else "",
             "meta": meta,
             "podium": podium(tournament, stage) if fast else [],  # the final's page
             "stages": list(reversed(played)) if len(played) > 1 else [],
@@ -255,23 +256,33 @@ def _keep(key: str, value: Any) -> None:
         logger.warning("public pages: cache unavailable, %s kept in this process only", key)
 
 
-def table_cache_key(stage: Stage, meta: StageStandings, division: Division | None = None) -> str:
-    of = f":{division.pk}" if division else ""
+def table_cache_key(
+    stage: Stage, meta: StageStandings, members: frozenset[int] | None = None
+) -> str:
+    """A division's table is kept per its players of now: moving a player changes its key."""
+    of = "" if members is None else f":{_digest(members)}"
     return f"standings-table:{stage.pk}:{meta.built_seq}:{get_language()}{of}"
 
 
+def _digest(members: frozenset[int]) -> str:
+    return hashlib.sha1(repr(sorted(members)).encode()).hexdigest()[:16]
+
+
 def standings_table(
-    tournament: Tournament, stage: Stage, meta: StageStandings, division: Division | None = None
+    tournament: Tournament,
+    stage: Stage,
+    meta: StageStandings,
+    members: frozenset[int] | None = None,
 ) -> str:
     """The standings table of a snapshot in the active language, rendered once and then kept:
     rendering 500 rows was most of the page's time (docs/PERFORMANCE.md). A new snapshot has a
-    new key. With a `division`, its players only, ranked among themselves."""
-    key = table_cache_key(stage, meta, division)
+    new key. With a division's `members`, its players only, ranked among themselves."""
+    key = table_cache_key(stage, meta, members)
     html = _kept(key)
     if html is None:
         payload = _in_page_language(standings.standings_payload(stage, meta))
-        if division is not None and payload:
-            payload = {**payload, "rows": division_rows(payload["rows"], division)}
+        if members is not None and payload:
+            payload = {**payload, "rows": division_rows(payload["rows"], members)}
         rounds = list(range(1, stage.rounds + 1))
         rows = _display_rows(tournament, stage, payload, rounds, through=meta.ranked_through)
         # A tie only an official can break, for a place that decides something: said on the row.

@@ -173,3 +173,61 @@ def test_a_divisions_standings_rank_its_players_among_themselves(senior_games, c
     assert f"?division={seventies.pk}" in everyone and "Everyone" in everyone
     assert client.get(f"/t/{tournament.slug}/?division=999999").status_code == 404
     assert client.get(f"/t/{tournament.slug}/?division=x").status_code == 404
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_player_moved_to_another_division_shows_in_it_at_once(senior_games, client):
+    """The division's page reads its players of now, not the names in the snapshot kept before
+    the move (nothing is rebuilt when a player changes division)."""
+    tournament = senior_games.tournament
+    sixties = Division.objects.get(tournament=tournament, name="60-69")
+    seventies = Division.objects.get(tournament=tournament, name="70-79")
+    moved = Player.objects.filter(division=sixties).order_by("number").first()
+    before = client.get(f"/t/{tournament.slug}/?division={seventies.pk}")
+    assert f">{moved.name}</a>" not in before.content.decode()
+    moved.division = seventies
+    moved.save()
+    after = client.get(
+        f"/t/{tournament.slug}/?division={seventies.pk}", HTTP_IF_NONE_MATCH=before["ETag"]
+    )
+    assert after.status_code == 200  # not a 304 of the page before the move
+    assert f">{moved.name}</a>" in after.content.decode()
+    sixties_page = client.get(f"/t/{tournament.slug}/?division={sixties.pk}").content.decode()
+    assert f">{moved.name}</a>" not in sixties_page.split('<table class="standings">')[1]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_player_who_withdrew_wins_no_medal_and_the_next_takes_it(
+    tournament, as_organiser, anon, client
+):
+    """A division of three whose best player withdrew after the last round: the two who played
+    on win gold and silver, nobody bronze; the one who left is placed overall, in no place of
+    the division, on the API, the results page and their own page."""
+    stage = qualifying_with_tables(tournament, [4, 4, 4], decides_placings=True)
+    eighties = Division.objects.create(tournament=tournament, name="80+", age_min=80)
+    trio = list(Player.objects.filter(tournament=tournament).order_by("number")[:3])
+    for player in trio:
+        player.division = eighties
+        player.save()
+    play_stage(stage, lambda seat, round_no: 7 * seat.position + seat.table.number + round_no)
+    by_total = sorted(trio, key=lambda p: StandingRow.objects.get(stage=stage, player=p).total)
+    leaving = by_total[0]
+    withdrawn = as_organiser.post(
+        f"/api/v1/tournaments/{tournament.slug}/players/{leaving.pk}/withdraw/"
+    )
+    assert withdrawn.status_code == 200, withdrawn.json()
+    assert close(as_organiser, stage).status_code == 202
+    body = anon.get(f"/api/v1/tournaments/{tournament.slug}/placings/").json()
+    mine = {p["player"]["id"]: p for p in body if p["division"] == "80+"}
+    assert (mine[leaving.pk]["division_place"], mine[leaving.pk]["medal"]) == (None, None)
+    assert [(mine[p.pk]["division_place"], mine[p.pk]["medal"]) for p in by_total[1:]] == [
+        (1, "gold"),
+        (2, "silver"),
+    ]
+    assert mine[leaving.pk]["place"] == 12  # placed overall, after everyone who played on
+    page = client.get(f"/t/{tournament.slug}/players/{leaving.number}/").content.decode()
+    assert "Final place: 12" in page and "In division 80+" not in page and "medal" not in page
+    results = client.get(f"/t/{tournament.slug}/results/").content.decode()
+    rows = [row for row in results.split("<tr>") if f"/players/{leaving.number}/" in row]
+    assert any("<strong>–</strong>" in row for row in rows)  # in the division's table
+    assert "None" not in results
