@@ -1,10 +1,12 @@
 """The v1 API of stages: good input, bad input, wrong staff."""
 
 import pytest
+from django.core.exceptions import ValidationError
 
 from tests import factories
 from tests.conftest import client_for
 from tournaments.models import Stage
+from tournaments.services.stages import update_stage
 
 pytestmark = pytest.mark.django_db
 
@@ -95,6 +97,9 @@ def test_a_second_stage_of_the_same_name_is_refused(as_organiser, tournament):
         ({"table_size_min": 1}, "table_size_min", "greater than or equal to 2"),
         ({"advance_per_table": 3}, "advance_per_table", "at most 2 players per table"),
         ({"kind": "friendly"}, "kind", "not a valid choice"),
+        ({"time_limit_minutes": 0}, "time_limit_minutes", "at least one minute"),
+        ({"time_limit_minutes": -60}, "time_limit_minutes", "at least one minute"),
+        ({"movement": "move", "move_count": 1}, "movement", "Only a qualifying stage after"),
     ],
 )
 def test_create_stage_bad_settings_are_400_and_store_nothing(
@@ -174,6 +179,24 @@ def test_patch_stage_bad_settings_are_400_and_change_nothing(as_organiser, tourn
     assert "at most 3 rounds" in response.json()["rounds"][0]
     stage.refresh_from_db()
     assert (stage.rounds, stage.starting_double) == (4, 12)
+
+
+def test_only_the_last_stage_places_everyone_by_total(as_organiser, tournament):
+    """A stage that places everyone by total (a preset's setting) ends the event: a stage added
+    after one is a 409, and setting it on a stage another follows is refused; neither changes
+    anything."""
+    url = f"/api/v1/tournaments/{tournament.slug}/stages/"
+    first = as_organiser.post(url, STAGE, format="json").json()
+    as_organiser.post(url, {**STAGE, "name": "Playoff", "kind": "playoff"}, format="json")
+    with pytest.raises(ValidationError) as refused:
+        update_stage(stage=Stage.objects.get(pk=first["id"]), changes={"decides_placings": True})
+    assert "a stage follows this one" in refused.value.message_dict["decides_placings"][0]
+    assert not tournament.stages.filter(decides_placings=True).exists()
+    update_stage(stage=tournament.stages.get(name="Playoff"), changes={"decides_placings": True})
+    after = as_organiser.post(url, {**STAGE, "name": "Extra"}, format="json")
+    assert after.status_code == 409
+    assert "Playoff places everyone by total" in after.json()["detail"]
+    assert tournament.stages.count() == 2
 
 
 def test_patch_seated_stage_sets_the_day_of_play_settings_until_the_first_result(

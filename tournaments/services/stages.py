@@ -134,9 +134,18 @@ def validate_stage(
 def _timing_and_movement_errors(
     tournament: Tournament, values: dict[str, Any], stage: Stage | None
 ) -> dict[str, list[str]]:
-    """A time limit of a minute or more; a game seated from the game before is a qualifying
-    stage with one before it, and moves at most half of its smallest table each way."""
+    """Only the last stage places everyone by total; a time limit is a minute or more; a game
+    seated from the game before is a qualifying stage with one before it, and moves at most half
+    of its smallest table each way."""
     errors: dict[str, list[str]] = {}
+    later = stage is not None and tournament.stages.filter(order__gt=stage.order).exists()
+    if values.get("decides_placings") and later:
+        errors["decides_placings"] = [
+            _(
+                "Only the last stage can place everyone by total: a stage follows this one. "
+                "Remove the later stages first."
+            )
+        ]
     limit = values.get("time_limit_minutes")
     if limit is not None and limit < 1:
         errors["time_limit_minutes"] = [
@@ -228,6 +237,14 @@ def create_stage(*, tournament: Tournament, name_key: str = "", **values: Any) -
     # Lock the tournament row so that two stages created together get different orders.
     Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
     check_not_finished(tournament)
+    if (last := tournament.stages.filter(decides_placings=True).first()) is not None:
+        raise StateConflict(
+            _(
+                "%(stage)s places everyone by total: it is the last stage, and no stage can "
+                "follow it. Change its setting first to add a playoff after it."
+            )
+            % {"stage": last.display_name}
+        )
     values = {key: value for key, value in values.items() if key in STAGE_FIELDS}
     if name_key:
         values["name"] = in_site_language(name_key)
