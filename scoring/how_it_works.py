@@ -137,13 +137,16 @@ def how_it_works_page(request: HttpRequest, slug: str) -> HttpResponse:
     except ValueError:  # a set the preset has no deal for: no table to show
         deal = []
     stages = list(tournament.stages.with_table_count().order_by("order"))
+    rules = [stage_rules(stage, tables=stage.table_count or None) for stage in stages]
     context = {
         "tournament": tournament,
         "tiles": tiles_in_set(tournament.domino_set),
         "preset": preset,
         "preset_label": tournament.get_preset_display(),
         "deal": deal,
-        "stages": [stage_rules(stage, tables=stage.table_count or None) for stage in stages],
+        "stages": rules,
+        # The last stage places everyone by total: no playoff follows anywhere.
+        "no_playoff": bool(rules) and rules[-1].by_total,
         "tiebreaks": tiebreak_order(tournament),
         "decisions": [method.label for method in DecisionMethod],
         "final_places": FINAL_PLACES_DECIDED,

@@ -27,6 +27,14 @@ def test_senior_games_name_their_age_categories_and_medals(client):
     assert "the first three of each division win gold, silver and bronze" in divisions
     assert "everyone is placed by their total across all its tables" in text
     assert "As played at" not in text and "as played at A county Silver Games" in text
+    # Nothing about a playoff the event does not play.
+    assert "There is no playoff: the placings come from the totals of the last stage" in text
+    assert "playoff level" not in text and "One playoff for everyone" not in text
+
+
+def test_an_event_with_a_playoff_still_explains_its_levels(client):
+    text = page_of(client, "rv_club")
+    assert "Otherwise they play a playoff level" in text and "There is no playoff" not in text
 
 
 def test_a_timed_stage_says_its_limit_and_what_calling_time_does(client):
