@@ -185,7 +185,7 @@ class PlacingOutput(serializers.Serializer):
         allow_null=True,
         help_text=(
             "The place among the players of the same division (or of none: in a tournament "
-            "without divisions, the place)."
+            "without divisions, the place); null for a player who withdrew."
         ),
     )
     medal = serializers.ChoiceField(

@@ -73,7 +73,8 @@ class FinalResults:
         ordered = sorted(
             self.placings,
             key=lambda p: (p.division is None, p.division.order if p.division else 0,
-                           p.division.name if p.division else "", p.division_place or 0),
+                           p.division.name if p.division else "", p.division_place is None,
+                           p.division_place or 0),
         )  # fmt: skip
         for placed in ordered:
             key = placed.division.pk if placed.division else None

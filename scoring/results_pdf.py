@@ -85,7 +85,8 @@ def _grid(title: str, placings: list, styles: dict, *, in_division: bool) -> lis
     ]
     rows = [header]
     for placed in placings:
-        place = str(placed.division_place if in_division else placed.place)
+        shown = placed.division_place if in_division else placed.place
+        place = "\u2013" if shown is None else str(shown)  # withdrew: no division place
         if in_division and placed.medal:
             place = f"{place} {placed.medal_name}"
         rows.append(

@@ -24,7 +24,7 @@ from scoring.rules import medals
 from tables import seating
 from tables import services as table_services
 from tournaments.exceptions import StateConflict
-from tournaments.models import Stage, Tournament
+from tournaments.models import Player, Stage, Tournament
 from tournaments.services.stages import (
     create_stage,
     further_level,
@@ -297,12 +297,19 @@ def decide_placings(*, final: Stage) -> list[Placing]:
             )
             placed.add(row.player_id)
     divisions = dict(tournament.players.values_list("pk", "division_id"))
+    # A player who withdrew is placed overall (after those who played on) but not in a
+    # division: no medal for a player who left, the next one who played on takes it.
+    withdrawn = set(
+        tournament.players.filter(status=Player.Status.WITHDRAWN).values_list("pk", flat=True)
+    )
     in_groups = medals.places_in_groups(
-        (p.player_id, p.place, divisions.get(p.player_id)) for p in placings
+        (p.player_id, p.place, divisions.get(p.player_id))
+        for p in placings
+        if p.player_id not in withdrawn
     )
     for placing in placings:
         placing.division_id = divisions.get(placing.player_id)
-        placing.division_place = in_groups[placing.player_id]
+        placing.division_place = in_groups.get(placing.player_id)
     return Placing.objects.bulk_create(placings)
 
 
