@@ -1,6 +1,35 @@
+from datetime import UTC, datetime
+
 import pytest
+import time_machine
 
 from tests import factories
+from tests.scoring.helpers import seat_tables
+
+NOON = datetime(2026, 5, 9, 12, 0, tzinfo=UTC)  # where a frozen clock stands
+
+
+@pytest.fixture
+def frozen():
+    """The clock frozen at NOON, moved only by the test (traveller.shift): never a sleep."""
+    with time_machine.travel(NOON, tick=False) as traveller:
+        yield traveller
+
+
+@pytest.fixture
+def timed(tournament):
+    """A seated stage of four rounds with an hour's limit, two tables of four, two advancing
+    from each."""
+    stage = factories.StageFactory(
+        tournament=tournament,
+        order=1,
+        rounds=4,
+        status="seated",
+        time_limit_minutes=60,
+        advance_per_table=2,
+    )
+    seat_tables(stage, [["Ann", "Bob", "Cy", "Di"], ["Eve", "Fay", "Gus", "Hal"]])
+    return stage
 
 
 @pytest.fixture

@@ -1,43 +1,19 @@
 """Time called: a stage's clock started, paused, resumed and called, with a frozen clock (never a
 sleeping test); each table's last round fixed at the call; what the API refuses."""
 
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import pytest
-import time_machine
 
 from scoring import clock, stages, standings, time_called
 from scoring.models import RoundResult, StageStandings, StandingRow
 from tables.models import Table
 from tests import factories
-from tests.scoring.conftest import round_body
-from tests.scoring.helpers import close, play, playoff, seat_tables
+from tests.scoring.conftest import NOON, round_body
+from tests.scoring.helpers import close, play, playoff
 from tournaments.models import Stage, StageClock
 
 pytestmark = pytest.mark.django_db
-
-NOON = datetime(2026, 5, 9, 12, 0, tzinfo=UTC)
-
-
-@pytest.fixture
-def frozen():
-    with time_machine.travel(NOON, tick=False) as traveller:
-        yield traveller
-
-
-@pytest.fixture
-def timed(tournament):
-    """A seated stage of four rounds with an hour's limit, two tables of four."""
-    stage = factories.StageFactory(
-        tournament=tournament,
-        order=1,
-        rounds=4,
-        status="seated",
-        time_limit_minutes=60,
-        advance_per_table=2,
-    )
-    seat_tables(stage, [["Ann", "Bob", "Cy", "Di"], ["Eve", "Fay", "Gus", "Hal"]])
-    return stage
 
 
 def players_at(stage, number):

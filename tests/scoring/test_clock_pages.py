@@ -3,35 +3,18 @@ and the projector (right after a reload, or on a tablet back from offline); the 
 Pause and Call time; "time called after round N" where the results are read. Frozen clock."""
 
 import re
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import pytest
-import time_machine
 
 from scoring import clock, standings
 from tables.models import Table
 from tests import factories
+from tests.scoring.conftest import NOON
 from tests.scoring.helpers import play, seat_tables
 from tournaments.models import Stage, StageClock
 
 pytestmark = pytest.mark.django_db
-
-NOON = datetime(2026, 5, 9, 12, 0, tzinfo=UTC)
-
-
-@pytest.fixture
-def frozen():
-    with time_machine.travel(NOON, tick=False) as traveller:
-        yield traveller
-
-
-@pytest.fixture
-def timed(tournament):
-    stage = factories.StageFactory(
-        tournament=tournament, order=1, rounds=4, status="seated", time_limit_minutes=60
-    )
-    seat_tables(stage, [["Ann", "Bob", "Cy", "Di"], ["Eve", "Fay", "Gus", "Hal"]])
-    return stage
 
 
 @pytest.fixture
