@@ -85,16 +85,36 @@ def _refused(request: HttpRequest, slug: str, conflict: StateConflict) -> HttpRe
 def add_division(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = organised_tournament(request, slug)
     form = DivisionForm(request.POST, prefix="new")
+    saved = _saved(
+        request,
+        slug,
+        form,
+        lambda data: services.create_division(tournament=tournament, **data),
+        _("Added the division %(name)s."),
+    )
+    return saved or _page(request, tournament, status=400, new_form=form)
+
+
+def _saved(
+    request: HttpRequest,
+    slug: str,
+    form: DivisionForm,
+    save: Callable[[dict], Division],
+    done: str,
+) -> HttpResponse | None:
+    """Save a valid division form (`save` takes its cleaned data): back to the page saying
+    `done`, or to it with the refusal; None when the form or the service found a bad field
+    (put on the form, for the page to show again with a 400)."""
     try:
         if form.is_valid():
-            division = services.create_division(tournament=tournament, **form.cleaned_data)
-            messages.success(request, _("Added the division %(name)s.") % {"name": division.name})
+            division = save(form.cleaned_data)
+            messages.success(request, done % {"name": division.name})
             return redirect("manage-divisions", slug=slug)
     except ValidationError as error:
         errors_onto(form, error)
     except StateConflict as conflict:
         return _refused(request, slug, conflict)
-    return _page(request, tournament, status=400, new_form=form)
+    return None
 
 
 def _division(tournament: Tournament, division_id: int) -> Division:
@@ -106,16 +126,14 @@ def change_division(request: HttpRequest, slug: str, division_id: int) -> HttpRe
     tournament = organised_tournament(request, slug)
     division = _division(tournament, division_id)
     form = DivisionForm(request.POST, instance=division, prefix=f"d{division.pk}")
-    try:
-        if form.is_valid():
-            division = services.update_division(division=division, changes=form.cleaned_data)
-            messages.success(request, _("Saved the division %(name)s.") % {"name": division.name})
-            return redirect("manage-divisions", slug=slug)
-    except ValidationError as error:
-        errors_onto(form, error)
-    except StateConflict as conflict:
-        return _refused(request, slug, conflict)
-    return _page(request, tournament, status=400, changed=(division.pk, form))
+    saved = _saved(
+        request,
+        slug,
+        form,
+        lambda data: services.update_division(division=division, changes=data),
+        _("Saved the division %(name)s."),
+    )
+    return saved or _page(request, tournament, status=400, changed=(division.pk, form))
 
 
 @division_action

@@ -220,26 +220,25 @@ class TournamentDetailsForm(forms.ModelForm):
         return data
 
 
+def _age_field(name: str) -> forms.IntegerField:
+    """A division's age bound: optional, a whole number of years, on the numeric keypad."""
+    model_field = Division._meta.get_field(name)
+    return forms.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=130,
+        label=model_field.verbose_name,
+        help_text=model_field.help_text,
+        widget=NUMERIC,
+    )
+
+
 class DivisionForm(forms.ModelForm):
     """A division's name, ages and description (services.create_division and update_division
     check them against the tournament's other divisions)."""
 
-    age_min = forms.IntegerField(
-        required=False,
-        min_value=0,
-        max_value=130,
-        label=Division._meta.get_field("age_min").verbose_name,
-        help_text=Division._meta.get_field("age_min").help_text,
-        widget=NUMERIC,
-    )
-    age_max = forms.IntegerField(
-        required=False,
-        min_value=0,
-        max_value=130,
-        label=Division._meta.get_field("age_max").verbose_name,
-        help_text=Division._meta.get_field("age_max").help_text,
-        widget=NUMERIC,
-    )
+    age_min = _age_field("age_min")
+    age_max = _age_field("age_max")
 
     class Meta:
         model = Division
