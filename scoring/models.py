@@ -287,7 +287,7 @@ class TiebreakDecision(models.Model):
         return f"{self.get_method_display()} in {self.stage}: {self.order}"
 
 
-class Placing(models.Model):
+class Placing(medals.Medalled, models.Model):
     """A player's final place, decided when the final table's stage closes."""
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="placings")
@@ -328,11 +328,3 @@ class Placing(models.Model):
     def __str__(self) -> str:
         return f"{self.place}. {self.player}"
 
-    @property
-    def medal(self) -> str | None:
-        """ "gold", "silver" or "bronze": the first three of the player's division."""
-        return medals.medal(self.division_place)
-
-    @property
-    def medal_name(self) -> str:
-        return str(medals.MEDAL_NAMES[self.medal]) if self.medal else ""

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 
 from scoring import standings
 from scoring.models import Placing, StandingRow
-from scoring.rules.medals import MEDAL_NAMES, medal
+from scoring.rules.medals import Medalled
 from tournaments.models import Division, Player, Stage, Tournament
 
 # The certificates print the podium unless more places are asked for.
@@ -23,23 +23,13 @@ CERTIFICATE_PLACES = 3
 
 
 @dataclass
-class PlacedPlayer:
+class PlacedPlayer(Medalled):
     place: int
     player: Player
     stage: Stage  # where the player went out (the final for its table's players)
     total: int | None  # their total in that stage
     division: Division | None = None
     division_place: int | None = None  # the place among the players of the same division
-
-    @property
-    def medal(self) -> str | None:
-        """ "gold", "silver" or "bronze" for the first three of the division (or of everyone in a
-        tournament without divisions), else None."""
-        return medal(self.division_place)
-
-    @property
-    def medal_name(self) -> str:
-        return str(MEDAL_NAMES[self.medal]) if self.medal else ""
 
 
 @dataclass

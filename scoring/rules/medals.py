@@ -41,3 +41,17 @@ def places_in_groups(placed: Iterable[tuple[Hashable, int, Hashable]]) -> dict[H
 def medal(place_in_group: int | None) -> str | None:
     """ "gold", "silver" or "bronze" for places 1 to 3 in a group, else None."""
     return MEDALS.get(place_in_group) if place_in_group is not None else None
+
+
+class Medalled:
+    """The medal of something with a `division_place` (a stored placing, a placed player on the
+    results page): the first three of the division win gold, silver and bronze."""
+
+    @property
+    def medal(self) -> str | None:
+        """ "gold", "silver" or "bronze", else None."""
+        return medal(self.division_place)  # type: ignore[attr-defined]
+
+    @property
+    def medal_name(self) -> str:
+        return str(MEDAL_NAMES[self.medal]) if self.medal else ""
