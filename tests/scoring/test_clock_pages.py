@@ -167,6 +167,11 @@ def test_results_say_time_called_after_round_n(client, timed):
     assert "Who advances is decided when every table has played every round." not in home
     player = client.get(f"/t/{slug}/players/{second[0].number}/").content.decode()
     assert "Table 2: time called after round 2." in player
+    # Table 1's rounds 3 and 4 are final, counted for its own places but not the overall
+    # ranking: never "provisional" once time is called and every table is in.
+    table_one = client.get(f"/t/{slug}/players/{first[0].number}/").content.decode()
+    assert "(counted at its table only)" in table_one and "(provisional)" not in table_one
+    assert "(counted at its table only)" in home and "(provisional)" not in home
 
 
 def test_the_console_starts_pauses_and_calls_time(frozen, organiser_client, timed):
