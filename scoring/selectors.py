@@ -190,6 +190,11 @@ class BracketLevel:
             self.stage, self.through, counted=self.counted, expected=self.expected
         )
 
+    @property
+    def called(self) -> dict | None:
+        """Time called at this level: the rounds the ranking counts and each table's last."""
+        return time_called.time_called_summary(self.stage)
+
 
 def bracket_for(tournament) -> list[BracketLevel]:
     """Every playoff level with its tables, who came from which table, and their results."""

@@ -207,3 +207,24 @@ def test_officials_do_not_control_the_clock(official_client, timed):
     url = f"/t/{timed.tournament.slug}/manage/stages/1/clock/"
     assert official_client.post(url, {"action": "start"}).status_code == 403
     assert not StageClock.objects.filter(stage=timed, running_since__isnull=False).exists()
+
+
+def test_the_bracket_says_time_was_called_at_a_playoff_level(client, tournament):
+    level = factories.StageFactory(
+        tournament=tournament, order=2, kind="playoff", rounds=3, status="seated",
+        time_limit_minutes=30, advance_per_table=1,
+    )  # fmt: skip
+    seat_tables(level, [["Ann", "Bob", "Cy"], ["Eve", "Fay", "Gus"]])
+    first, second = players_at(level, 1), players_at(level, 2)
+    play(level, first, 1, [0, 5, 10])
+    play(level, first, 2, [0, 5, 10])
+    play(level, second, 1, [0, 6, 11])
+    clock.start_clock(level)
+    clock.call_time(level)  # each table finishes the round in play: table 1 its 3rd, 2 its 2nd
+    play(level, first, 3, [0, 5, 10])
+    play(level, second, 2, [0, 6, 11])
+    standings.rebuild_standings(stage=level)
+    page = " ".join(client.get(f"/t/{tournament.slug}/bracket/").content.decode().split())
+    assert "Time called: ranked on rounds 1 to 2, which every table played." in page
+    assert "Table 2: time called after round 2." in page and "Table 1: time called" not in page
+    assert page.count("✓ advances") == 2 and "would advance" not in page
