@@ -1,17 +1,18 @@
-"""The demo event of `make run`: a Samboree of 37 players, loaded once."""
+"""The demo event of `make run`: a Samboree of 37 players, loaded once, beside a finished club
+night and a finished senior games (scoring.demo_events)."""
 
 import random
 from datetime import date
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from simple_history.utils import bulk_create_with_history
 
 from scoring import services as scoring_services
 from scoring import stages
+from scoring.demo_events import enter_players, load_silver_games, play
 from tables import services as table_services
 from tournaments import services as tournament_services
-from tournaments.models import Invitation, Player, PlayerChange, Staff, Tournament
+from tournaments.models import Invitation, Player, Staff, Tournament
 from tournaments.services import staff as tournament_staff
 
 DEMO_SLUG = "lakeside-samboree"
@@ -106,13 +107,15 @@ def load_demo() -> tuple[Tournament, bool]:
     """Create the demo tournaments and logins once; later calls keep what is there.
 
     Lakeside is half-played (the live pages have something to show); Riverside is finished
-    (the bracket and placings have something to show).
+    (the bracket and placings have something to show); the Silver Games too (its divisions'
+    medals and time called), added to a demo loaded before it.
     """
     organiser = _user(DEMO_ORGANISER)
     official = _user(DEMO_OFFICIAL)
     _user("admin", superuser=True)
     existing = Tournament.objects.filter(slug=DEMO_SLUG).first()
     if existing is not None:
+        load_silver_games(organiser, official)
         return existing, False
     with transaction.atomic():
         tournament = _new_tournament(
@@ -126,7 +129,7 @@ def load_demo() -> tuple[Tournament, bool]:
             description="Four rounds from double-12, then the table winners' playoff.",
             time_zone="America/Chicago",
         )
-        _enter_players(
+        enter_players(
             organiser,
             [
                 Player(
@@ -143,7 +146,7 @@ def load_demo() -> tuple[Tournament, bool]:
         qualifying = tournament.stages.get(order=1)
         table_services.seat_stage(stage=qualifying, by=organiser, seed=2026)
         # Rounds 1 and 2 confirmed everywhere, round 3 entered at eight tables (two to check).
-        _play(
+        play(
             qualifying,
             official,
             random.Random(2026),
@@ -152,14 +155,8 @@ def load_demo() -> tuple[Tournament, bool]:
         )
     if not Tournament.objects.filter(slug=FINISHED_SLUG).exists():
         _load_finished(organiser, official)
+    load_silver_games(organiser, official)
     return tournament, True
-
-
-def _enter_players(organiser, players: list[Player]) -> None:
-    """The players, each with the first entry of its history, as the console's Add writes."""
-    bulk_create_with_history(
-        players, Player, default_user=organiser, default_change_reason=PlayerChange.ADDED
-    )
 
 
 def _new_tournament(name: str, slug: str, organiser, official, **details) -> Tournament:
@@ -181,7 +178,7 @@ def _new_tournament(name: str, slug: str, organiser, official, **details) -> Tou
 def _load_finished(organiser, official) -> None:
     """A club night played to the end: three tables, their winners' final, the placings."""
     tournament = _new_tournament("Riverside Club Night", FINISHED_SLUG, organiser, official)
-    _enter_players(
+    enter_players(
         organiser,
         [
             Player(tournament=tournament, number=n, name=name, status=Player.Status.CHECKED_IN)
@@ -193,7 +190,7 @@ def _load_finished(organiser, official) -> None:
     table_services.seat_stage(stage=qualifying, by=organiser, seed=12)
     for stage in (qualifying, final):
         stage.refresh_from_db()
-        _play(stage, official, rng)
+        play(stage, official, rng)
         try:
             stages.close_stage(stage=stage, by=organiser)
         except stages.CloseRefused as refused:  # a tie for a table's win: drawn by lot
@@ -208,30 +205,3 @@ def _load_finished(organiser, official) -> None:
                     by=official,
                 )
             stages.close_stage(stage=stage, by=organiser)
-
-
-def _play(stage, official, rng: random.Random, *, rounds=None, confirm=None) -> None:
-    """Enter random rounds through the services: one player goes out, the rest hold pips.
-    By default every round of every table, confirmed."""
-    meta = scoring_services.RequestMeta(source="demo")
-    for table in stage.tables.order_by("number"):
-        players = list(table.seats.order_by("position").values_list("player_id", flat=True))
-        for round_no in range(1, (rounds(table) if rounds else stage.rounds) + 1):
-            winner = rng.choice(players)
-            scores = [
-                {
-                    "player": pid,
-                    "pips": 0 if pid == winner else rng.randint(4, 85),
-                    "went_out": pid == winner,
-                }
-                for pid in players
-            ]
-            outcome = scoring_services.submit_round_result(
-                table=table,
-                round_no=round_no,
-                data={"blocked": False, "scores": scores},
-                by=official,
-                meta=meta,
-            )
-            if confirm is None or confirm(table, round_no):
-                scoring_services.confirm_round_result(result=outcome.result, by=official, meta=meta)
