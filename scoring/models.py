@@ -327,4 +327,3 @@ class Placing(medals.Medalled, models.Model):
 
     def __str__(self) -> str:
         return f"{self.place}. {self.player}"
-

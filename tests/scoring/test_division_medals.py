@@ -229,5 +229,5 @@ def test_a_player_who_withdrew_wins_no_medal_and_the_next_takes_it(
     assert "Final place: 12" in page and "In division 80+" not in page and "medal" not in page
     results = client.get(f"/t/{tournament.slug}/results/").content.decode()
     rows = [row for row in results.split("<tr>") if f"/players/{leaving.number}/" in row]
-    assert any("<strong>–</strong>" in row for row in rows)  # in the division's table
+    assert any("<strong>\u2013</strong>" in row for row in rows)  # in the division's table
     assert "None" not in results
