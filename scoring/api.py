@@ -334,6 +334,7 @@ class TournamentStandingsApi(APIView):
                     "ranked_through_round": 0,
                     "stale": False,
                     "flags": [],
+                    "time_called": None,
                     "rows": [],
                 }
             )

@@ -158,6 +158,20 @@ class StandingsRowOutput(serializers.Serializer):
     )
 
 
+class TableCalled(serializers.Serializer):
+    table = serializers.IntegerField(help_text="The table's number.")
+    after_round = serializers.IntegerField(help_text="The last round the table played.")
+
+
+class TimeCalled(serializers.Serializer):
+    ranked_through_round = serializers.IntegerField(
+        help_text="The rounds every table played, which the ranking counts."
+    )
+    tables = TableCalled(
+        many=True, help_text="Each table that played fewer rounds than the stage's, with its last."
+    )
+
+
 class StandingsOutput(serializers.Serializer):
     stage = serializers.IntegerField(allow_null=True, help_text="The stage's id.")
     computed_at = serializers.DateTimeField(allow_null=True)
@@ -170,6 +184,9 @@ class StandingsOutput(serializers.Serializer):
     flags = serializers.ListField(
         child=serializers.DictField(),
         help_text='Ties only the officials can break: {"players", "names", ...}.',
+    )
+    time_called = TimeCalled(
+        allow_null=True, help_text="Null unless time was called on the stage's clock."
     )
     rows = StandingsRowOutput(many=True)
 

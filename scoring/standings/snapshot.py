@@ -6,6 +6,7 @@ from typing import Any
 
 from django.core.cache import cache
 
+from scoring import time_called
 from scoring.models import StageStandings, StandingRow
 from scoring.standings.cache import CACHE_SECONDS, cache_key
 from scoring.standings.locks import RebuildBusy
@@ -48,6 +49,7 @@ def standings_payload(stage: Stage, meta: StageStandings) -> dict[str, Any]:
         "ranked_through_round": meta.ranked_through,
         "stale": meta.stale,
         "flags": meta.flags,
+        "time_called": _time_called(stage),
         "rows": [
             {
                 "rank": row.rank,
@@ -77,3 +79,16 @@ def standings_payload(stage: Stage, meta: StageStandings) -> dict[str, Any]:
     except Exception:
         logger.warning("standings: cache unavailable, served stage %s from PostgreSQL", stage.pk)
     return payload
+
+
+def _time_called(stage: Stage) -> dict[str, Any] | None:
+    """Once time is called: the rounds the ranking counts, and each table that played fewer than
+    the stage's rounds with its last (calling time asks for a rebuild, so the snapshot built
+    after the call says it)."""
+    summary = time_called.time_called_summary(stage)
+    if summary is None:
+        return None
+    return {
+        "ranked_through_round": summary["through"],
+        "tables": [{"table": table, "after_round": last} for table, last in summary["after"]],
+    }

@@ -200,7 +200,7 @@ def test_the_stage_closes_with_each_table_to_its_last_round(as_organiser, tourna
     assert Stage.objects.get(pk=timed.pk).status == Stage.Status.CLOSED
 
 
-def test_standings_compare_like_with_like_after_the_call(timed):
+def test_standings_compare_like_with_like_after_the_call(timed, anon):
     """The overall ranking counts the rounds every table played (table 2's two); each table's
     own ranking counts all of its rounds, so table 1's winner is decided by its four."""
     first, second = players_at(timed, 1), players_at(timed, 2)
@@ -223,6 +223,18 @@ def test_standings_compare_like_with_like_after_the_call(timed):
     assert time_called.decided(
         timed, meta.ranked_through, counted=meta.results_counted, expected=meta.results_expected
     )
+    body = anon.get(f"/api/v1/stages/{timed.pk}/standings/").json()
+    assert body["time_called"] == {
+        "ranked_through_round": 2,
+        "tables": [{"table": 2, "after_round": 2}],  # table 1 played all four
+    }
+
+
+def test_the_standings_api_says_nothing_of_time_called_before_the_call(frozen, timed, anon):
+    clock.start_clock(timed)
+    play(timed, players_at(timed, 1), 1, [0, 5, 10, 15])
+    standings.rebuild_standings(stage=timed)
+    assert anon.get(f"/api/v1/stages/{timed.pk}/standings/").json()["time_called"] is None
 
 
 # ---- what is refused, changing nothing ---------------------------------------------------------
