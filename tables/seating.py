@@ -38,9 +38,12 @@ class Entrant:
 class NoBalancedSplit(ValueError):
     """The players cannot be split into tables within the bounds with sizes differing by one."""
 
-    def __init__(self, message: str, suggestions: Sequence[tuple[int, int]] = ()) -> None:
+    def __init__(
+        self, message: str, suggestions: Sequence[tuple[int, int]] = (), players: int = 0
+    ) -> None:
         super().__init__(message)
         self.suggestions: list[tuple[int, int]] = list(suggestions)
+        self.players = players  # how many could not be split (a group's, when seated apart)
 
 
 @dataclass(frozen=True)
@@ -151,6 +154,7 @@ def table_sizes(n: int, *, size_min: int, size_max: int) -> list[int]:
         f"{_players(n)} cannot be split into tables of {size_min} to {size_max} players "
         f"with sizes differing by at most one. Try tables of {tries}.",
         suggestions,
+        players=n,
     )
 
 

@@ -184,7 +184,11 @@ def seat_stage(
                 previous_tablemates=previous_tablemates(stage),
             )
     except seating.NoBalancedSplit as error:
-        message = _no_split_message(error, len(entrants), size_min, stage.table_size_max)
+        apart = 0 < error.players < len(entrants)  # one division's own tables, seated apart
+        count = error.players if apart else len(entrants)
+        message = _no_split_message(error, count, size_min, stage.table_size_max)
+        if apart:
+            message += " " + _("Each division's players are seated at tables of their own.")
         if left_out:
             message += " " + ngettext(
                 "Once anyone has checked in, only those checked in are seated: %(count)s "

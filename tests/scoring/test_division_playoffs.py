@@ -120,3 +120,22 @@ def test_a_shared_playoff_mixes_the_divisions_and_places_them_apart(tournament, 
     play_stage(level_1)
     assert close(as_organiser, level_1).status_code == 202
     assert medallists(tournament)["B"][0] == "Q10"
+
+
+def test_a_division_whose_players_do_not_fit_the_tables_is_named_by_its_own_count(
+    tournament, as_organiser
+):
+    """Division A's five table winners cannot sit at tables of exactly four (B's two can sit
+    at one): the refusal counts A's five, not all seven, and says why they are apart."""
+    qualifying = qualifying_with_tables(tournament, [3] * 7)
+    playoff(tournament, size_min=4, size_max=4)
+    divisions_by_table(tournament, qualifying, {t: "A" if t <= 5 else "B" for t in range(1, 8)})
+    play_stage(qualifying)
+    refused = close(as_organiser, qualifying)
+    assert refused.status_code == 409
+    detail = refused.json()["detail"]
+    assert "5 players cannot be split into tables of 4 to 4 players" in detail
+    assert "7 players" not in detail
+    assert "Each division's players are seated at tables of their own." in detail
+    qualifying.refresh_from_db()
+    assert qualifying.status == "seated"  # nothing changed
