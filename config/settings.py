@@ -170,6 +170,11 @@ CACHES["local"] = {
     "OPTIONS": {"MAX_ENTRIES": 64},
 }
 
+# Public answers a shared cache in front (nginx, a CDN) may keep: fresh this many seconds, then
+# served stale while it revalidates with the ETag (config/http_cache.py).
+PUBLIC_MAX_AGE = int(os.environ.get("PUBLIC_MAX_AGE", "1"))
+PUBLIC_STALE_SECONDS = int(os.environ.get("PUBLIC_STALE_SECONDS", "30"))
+
 # Sessions live in the database, so a Redis restart logs nobody out.
 SESSION_ENGINE = "django.contrib.sessions.backends.db"
 

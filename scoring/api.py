@@ -1,6 +1,7 @@
 """The v1 API of scoring: round results, standings, placings and CSV exports."""
 
 from django.http import StreamingHttpResponse
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -12,6 +13,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config import http_cache
 from config.api import MISSING, NamesUnusedFields, found
 from config.api_schema import refused
 from scoring import clock, exports, games, selectors, services, stages, standings
@@ -80,6 +82,25 @@ ETAG = OpenApiParameter(
     response=[200, 201, 412],
     description="The result's version; send it back as If-Match.",
 )
+
+
+# A public snapshot's version: a shared cache revalidates with it (If-None-Match: 304).
+SNAPSHOT_HEADERS = [
+    OpenApiParameter(
+        "ETag",
+        str,
+        OpenApiParameter.HEADER,
+        response=[200, 304],
+        description="The standings snapshot's version in this language.",
+    ),
+    OpenApiParameter(
+        "If-None-Match",
+        str,
+        OpenApiParameter.HEADER,
+        description="An ETag you hold: 304 with no body while it is still the current one.",
+    ),
+]
+NOT_MODIFIED = OpenApiResponse(description="Unchanged since the ETag sent in If-None-Match.")
 
 
 def request_meta(request: Request, source: str = "api") -> services.RequestMeta:
@@ -303,16 +324,22 @@ class StandingsApi(APIView):
 
     permission_classes = [AllowAny]
 
-    @extend_schema(responses=StandingsOutput)
+    @extend_schema(responses={200: StandingsOutput, 304: NOT_MODIFIED}, parameters=SNAPSHOT_HEADERS)
     def get(self, request: Request, stage_id: int) -> Response:
         stage = found(Stage, pk=stage_id)
-        meta = standings.standings_meta(stage)
-        return Response(_explained(standings.standings_payload(stage, meta)))
+        return _standings_answer(request, stage)
 
 
-def _explained(payload: dict) -> dict:
-    """The standings document with each tie-break's text in the request's language."""
-    return {**payload, "rows": standings.explained(payload["rows"])}
+def _standings_answer(request: Request, stage: Stage) -> Response:
+    """The stage's standings document, one version of public data: its ETag is the snapshot's
+    (built and owed changes) in the request's language; a 304 while unchanged."""
+    meta = standings.standings_meta(stage)
+    etag = f'"standings-{stage.pk}-{meta.built_seq}-{meta.change_seq}-{get_language()}"'
+    if (unchanged := http_cache.not_modified(request, etag)) is not None:
+        return unchanged
+    payload = standings.standings_payload(stage, meta)
+    body = {**payload, "rows": standings.explained(payload["rows"])}
+    return http_cache.shared(Response(body), etag)
 
 
 class TournamentStandingsApi(APIView):
@@ -320,7 +347,7 @@ class TournamentStandingsApi(APIView):
 
     permission_classes = [AllowAny]
 
-    @extend_schema(responses=StandingsOutput)
+    @extend_schema(responses={200: StandingsOutput, 304: NOT_MODIFIED}, parameters=SNAPSHOT_HEADERS)
     def get(self, request: Request, slug: str) -> Response:
         tournament = tournament_or_404(slug)
         stage = selectors.current_stage(tournament.stages)
@@ -338,9 +365,7 @@ class TournamentStandingsApi(APIView):
                     "rows": [],
                 }
             )
-        return Response(
-            _explained(standings.standings_payload(stage, standings.standings_meta(stage)))
-        )
+        return _standings_answer(request, stage)
 
 
 class TiebreakInput(NamesUnusedFields, serializers.Serializer):

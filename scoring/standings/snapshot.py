@@ -35,7 +35,8 @@ def standings_payload(stage: Stage, meta: StageStandings) -> dict[str, Any]:
     except Exception:
         cached = None
     if cached is not None and cached.get("built_seq") == meta.built_seq:
-        return cached["payload"]
+        # Kept at the build; whether a change is owed since is the header's of now.
+        return {**cached["payload"], "stale": meta.stale}
     rows = (
         StandingRow.objects.filter(stage=stage)
         .select_related("player__division")
