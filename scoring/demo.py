@@ -9,9 +9,8 @@ from django.db import transaction
 
 from scoring import services as scoring_services
 from scoring import stages
-from scoring.demo_events import enter_players, load_silver_games, play
+from scoring.demo_events import enter_players, load_silver_games, new_tournament, play
 from tables import services as table_services
-from tournaments import services as tournament_services
 from tournaments.models import Invitation, Player, Staff, Tournament
 from tournaments.services import staff as tournament_staff
 
@@ -118,7 +117,7 @@ def load_demo() -> tuple[Tournament, bool]:
         load_silver_games(organiser, official)
         return existing, False
     with transaction.atomic():
-        tournament = _new_tournament(
+        tournament = new_tournament(
             "Lakeside Samboree 2026",
             DEMO_SLUG,
             organiser,
@@ -159,25 +158,9 @@ def load_demo() -> tuple[Tournament, bool]:
     return tournament, True
 
 
-def _new_tournament(name: str, slug: str, organiser, official, **details) -> Tournament:
-    tournament = tournament_services.create_tournament(
-        name=name,
-        slug=slug,
-        domino_set=12,
-        preset="samboree",
-        by=organiser,
-        with_stages=True,
-        **details,
-    )
-    tournament_staff.add_staff(
-        tournament=tournament, username=official.username, role=Staff.Role.OFFICIAL, by=organiser
-    )
-    return tournament
-
-
 def _load_finished(organiser, official) -> None:
     """A club night played to the end: three tables, their winners' final, the placings."""
-    tournament = _new_tournament("Riverside Club Night", FINISHED_SLUG, organiser, official)
+    tournament = new_tournament("Riverside Club Night", FINISHED_SLUG, organiser, official)
     enter_players(
         organiser,
         [

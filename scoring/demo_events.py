@@ -50,6 +50,25 @@ def enter_players(organiser, players: list[Player]) -> None:
     )
 
 
+def new_tournament(
+    name: str, slug: str, organiser, official, *, preset: str = "samboree", **details
+) -> Tournament:
+    """A demo tournament from a preset's stages on double-12, with the demo's official."""
+    tournament = tournament_services.create_tournament(
+        name=name,
+        slug=slug,
+        domino_set=12,
+        preset=preset,
+        by=organiser,
+        with_stages=True,
+        **details,
+    )
+    tournament_staff.add_staff(
+        tournament=tournament, username=official.username, role=Staff.Role.OFFICIAL, by=organiser
+    )
+    return tournament
+
+
 def play(stage, official, rng: random.Random, *, rounds=None, confirm=None, after=None) -> None:
     """Enter random rounds through the services: one player goes out, the rest hold pips.
     By default every round of every table, confirmed; `rounds(table)` is a table's last round to
@@ -86,24 +105,17 @@ def load_silver_games(organiser, official) -> None:
     if Tournament.objects.filter(slug=SILVER_SLUG).exists():
         return
     with transaction.atomic():
-        tournament = tournament_services.create_tournament(
-            name="Silver Games 2026",
-            slug=SILVER_SLUG,
-            domino_set=12,
+        tournament = new_tournament(
+            "Silver Games 2026",
+            SILVER_SLUG,
+            organiser,
+            official,
             preset="senior_games",
-            by=organiser,
-            with_stages=True,
             starts_on=date(2026, 10, 17),
             ends_on=date(2026, 10, 17),
             venue="Pine County Senior Center",
             description="Mexican Train in age divisions: one game of an hour from double-12.",
             time_zone="America/Denver",
-        )
-        tournament_staff.add_staff(
-            tournament=tournament,
-            username=official.username,
-            role=Staff.Role.OFFICIAL,
-            by=organiser,
         )
         divisions = {d.name: d for d in tournament.divisions.all()}
         for name in set(divisions) - {division for *_, division in SILVER_PLAYERS}:
