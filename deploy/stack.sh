@@ -1,16 +1,21 @@
 #!/usr/bin/env bash
-# The production topology without Docker: gunicorn, two Celery workers and beat on this machine's
-# PostgreSQL and Redis, with a production-like environment. State, pids and logs in .stack/.
+# The production topology without Docker: nginx in front of gunicorn, two Celery workers and beat
+# on this machine's PostgreSQL and Redis, with a production-like environment. State, pids, logs
+# and nginx's cache in .stack/. The stack's address, for people and tests, is nginx's:
+# http://127.0.0.1:$NGINX_PORT/ (static files from disk, public answers cached as the origin's
+# Cache-Control says: deploy/nginx.conf). gunicorn still answers on $PORT, for the benchmarks.
 #
-#   deploy/stack.sh start            deploy check, migrations, the four processes; waits for ready
-#   deploy/stack.sh status           each process, and /health/ready/ (exit 0 only when all is up)
-#   deploy/stack.sh stop             TERM, wait STACK_STOP_TIMEOUT s, then KILL what is left
+#   deploy/stack.sh start            deploy check, migrations, the four processes, then nginx
+#   deploy/stack.sh status           each process, /health/ready/ from gunicorn and through nginx
+#   deploy/stack.sh stop             QUIT to nginx, TERM to the others, wait STACK_STOP_TIMEOUT s,
+#                                    then KILL what is left
 #   deploy/stack.sh manage CMD ...   a manage.py command with the stack's environment
 #
-# Overridable: PORT (8100), STACK_DIR (.stack), STACK_DB (roundhouse_stack), STACK_PG_URL
-# (postgres://postgres@127.0.0.1:5432), STACK_REDIS_URL (redis://127.0.0.1:6379; broker db
-# STACK_BROKER_DB=2, cache db STACK_CACHE_DB=3), STACK_QUEUE (roundhouse-stack),
-# STACK_START_TIMEOUT (90), STACK_STOP_TIMEOUT (20), WORKER_NICE (10: the Celery workers' niceness).
+# Overridable: PORT (8100, gunicorn), NGINX_PORT (PORT + 80: 8180), NGINX (the nginx binary),
+# STACK_DIR (.stack), STACK_DB (roundhouse_stack), STACK_PG_URL (postgres://postgres@127.0.0.1:5432),
+# STACK_REDIS_URL (redis://127.0.0.1:6379; broker db STACK_BROKER_DB=2, cache db
+# STACK_CACHE_DB=3), STACK_QUEUE (roundhouse-stack), STACK_START_TIMEOUT (90), STACK_STOP_TIMEOUT
+# (20), WORKER_NICE (10: the Celery workers' niceness).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -22,6 +27,19 @@ STACK_DIR="${STACK_DIR:-$ROOT/.stack}"
 ENV_FILE="$STACK_DIR/env"
 SECRET_FILE="$STACK_DIR/secret"
 PORT="${PORT:-8100}"
+# PORT + 80 unless set: a second stack given only a PORT of its own (bench/) gets its own nginx.
+NGINX_PORT="${NGINX_PORT:-$((PORT + 80))}"
+NGINX="${NGINX:-$(command -v nginx || echo /usr/sbin/nginx)}"
+NGINX_TEMPLATE="$ROOT/deploy/nginx.conf"
+# settings.STATIC_ROOT, where prepare's collectstatic writes and nginx serves /static/ from.
+STATIC_ROOT="$ROOT/static"
+# nginx in the foreground, a child of stack.sh's. Started as root, its workers would switch to
+# nobody, who may not enter the stack's folder (mode 700): they run as the user that runs
+# gunicorn and Celery instead.
+NGINX_GLOBALS='daemon off;'
+if ((EUID == 0)); then
+  NGINX_GLOBALS+=' user root;'
+fi
 STACK_DB="${STACK_DB:-roundhouse_stack}"
 STACK_PG_URL="${STACK_PG_URL:-postgres://postgres@127.0.0.1:5432}"
 STACK_REDIS_URL="${STACK_REDIS_URL:-redis://127.0.0.1:6379}"
@@ -33,7 +51,9 @@ STACK_QUEUE="${STACK_QUEUE:-roundhouse-stack}"
 STACK_START_TIMEOUT="${STACK_START_TIMEOUT:-90}"
 STACK_STOP_TIMEOUT="${STACK_STOP_TIMEOUT:-20}"
 
-ROLES=(web worker1 worker2 beat)
+# The app's processes start first; nginx once gunicorn answers, and it stops first.
+APP_ROLES=(web worker1 worker2 beat)
+ROLES=(nginx "${APP_ROLES[@]}")
 
 say() { printf 'stack: %s\n' "$*"; }
 die() {
@@ -44,6 +64,15 @@ die() {
 pid_file() { printf '%s/%s.pid' "$STACK_DIR" "$1"; }
 log_file() { printf '%s/%s.log' "$STACK_DIR" "$1"; }
 
+# What a role's command line holds: the virtualenv's programs, or nginx with the stack's config.
+role_mark() {
+  if [[ "$1" == nginx ]]; then
+    printf '%s' "$STACK_DIR/nginx.conf"
+  else
+    printf '%s' "$VENV/bin/"
+  fi
+}
+
 # The pid of a role's process when it is alive and is ours (a recycled pid is not).
 live_pid() {
   local file pid
@@ -52,7 +81,7 @@ live_pid() {
   pid="$(<"$file")"
   [[ "$pid" =~ ^[0-9]+$ ]] || return 1
   kill -0 "$pid" 2>/dev/null || return 1
-  tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -qF "$VENV/bin/" || return 1
+  tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -qF "$(role_mark "$1")" || return 1
   printf '%s\n' "$pid"
 }
 
@@ -62,7 +91,7 @@ group_alive() { kill -0 -- "-$1" 2>/dev/null; }
 # The stack's variables, KEY=VALUE lines without comments.
 stack_vars() { grep -E '^[A-Z_][A-Z0-9_]*=' "$ENV_FILE"; }
 
-stack_port() { stack_vars | sed -n 's/^PORT=//p'; }
+stack_port() { stack_vars | sed -n "s/^${1:-PORT}=//p"; }
 
 # The environment of the stack's processes: only the stack's variables (and PATH, HOME,
 # locale), so what the caller's shell exports (a DATABASE_URL for the tests, say) never reaches it.
@@ -99,6 +128,32 @@ check_tools() {
   for tool in gunicorn celery; do
     [[ -x "$VENV/bin/$tool" ]] || die "$tool is not installed in $VENV (it is a dependency: add it to pyproject.toml, or for now: uv pip install --python $PY $tool)"
   done
+  [[ -x "$NGINX" ]] || die "nginx is not installed (apt-get install nginx, or set NGINX to one)"
+}
+
+# deploy/nginx.conf with the stack's ports and folders filled in, and checked with nginx -t.
+write_nginx_conf() {
+  mkdir -p "$STACK_DIR/nginx-temp"
+  # A fresh cache at each start: the database may have changed since the last one.
+  rm -rf "${STACK_DIR:?}/nginx-cache"
+  NGINX_PORT="$NGINX_PORT" UPSTREAM="127.0.0.1:$PORT" STATIC_ROOT="$STATIC_ROOT" \
+    NGINX_STATE="$STACK_DIR" NGINX_ACCESS_LOG="$STACK_DIR/nginx-access.log" \
+    "$PY" - "$NGINX_TEMPLATE" "$STACK_DIR/nginx.conf" <<'PY'
+import os
+import re
+import sys
+
+names = ("NGINX_PORT", "UPSTREAM", "STATIC_ROOT", "NGINX_STATE", "NGINX_ACCESS_LOG")
+template = open(sys.argv[1], encoding="utf-8").read()
+pattern = r"\$\{(" + "|".join(names) + r")\}"
+with open(sys.argv[2], "w", encoding="utf-8") as conf:
+    conf.write(re.sub(pattern, lambda match: os.environ[match[1]], template))
+PY
+  local checked
+  if ! checked="$("$NGINX" -t -q -p "$STACK_DIR" -c "$STACK_DIR/nginx.conf" \
+    -g "$NGINX_GLOBALS" 2>&1)"; then
+    die "nginx -t refused $STACK_DIR/nginx.conf (from $NGINX_TEMPLATE): $checked"
+  fi
 }
 
 check_services() {
@@ -154,7 +209,7 @@ PYTHONUNBUFFERED=1
 DJANGO_SECRET_KEY=$(<"$SECRET_FILE")
 DJANGO_DEBUG=0
 DJANGO_ALLOWED_HOSTS=127.0.0.1,localhost
-DJANGO_CSRF_TRUSTED_ORIGINS=http://127.0.0.1:$PORT,http://localhost:$PORT
+DJANGO_CSRF_TRUSTED_ORIGINS=http://127.0.0.1:$NGINX_PORT,http://localhost:$NGINX_PORT,http://127.0.0.1:$PORT,http://localhost:$PORT
 DATABASE_URL=$STACK_PG_URL/$STACK_DB
 DJANGO_CONN_MAX_AGE=60
 REDIS_URL=$STACK_REDIS_URL/$STACK_CACHE_DB
@@ -167,9 +222,12 @@ DJANGO_SECURE_COOKIES=1
 DJANGO_HSTS_SECONDS=31536000
 DJANGO_HSTS_INCLUDE_SUBDOMAINS=1
 DJANGO_HSTS_PRELOAD=1
-DJANGO_BEHIND_PROXY=0
+# nginx in front sets X-Forwarded-Proto (http here).
+DJANGO_BEHIND_PROXY=1
 DJANGO_LOG_LEVEL=INFO
 PORT=$PORT
+# Not Django's: where stack.sh status finds nginx.
+NGINX_PORT=$NGINX_PORT
 # One worker per core: with 4 threads each, 2 workers served the public page and the officials
 # better than gunicorn.conf.py's 2 x cores + 1 on 2 cores (docs/PERFORMANCE.md, Load).
 WEB_CONCURRENCY=${WEB_CONCURRENCY:-2}
@@ -211,16 +269,22 @@ launch() {
       priority=(nice -n "$WORKER_NICE")
       ;;
     beat) command=(celery -A config beat --loglevel=INFO -s "$STACK_DIR/celerybeat-schedule") ;;
+    nginx) command=("$NGINX" -p "$STACK_DIR" -c "$STACK_DIR/nginx.conf" -g "$NGINX_GLOBALS") ;;
   esac
   log="$(log_file "$role")"
   if [[ -f "$log" ]]; then
     mv -f "$log" "$log.1"
   fi
+  if [[ "$role" == nginx && -f "$STACK_DIR/nginx-access.log" ]]; then
+    mv -f "$STACK_DIR/nginx-access.log" "$STACK_DIR/nginx-access.log.1"
+  fi
   # setsid: a session and process group of its own, so stop reaches its children and a closed
   # terminal does not hang it up. This shell has no job control, so the child is no group
   # leader: env and setsid exec in place and $! is the process itself.
-  env "${STACK_ENV[@]}" setsid "${priority[@]}" "$VENV/bin/${command[0]}" "${command[@]:1}" \
-    </dev/null >"$log" 2>&1 &
+  if [[ "$role" != nginx ]]; then
+    command[0]="$VENV/bin/${command[0]}"
+  fi
+  env "${STACK_ENV[@]}" setsid "${priority[@]}" "${command[@]}" </dev/null >"$log" 2>&1 &
   echo $! >"$(pid_file "$role")"
 }
 
@@ -238,7 +302,7 @@ fail_start() {
 wait_until_ready() {
   local deadline=$((SECONDS + STACK_START_TIMEOUT)) role answer
   while :; do
-    for role in "${ROLES[@]}"; do
+    for role in "${APP_ROLES[@]}"; do
       live_pid "$role" >/dev/null || fail_start "$role exited during start"
     done
     answer="$(http_get "http://127.0.0.1:$PORT/health/ready/")"
@@ -252,6 +316,22 @@ wait_until_ready() {
       fail_start "not ready within ${STACK_START_TIMEOUT} s; /health/ready/ said: ${answer}"
     fi
     sleep 0.5
+  done
+}
+
+# nginx is up when /health/ready/ answers 200 through it (it is never cached: no-store).
+wait_until_proxied() {
+  local deadline=$((SECONDS + 15)) answer pid
+  pid="$(<"$(pid_file nginx)")"
+  while :; do
+    # Not live_pid: until the exec, the child's command line is still this script's.
+    kill -0 "$pid" 2>/dev/null || fail_start "nginx exited during start"
+    answer="$(http_get "http://127.0.0.1:$NGINX_PORT/health/ready/")"
+    [[ "$answer" == 200* ]] && return 0
+    if ((SECONDS >= deadline)); then
+      fail_start "nginx did not pass /health/ready/ on within 15 s; it said: ${answer}"
+    fi
+    sleep 0.2
   done
 }
 
@@ -270,7 +350,9 @@ start() {
     die "partly running (${running[*]} up, ${stopped[*]} down): run '$0 stop' first"
   fi
   check_services
-  "$PY" - "$PORT" <<'PY' || die "port $PORT is taken: set PORT to a free one"
+  local port
+  for port in "$PORT" "$NGINX_PORT"; do
+    "$PY" - "$port" <<'PY' || die "port $port is taken: set PORT (gunicorn) and NGINX_PORT to free ones"
 import socket
 import sys
 
@@ -281,25 +363,35 @@ with socket.socket() as probe:
     except OSError:
         sys.exit(1)
 PY
+  done
+  [[ "$PORT" != "$NGINX_PORT" ]] || die "PORT and NGINX_PORT are both $PORT: give nginx its own"
   write_env
+  write_nginx_conf
   load_stack_env
   create_database
   say "deploy check, migrations, static files"
   prepare
-  for role in "${ROLES[@]}"; do
+  for role in "${APP_ROLES[@]}"; do
     launch "$role"
   done
   say "started web, worker1, worker2, beat; waiting for /health/ready/"
   wait_until_ready
-  say "ready: http://127.0.0.1:$PORT/ (logs in $STACK_DIR)"
+  launch nginx
+  wait_until_proxied
+  say "ready: http://127.0.0.1:$NGINX_PORT/ (nginx; gunicorn itself on :$PORT; logs in $STACK_DIR)"
 }
 
 stop_all() {
   local role pid pids=() deadline
   for role in "${ROLES[@]}"; do
     if pid="$(live_pid "$role")"; then
-      # TERM to the main process only: gunicorn and Celery each stop their children gracefully.
-      kill -TERM "$pid" 2>/dev/null || true
+      # To the main process only: gunicorn and Celery each stop their children gracefully on
+      # TERM; nginx's graceful stop is QUIT (it finishes the requests under way).
+      if [[ "$role" == nginx ]]; then
+        kill -QUIT "$pid" 2>/dev/null || true
+      else
+        kill -TERM "$pid" 2>/dev/null || true
+      fi
       pids+=("$pid")
       say "stopping $role (pid $pid)"
     fi
@@ -338,10 +430,12 @@ status() {
   if ((up == 0)); then
     return 3
   fi
-  local answer
+  local answer proxied
   answer="$(http_get "http://127.0.0.1:$(stack_port)/health/ready/")"
   printf 'ready    %s\n' "$answer"
-  ((up == ${#ROLES[@]})) && [[ "$answer" == 200* ]]
+  proxied="$(http_get "http://127.0.0.1:$(stack_port NGINX_PORT)/health/ready/")"
+  printf 'proxied  %s\n' "$proxied"
+  ((up == ${#ROLES[@]})) && [[ "$answer" == 200* && "$proxied" == 200* ]]
 }
 
 manage() {

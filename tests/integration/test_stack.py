@@ -1,5 +1,6 @@
-"""deploy/stack.sh end to end over real HTTP: gunicorn, two Celery workers and beat on PostgreSQL
-and a Redis of the test's own, a tournament played from players CSV to placings."""
+"""deploy/stack.sh end to end over real HTTP: nginx in front of gunicorn, two Celery workers and
+beat on PostgreSQL and a Redis of the test's own, a tournament played from players CSV to
+placings, every request through nginx."""
 
 import json
 import os
@@ -36,6 +37,20 @@ def postgres_server_url() -> str:
     return f"postgres://{url.netloc}"
 
 
+def nginx_binary() -> str:
+    """Debian's nginx (in /usr/sbin, often off a normal user's PATH)."""
+    found = shutil.which("nginx") or shutil.which("nginx", path="/usr/sbin:/usr/local/sbin")
+    if not found:
+        services_missing("nginx is not installed (deploy/stack.sh puts it in front of gunicorn)")
+    return found
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
 def require_postgres_server(server_url: str) -> None:
     url = urlparse(server_url)
     if not shutil.which("pg_isready"):
@@ -62,22 +77,24 @@ class Response:
 class Stack:
     """One stack of deploy/stack.sh, with a port, a database, a queue and a directory of its own."""
 
-    def __init__(self, *, directory: Path, redis_url: str, pg_url: str) -> None:
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            self.port = probe.getsockname()[1]
+    def __init__(self, *, directory: Path, redis_url: str, pg_url: str, nginx: str) -> None:
+        self.port, self.nginx_port = free_port(), free_port()
         self.directory, self.pg_url = directory, pg_url
         self.database = f"roundhouse_stack_test_{uuid.uuid4().hex[:8]}"
         self.env = {
             **os.environ,
             "PORT": str(self.port),
+            "NGINX_PORT": str(self.nginx_port),
+            "NGINX": nginx,
             "STACK_DIR": str(directory),
             "STACK_DB": self.database,
             "STACK_PG_URL": pg_url,
             "STACK_REDIS_URL": redis_url,
             "STACK_QUEUE": f"roundhouse-stack-test-{uuid.uuid4().hex[:8]}",
         }
-        self.base = f"http://127.0.0.1:{self.port}"
+        # Everyone goes through nginx; gunicorn's own port is for checking what reached it.
+        self.base = f"http://127.0.0.1:{self.nginx_port}"
+        self.origin = f"http://127.0.0.1:{self.port}"
         self.token = ""
 
     def run(self, *args: str, env: dict[str, str] | None = None, timeout: float = 120):
@@ -125,9 +142,10 @@ class Stack:
         *,
         headers: dict[str, str] | None = None,
         raw: bytes | None = None,
+        anonymous: bool = False,
     ) -> Response:
         all_headers = {"Accept": "application/json", **(headers or {})}
-        if self.token:
+        if self.token and not anonymous:
             all_headers["Authorization"] = f"Token {self.token}"
         data = raw
         if body is not None:
@@ -167,6 +185,7 @@ def stack(private_redis, tmp_path) -> Iterator[Stack]:
         directory=tmp_path / "stack",
         redis_url=f"redis://127.0.0.1:{private_redis.port}",
         pg_url=pg_url,
+        nginx=nginx_binary(),
     )
     try:
         started = stack.run("start")
@@ -324,12 +343,18 @@ def test_stack_plays_a_tournament_over_http_then_stops(stack):
     assert stack.request("GET", "/t/stack-night/", headers={"Accept": "text/html"}).status == 200
     assert stack.request("GET", "/no-such-page/", headers={"Accept": "text/html"}).status == 404
 
+    # All of it through nginx (the officials' requests, with their token, bypass its cache).
+    access = (stack.directory / "nginx-access.log").read_text()
+    assert '"POST /api/v1/tournaments/stack-night/stages/ HTTP/1.1" 201' in access
+    assert "cache=BYPASS" in access
+
     pids = stack.pids()
-    assert len(pids) >= 6  # four main processes, gunicorn's workers and the Celery pools
+    assert len(pids) >= 7  # five main processes, nginx's and gunicorn's workers, Celery's pools
     stopped = stack.run("stop")
     assert stopped.returncode == 0, stopped.stdout + stopped.stderr
     alive = {pid for pid in pids if running(pid)}
     assert not alive, f"still running after stop: {alive}"
     assert stack.run("status").returncode == 3
-    with pytest.raises(urllib.error.URLError):
-        urllib.request.urlopen(f"{stack.base}/health/live/", timeout=2)
+    for base in (stack.base, stack.origin):  # nginx's port and gunicorn's
+        with pytest.raises(urllib.error.URLError):
+            urllib.request.urlopen(f"{base}/health/live/", timeout=2)
