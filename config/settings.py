@@ -151,13 +151,24 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Cache: Redis when REDIS_URL is set; its short timeouts keep a dead Redis from hanging a page.
 REDIS_URL = os.environ.get("REDIS_URL", "")
+# After one call to a Redis server timed out or was refused, each process skips that server
+# (cache calls and task sends fail at once) for this many seconds, then tries it with one call
+# (config/redis_breaker.py): a frozen Redis costs a request at most one short wait.
+REDIS_BREAKER_SECONDS = float(os.environ.get("REDIS_BREAKER_SECONDS", "10"))
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "config.redis_breaker.BreakerRedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": "roundhouse",
-            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+            "OPTIONS": {
+                "socket_connect_timeout": 1,
+                "socket_timeout": 1,
+                # allauth's rate limits (sign-in, sign-up, password reset) let requests through
+                # while Redis is down rather than answer 500; django-axes (the database) still
+                # locks an account after its failed sign-ins.
+                "fail_open_key_prefixes": ["allauth:rl:"],
+            },
         }
     }
 else:

@@ -3,7 +3,10 @@ send them without importing scoring.tasks, which imports those modules."""
 
 from typing import Any
 
+import redis.exceptions
 from celery import current_app
+
+from config.redis_breaker import breaker_for
 
 REBUILD_STANDINGS = "scoring.tasks.rebuild_standings"
 ADVANCE_FROM_STAGE = "scoring.tasks.advance_from_stage"
@@ -11,5 +14,27 @@ CLOSE_GAME = "scoring.tasks.close_game"
 
 
 def send(name: str, *, countdown: float | None = None, **kwargs: Any) -> None:
-    """Queue the task `name` with keyword arguments (run at once where tasks run inline)."""
-    current_app.tasks[name].apply_async(kwargs=kwargs, countdown=countdown)
+    """Queue the task `name` with keyword arguments (run at once where tasks run inline).
+
+    To a broker, through its server's breaker (config/redis_breaker.py): after a send or a
+    cache call there timed out, sends raise at once for a while, and the callers leave the work
+    to the beat sweeper, which resends the rebuilds and advances still owed (a game's close, to
+    the organiser's button). Inline, a task is never skipped."""
+    task = current_app.tasks[name]
+    if current_app.conf.task_always_eager:
+        task.apply_async(kwargs=kwargs, countdown=countdown)
+        return
+    policy = {
+        **(current_app.conf.task_publish_retry_policy or {}),
+        "errback": _no_retry_after_a_timeout,
+    }
+    breaker = breaker_for(current_app.conf.broker_url)
+    breaker.call(task.apply_async, kwargs=kwargs, countdown=countdown, retry_policy=policy)
+
+
+def _no_retry_after_a_timeout(error: Exception, interval: float) -> None:
+    """kombu's hook before it reconnects to retry a send: a broker that did not answer in its
+    socket timeout is frozen, and another try (a connection, a second send) would double the
+    wait; a refused or reset connection (a restarted Redis) is still retried."""
+    if isinstance(error, (TimeoutError, redis.exceptions.TimeoutError)):
+        raise error

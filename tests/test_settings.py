@@ -63,7 +63,7 @@ def test_urls_switch_on_postgresql_redis_and_real_workers():
     )
     assert shown["engine"] == "django.db.backends.postgresql"
     assert shown["database"] == "roundhouse"
-    assert shown["cache"] == "django.core.cache.backends.redis.RedisCache"
+    assert shown["cache"] == "config.redis_breaker.BreakerRedisCache"  # Django's, and a breaker
     assert shown["eager"] is False
     assert shown["broker"] == "redis://cache.example:6379/0"
     assert shown["debug"] is False
