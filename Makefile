@@ -1,6 +1,9 @@
 # Roundhouse: `make run` serves the demo, `make test` runs every check.
 SHELL := /bin/bash
 PORT ?= 8000
+# The interpreter of .venv (and of uv's bootstrap): any of 3.11 to 3.13, e.g. `make test
+# PYTHON=python3.13` or a path; another version re-creates .venv with it. The default, python3,
+# keeps whichever .venv is there: back to 3.11 with PYTHON=python3.11.
 PYTHON ?= python3
 UV := $(or $(shell command -v uv 2>/dev/null),$(CURDIR)/.tools/bin/uv)
 VENV := $(CURDIR)/.venv
@@ -14,9 +17,13 @@ $(CURDIR)/.tools/bin/uv:
 	$(PYTHON) -m venv $(CURDIR)/.tools
 	$(CURDIR)/.tools/bin/pip install --quiet --disable-pip-version-check uv
 
-$(VENV)/.synced: pyproject.toml uv.lock | $(UV)
+# The stamp names the PYTHON it was synced with: another one syncs again.
+$(VENV)/.synced: pyproject.toml uv.lock $(if $(filter $(PYTHON),$(file <$(VENV)/.synced)),,FORCE) | $(UV)
 	$(UV) sync --frozen --python $(PYTHON)
-	touch $@
+	echo '$(PYTHON)' >$@
+
+.PHONY: FORCE
+FORCE:
 
 install: $(VENV)/.synced node_modules/.installed
 

@@ -2,7 +2,6 @@
 
 from datetime import timedelta
 
-import segno
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login
@@ -30,6 +29,8 @@ from tournaments.services import staff as staffing
 
 def qr_svg(url: str) -> str:
     """The link as an SVG QR code (inline markup, no script or style attribute)."""
+    import segno  # here, not at the top: only the staff pages draw a QR code
+
     return segno.make(url, error="m").svg_inline(scale=6, border=2, dark="#111", light="#fff")
 
 

@@ -13,7 +13,7 @@ from rest_framework.views import APIView
 
 from config.api import Conflict, NamesUnusedFields, found
 from config.api_schema import refused
-from tables import cards, selectors, services
+from tables import selectors, services
 from tables.models import Seat
 from tournaments.api import PlayerSerializer
 from tournaments.models import Invitation, Player, Staff, Stage
@@ -161,6 +161,10 @@ class TableCardsApi(APIView):
             for invitation in stage.tournament.invitations.filter(role=Staff.Role.OFFICIAL)
             if invitation.status == Invitation.Status.PENDING
         ]
+        # Here, not at the top: reportlab and its fonts would sit in every web worker (~10 MB) for
+        # a PDF that only staff print (docs/PERFORMANCE.md, Web worker memory).
+        from tables import cards
+
         pdf = cards.stage_cards_pdf(
             stage,
             entry_url=lambda table: request.build_absolute_uri(

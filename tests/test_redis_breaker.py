@@ -150,7 +150,7 @@ def test_a_stopped_redis_opens_it_at_the_first_refused_connection(redis_server, 
 
 def test_errors_that_redis_answered_leave_it_closed(redis_server):
     answering = cache_on(redis_server)
-    with pytest.raises(Exception, match="pickle"):
+    with pytest.raises(AttributeError):  # a local function cannot be pickled (3.11 to 3.13)
         answering.set("unpicklable", lambda: None)
     with pytest.raises(ValueError):
         answering.incr("missing")

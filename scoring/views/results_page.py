@@ -11,7 +11,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 
-from scoring import results_pdf, standings, time_called
+from scoring import standings, time_called
 from scoring.public import standings_table
 from scoring.results import (
     CERTIFICATE_PLACES,
@@ -56,6 +56,9 @@ def results_download(request: HttpRequest, slug: str) -> HttpResponse:
     results = _results(slug)
     if not results.decided:
         return _page(request, results, status=404)
+    # Here, not at the top: reportlab stays out of the web workers until a PDF is asked for.
+    from scoring import results_pdf
+
     pdf = results_pdf.results_pdf(results, event_dates(results))
     response = HttpResponse(pdf, content_type="application/pdf")
     response["Content-Disposition"] = f'attachment; filename="{slug}-results.pdf"'
