@@ -188,3 +188,6 @@ def _load_finished(organiser, official) -> None:
                     by=official,
                 )
             stages.close_stage(stage=stage, by=organiser)
+        # What a worker does after the close, done here too: with real workers (make stack) it
+        # runs in the background, and the final would not be seated yet. Run twice, it seats once.
+        stages.advance_from_stage(stage=stage)

@@ -22,8 +22,8 @@ def standings_meta(stage: Stage) -> StageStandings:
     if meta is None or meta.computed_at is None:
         try:
             meta = rebuild_standings(stage=stage)
-        except RebuildBusy:
-            meta = StageStandings.objects.get(stage=stage)
+        except RebuildBusy:  # a worker is building it: its header, or none yet (stale)
+            meta = StageStandings.objects.filter(stage=stage).first() or StageStandings(stage=stage)
     return meta
 
 

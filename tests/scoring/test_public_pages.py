@@ -248,3 +248,34 @@ def test_projector_pages_through_the_standings(client, tournament):
     assert "page 2 of 2" in second and "?page=1" in second
     assert second.count('<table class="screen-table') == 1
     assert second.count('<td class="name">') == 6
+
+
+@pytest.mark.django_db(transaction=True)
+def test_pages_of_a_stage_whose_first_snapshot_a_worker_is_building_show_it_coming(
+    tournament, client, require_postgres
+):
+    """Seated a moment ago, its first rebuild running in a worker (holding the stage's lock): the
+    public pages wait for nothing and say the standings are on their way, not a server error."""
+    import psycopg
+    from django.db import connection
+
+    from scoring.models import StageStandings
+    from scoring.standings.locks import REBUILD_LOCK
+    from tests.scoring.helpers import seat_tables
+
+    stage = factories.StageFactory(tournament=tournament, order=1, status="seated")
+    seat_tables(stage, [["Ann", "Bob", "Cy"]])
+    StageStandings.objects.filter(stage=stage).delete()
+    settings = connection.settings_dict
+    worker = psycopg.connect(
+        host=settings["HOST"], port=settings["PORT"] or 5432, user=settings["USER"],
+        dbname=settings["NAME"], password=settings["PASSWORD"] or None,
+    )  # fmt: skip
+    try:
+        worker.execute("SELECT pg_advisory_xact_lock(%s, %s)", [REBUILD_LOCK, stage.pk])
+        for path in ("", "screen/"):
+            response = client.get(f"/t/{tournament.slug}/{path}")
+            assert response.status_code == 200, path
+    finally:
+        worker.rollback()
+        worker.close()
