@@ -99,6 +99,7 @@ AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "tournaments.views.locked_out"
 AXES_USERNAME_CALLABLE = "tournaments.views.axes_username"
 AXES_ENABLE_ACCESS_FAILURE_LOG = True
+AXES_CLIENT_IP_CALLABLE = "config.client_ip.client_ip"  # behind nginx: the client's, not its
 
 # Content Security Policy: no inline scripts or styles anywhere; everything from this site.
 CONTENT_SECURITY_POLICY = {
@@ -262,11 +263,12 @@ SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", "0"))
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_HSTS_INCLUDE_SUBDOMAINS", default=False)
 SECURE_HSTS_PRELOAD = env_bool("DJANGO_HSTS_PRELOAD", default=False)
 SECURE_REDIRECT_EXEMPT = [r"^health/"]  # plain-HTTP probes from inside the network
-if env_bool("DJANGO_BEHIND_PROXY", default=False):
+# Every request comes through a reverse proxy (nginx): HTTPS from its X-Forwarded-Proto, and the
+# client's address from X-Forwarded-For (config/client_ip.py), for django-axes and the histories.
+BEHIND_PROXY = env_bool("DJANGO_BEHIND_PROXY", default=False)
+PROXY_COUNT = int(os.environ.get("DJANGO_PROXY_COUNT", "0"))  # proxies in front of nginx
+if BEHIND_PROXY:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-    # The client's address, not the proxy's: otherwise login throttling locks everyone together.
-    AXES_IPWARE_PROXY_COUNT = 1
-    AXES_IPWARE_META_PRECEDENCE_ORDER = ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"]
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [

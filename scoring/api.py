@@ -16,6 +16,7 @@ from rest_framework.views import APIView
 from config import http_cache
 from config.api import MISSING, NamesUnusedFields, found
 from config.api_schema import refused
+from config.client_ip import client_ip
 from scoring import clock, exports, games, selectors, services, stages, standings
 from scoring.api_serializers import (
     ClockInput,
@@ -112,7 +113,7 @@ def request_meta(request: Request, source: str = "api") -> services.RequestMeta:
         source = "web"
     return services.RequestMeta(
         source=source,
-        ip_address=request.META.get("REMOTE_ADDR") or None,
+        ip_address=client_ip(request),
         user_agent=request.META.get("HTTP_USER_AGENT", ""),
     )
 

@@ -49,6 +49,43 @@ def test_login_throttling_locks_a_username_at_an_address_not_the_whole_address(c
     assert settings.AXES_COOLOFF_TIME.total_seconds() == 15 * 60
 
 
+def test_behind_nginx_each_client_is_throttled_by_its_own_address(client, settings):
+    """Every request reaches gunicorn from nginx's 127.0.0.1: with DJANGO_BEHIND_PROXY the
+    address is the client's from X-Forwarded-For (django-ipware), so one phone's five wrong
+    passwords lock that username at that phone, not for everyone behind the proxy."""
+    settings.BEHIND_PROXY = True
+    settings.PROXY_COUNT = 0  # nginx alone: the last address is the one it saw
+    factories.UserFactory(username="tablet1", password=PASSWORD)
+
+    def through_nginx(password, client_address):
+        return client.post(
+            "/api/v1/auth/token/",
+            {"username": "tablet1", "password": password},
+            REMOTE_ADDR="127.0.0.1",
+            HTTP_X_FORWARDED_FOR=client_address,
+        )
+
+    for n in range(settings.AXES_FAILURE_LIMIT):
+        # nginx appends the address it saw; what the phone wrote before it is not believed
+        through_nginx("wrong", f"10.0.0.{n}, 203.0.113.7")
+    assert through_nginx(PASSWORD, "203.0.113.7").status_code == 429
+    assert through_nginx(PASSWORD, "198.51.100.9").status_code == 200  # another phone signs in
+    assert set(AccessAttempt.objects.values_list("ip_address", flat=True)) == {"203.0.113.7"}
+
+
+def test_without_a_proxy_a_forwarded_address_is_not_believed(client):
+    """Not behind a proxy (the default), X-Forwarded-For is the client's own claim: ignored."""
+    factories.UserFactory(username="tablet1", password=PASSWORD)
+    for n in range(settings.AXES_FAILURE_LIMIT):
+        client.post(
+            "/api/v1/auth/token/",
+            {"username": "tablet1", "password": "wrong"},
+            REMOTE_ADDR="203.0.113.7",
+            HTTP_X_FORWARDED_FOR=f"10.0.0.{n}",  # a new address each try: no way out
+        )
+    assert token(client, "tablet1", PASSWORD, "203.0.113.7").status_code == 429
+
+
 def test_login_page_is_throttled_too(client):
     factories.UserFactory(username="desk", password=PASSWORD)
     for _ in range(settings.AXES_FAILURE_LIMIT):
@@ -165,3 +202,23 @@ def test_an_oversized_request_body_is_refused_and_stores_nothing(as_organiser, t
     )
     assert response.status_code in (400, 413)
     assert not tournament.players.exists()
+
+
+@pytest.mark.parametrize(
+    ("behind", "count", "forwarded", "address"),
+    [
+        (False, 0, "198.51.100.9", "127.0.0.1"),  # no proxy: the header is not believed
+        (True, 0, "198.51.100.9", "198.51.100.9"),  # nginx alone
+        (True, 0, "10.9.9.9, 198.51.100.9", "198.51.100.9"),  # what the phone wrote: ignored
+        (True, 1, "10.9.9.9, 198.51.100.9, 172.18.0.5", "198.51.100.9"),  # a CDN before nginx
+        (True, 0, None, "127.0.0.1"),  # no header: the direct address
+    ],
+)
+def test_the_client_address_is_read_from_the_right_of_x_forwarded_for(
+    rf, settings, behind, count, forwarded, address
+):
+    from config.client_ip import client_ip
+
+    settings.BEHIND_PROXY, settings.PROXY_COUNT = behind, count
+    headers = {"HTTP_X_FORWARDED_FOR": forwarded} if forwarded else {}
+    assert client_ip(rf.get("/", REMOTE_ADDR="127.0.0.1", **headers)) == address

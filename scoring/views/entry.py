@@ -19,6 +19,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from config.client_ip import client_ip
 from config.refusals import refusal_status, refusal_text
 from scoring import clock, rules, selectors, services, standings, time_called
 from scoring.exceptions import KeyReused, UnusualScores, VersionChanged, VersionRequired
@@ -49,7 +50,7 @@ def table_of(tournament: Tournament, table_id: int) -> Table:
 def meta(request: HttpRequest, source: str = "web") -> services.RequestMeta:
     return services.RequestMeta(
         source=source,
-        ip_address=request.META.get("REMOTE_ADDR") or None,
+        ip_address=client_ip(request),
         user_agent=request.META.get("HTTP_USER_AGENT", ""),
     )
 
