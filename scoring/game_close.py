@@ -6,6 +6,7 @@ import logging
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Exists, OuterRef
 from django.utils import translation
 
 from scoring import games, queue
@@ -32,6 +33,22 @@ def _send_if_finished(stage_id: int) -> None:
         queue.send(queue.CLOSE_GAME, stage_id=stage_id)
     except Exception:  # the broker is down: the organiser closes the game by hand
         logger.warning("games: could not send the close of stage %s", stage_id, exc_info=True)
+
+
+def games_awaiting_close() -> list[int]:
+    """Seated games whose every round is confirmed and whose next game is seated from them, with
+    no refusal kept on them: the close a broker outage lost (the sweeper sends it again). A game
+    whose close was refused waits for the organiser, who sees why on the console."""
+    seated_from = Stage.objects.filter(
+        tournament=OuterRef("tournament"),
+        order=OuterRef("order") + 1,
+        kind=Stage.Kind.QUALIFYING,
+        status=Stage.Status.PENDING,
+    ).exclude(movement="")
+    candidates = Stage.objects.filter(
+        Exists(seated_from), status=Stage.Status.SEATED, advance_problem=""
+    )
+    return [stage.pk for stage in candidates if not missing_results(stage)]
 
 
 def close_finished_game(*, stage: Stage) -> Stage | None:

@@ -31,14 +31,18 @@ def rebuild_standings(self, *, stage_id: int) -> None:
 
 @shared_task
 def sweep_stale_standings() -> int:
-    """Resend what a Redis outage lost: rebuilds of stale standings, seating of next levels."""
+    """Resend what a Redis outage lost: rebuilds of stale standings, seating of next levels, the
+    close of a finished game whose next game is seated from it."""
     stage_ids = standings.stale_stage_ids()
     for stage_id in stage_ids:
         rebuild_standings.delay(stage_id=stage_id)
     waiting = stages.stages_awaiting_advance()
     for stage_id in waiting:
         advance_from_stage.delay(stage_id=stage_id)
-    return len(stage_ids) + len(waiting)
+    finished = game_close.games_awaiting_close()
+    for stage_id in finished:
+        close_game.delay(stage_id=stage_id)
+    return len(stage_ids) + len(waiting) + len(finished)
 
 
 @shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)

@@ -8,7 +8,7 @@ from itertools import pairwise
 import pytest
 from pypdf import PdfReader
 
-from scoring import stages, tasks
+from scoring import game_close, stages, tasks
 from scoring.models import StandingRow
 from tables.models import Seat, Table
 from tests import factories
@@ -358,3 +358,26 @@ def test_the_eleven_three_preset_plays_four_games_of_moving_tables(client):
         own = StandingRow.objects.filter(player=row.player, stage__in=games)
         assert row.total == sum(r.total - r.carried for r in own)
     assert tournament.placings.count() == 21
+
+
+def test_the_sweeper_closes_a_finished_game_whose_close_was_lost(as_organiser, tournament, field):
+    """Every round of game 1 confirmed but its close never sent (the broker was down): the beat
+    sweeper closes it and seats game 2. A game with a round missing, or whose close was refused
+    (the organiser sees why), is left alone."""
+    game1 = add_game(as_organiser, tournament, 1)
+    game2 = add_game(as_organiser, tournament, 2, movement="move", move_count=1)
+    as_organiser.post(f"/api/v1/stages/{game1.pk}/seat/", {"seed": 11}, format="json")
+    assert game_close.games_awaiting_close() == []  # nothing played yet
+    play_stage(game1)  # stored as confirmed, with no close sent
+    game1.refresh_from_db()
+    assert game1.status == "seated"
+    Stage.objects.filter(pk=game1.pk).update(advance_problem="A tie decides a move.")
+    assert game_close.games_awaiting_close() == []
+    Stage.objects.filter(pk=game1.pk).update(advance_problem="")
+    assert game_close.games_awaiting_close() == [game1.pk]
+    tasks.sweep_stale_standings()
+    game1.refresh_from_db()
+    game2.refresh_from_db()
+    assert game1.status == "closed" and game2.status == "seated"
+    assert game2.source_stage_id == game1.pk
+    assert game_close.games_awaiting_close() == []
