@@ -97,6 +97,29 @@ class Stack:
         self.origin = f"http://127.0.0.1:{self.port}"
         self.token = ""
 
+    def open_event(self, name: str, slug: str, *, players: int) -> None:
+        """An organiser (its token kept for the next requests) and a Samboree of `players`
+        imported by CSV, through nginx as a script would."""
+        made = self.run(
+            "manage", "createsuperuser", "--noinput", "--username", "desk",
+            "--email", "desk@example.org", env={"DJANGO_SUPERUSER_PASSWORD": PASSWORD},
+        )  # fmt: skip
+        assert made.returncode == 0, made.stderr
+        token = self.request(
+            "POST", "/api/v1/auth/token/", {"username": "desk", "password": PASSWORD}
+        )
+        assert token.status == 200, token.body
+        self.token = token.json()["token"]
+        created = self.request(
+            "POST",
+            "/api/v1/tournaments/",
+            {"name": name, "slug": slug, "domino_set": 12, "preset": "samboree"},
+        )
+        assert created.status == 201, created.body
+        roster = "number,name\n" + "".join(f"{n},Player {n:02d}\n" for n in range(1, players + 1))
+        imported = self.upload_csv(f"/api/v1/tournaments/{slug}/players/import/", roster)
+        assert (imported.status, imported.json()) == (201, {"created": players})
+
     def run(self, *args: str, env: dict[str, str] | None = None, timeout: float = 120):
         return subprocess.run(
             ["bash", str(STACK_SH), *args],
@@ -249,30 +272,7 @@ def test_stack_plays_a_tournament_over_http_then_stops(stack):
     status = stack.run("status")
     assert status.returncode == 0, status.stdout + status.stderr
 
-    made = stack.run(
-        "manage",
-        "createsuperuser",
-        "--noinput",
-        "--username",
-        "desk",
-        "--email",
-        "desk@example.org",
-        env={"DJANGO_SUPERUSER_PASSWORD": PASSWORD},
-    )
-    assert made.returncode == 0, made.stderr
-    token = stack.request("POST", "/api/v1/auth/token/", {"username": "desk", "password": PASSWORD})
-    assert token.status == 200, token.body
-    stack.token = token.json()["token"]
-
-    created = stack.request(
-        "POST",
-        "/api/v1/tournaments/",
-        {"name": "Stack Night", "slug": "stack-night", "domino_set": 12, "preset": "samboree"},
-    )
-    assert created.status == 201, created.body
-    players = "number,name\n" + "".join(f"{n},Player {n:02d}\n" for n in range(1, 13))
-    imported = stack.upload_csv("/api/v1/tournaments/stack-night/players/import/", players)
-    assert (imported.status, imported.json()) == (201, {"created": 12})
+    stack.open_event("Stack Night", "stack-night", players=12)
 
     stage = {"starting_double": 12, "rounds": 2, "table_size_min": 3, "table_size_max": 4}
     qualifying = stack.request(
