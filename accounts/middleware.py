@@ -6,6 +6,7 @@ from django.contrib.auth import logout
 from django.http import HttpRequest
 from django.shortcuts import redirect
 from django.utils import timezone
+from django.utils.translation import get_language_from_path
 
 from tournaments.models import Staff
 
@@ -46,6 +47,9 @@ class StaffSessionMiddleware:
 
     @staticmethod
     def _allowed(path: str, slug: str) -> bool:
+        language = get_language_from_path(path)  # its tournament's public pages, /es/t/<slug>/
+        if language is not None:
+            path = path.removeprefix(f"/{language}")
         return path.startswith((f"/t/{slug}/", *TABLET_OPEN))
 
     @staticmethod

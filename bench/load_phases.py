@@ -342,7 +342,7 @@ async def measure_visibility(
     rng = random.Random(SEED + 4)
     phase = Phase("d. confirmation to public page")
     client = HttpClient(host, args.port, max_conns=4, timeout=args.timeout)
-    path = f"/t/{event.slug}/"
+    path = f"/en/t/{event.slug}/"
     token = event.official_tokens[0] if event.official_tokens else event.admin_token
     from_ack: list[float] = []
     from_send: list[float] = []

@@ -65,7 +65,7 @@ def page() -> dict[str, Any]:
     tournament = Tournament.objects.get(slug=slug)
     stage = selectors.current_stage(tournament.stages)
     client = Client(HTTP_HOST="127.0.0.1")
-    path = f"/t/{slug}/"
+    path = f"/en/t/{slug}/"
     for _ in range(3):
         client.get(path)
 
@@ -163,7 +163,7 @@ def template_variants(tournament, stage, meta, payload) -> dict[str, float]:
         return {"rows": rows, "rounds": rounds}
 
     tenth = {**payload, "rows": payload["rows"][: max(1, len(payload["rows"]) // 10)]}
-    request = RequestFactory().get(f"/t/{tournament.slug}/", HTTP_HOST="127.0.0.1")
+    request = RequestFactory().get(f"/en/t/{tournament.slug}/", HTTP_HOST="127.0.0.1")
     engine = engines["django"]
     full, small = context_for(payload), context_for(tenth)
     variants = {

@@ -52,7 +52,7 @@ async def run(args: argparse.Namespace, command: str) -> int:
     event = await build_event(client, args, run_id)
     for name, seconds in event.setup_seconds.items():
         print(f"  {name}: {seconds:.1f} s")
-    path = f"/t/{event.slug}/"
+    path = f"/en/t/{event.slug}/"
     measure = Measure(args, weblog)
     phases: dict[str, Phase] = {}
     vacuumed = [vacuum(args)]

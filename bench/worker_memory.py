@@ -78,14 +78,14 @@ def public_paths(site: Site, players: int) -> list[str]:
     paths = ["/", "/api/v1/tournaments/", "/api/v1/presets/", "/health/live/"]
     for tournament in site.json("/api/v1/tournaments/") or []:
         slug = tournament["slug"]
-        paths += [f"/t/{slug}/{page}" for page in PUBLIC_PAGES]
+        paths += [f"/en/t/{slug}/{page}" for page in PUBLIC_PAGES]
         api = f"/api/v1/tournaments/{slug}/"
         paths += [api, api + "standings/", api + "players/", api + "stages/"]
         for player in (site.json(api + "players/") or [])[:players]:
-            paths.append(f"/t/{slug}/players/{player['number']}/")
+            paths.append(f"/en/t/{slug}/players/{player['number']}/")
         for stage in site.json(api + "stages/") or []:
             paths += [f"/api/v1/stages/{stage['id']}/", f"/api/v1/stages/{stage['id']}/standings/"]
-            paths += [f"/t/{slug}/tables/{stage['order']}/{n}/" for n in (1, 2, 3)]
+            paths += [f"/en/t/{slug}/tables/{stage['order']}/{n}/" for n in (1, 2, 3)]
     return paths
 
 

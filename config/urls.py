@@ -1,3 +1,4 @@
+from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
@@ -35,6 +36,10 @@ urlpatterns = [
     path("", include("tables.urls")),
     path("", include("scoring.urls")),
 ]
+# The public pages carry their language in the address (/en/t/<slug>/, /es/t/<slug>/), so that
+# they vary on nothing personal and a shared cache may keep them; the old /t/<slug>/ addresses
+# redirect to the browser's language (LocaleMiddleware, as a prefixed address exists).
+urlpatterns += i18n_patterns(path("", include("scoring.public_urls")))
 
 
 def not_found(request, exception=None):

@@ -153,13 +153,11 @@ def how_it_works_page(request: HttpRequest, slug: str) -> HttpResponse:
         "divisions": list(tournament.divisions.all()),
     }
     response = render(request, "scoring/how_it_works.html", context)
-    # The page's version is the page itself, but for the CSRF token of its language form (new
-    # for every request): a changed setting, stage or wording makes a new one.
+    # The page's version is the page itself, but for the CSRF token of a signed-in person's forms
+    # (new for every request): a changed setting, stage or wording makes a new one.
     digest = hashlib.blake2b(CSRF_VALUE.sub(b"", response.content), digest_size=8).hexdigest()
     etag = _etag("how", tournament.pk, digest)
     if (unchanged := _fresh_or_304(request, etag)) is not None:
         return unchanged
     response["ETag"] = etag
-    response["Cache-Control"] = "no-cache"
-    response["Vary"] = "Accept-Language, Cookie"
     return response

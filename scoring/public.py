@@ -9,15 +9,16 @@ from typing import Any
 
 from django.core.cache import cache, caches
 from django.db import connection
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
-from django.middleware.csrf import get_token
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.cache import patch_vary_headers
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from config.http_cache import not_modified
 from scoring import clock, games, selectors, standings, time_called
 from scoring.divisions import chosen_division, division_members, division_rows, podium
 from scoring.models import RoundResult, StageStandings
@@ -34,16 +35,14 @@ SCREEN_COLUMN = 15
 SCREEN_PAGE = 2 * SCREEN_COLUMN
 
 
-def _fresh_or_304(request: HttpRequest, etag: str) -> HttpResponse | None:
-    if etag in [tag.strip() for tag in request.headers.get("If-None-Match", "").split(",")]:
-        return HttpResponseNotModified(headers={"ETag": etag})
-    return None
+_fresh_or_304 = not_modified  # a 304 while the visitor (or the cache in front) holds it
 
 
 def _live(response: HttpResponse, etag: str) -> HttpResponse:
+    """A live page's version; its caching is config/http_cache.py's (public for anonymous
+    visitors, private for a signed-in person). The HTMX fragment shares the page's address."""
     response["ETag"] = etag
-    response["Cache-Control"] = "no-cache"  # revalidate every poll: a 304 while unchanged
-    response["Vary"] = "HX-Request, Accept-Language, Cookie"
+    patch_vary_headers(response, ("HX-Request",))
     return response
 
 
@@ -185,52 +184,36 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
 # imitate it: its quotes would be &quot;.
 CSRF_VALUE = re.compile(rb'name="csrfmiddlewaretoken" value="([^"]*)"')
 
-PageParts = tuple[bytes, bytes | None]  # the page before its CSRF token and after (None: none)
+# A query parameter that names a version for the cache in front (a page fetching the version
+# that nginx announced: ?v=...); the origin serves the current one, as without it.
+VERSION_PARAMETER = "v"
 
 
 def _shared_page(request: HttpRequest, key: str, render_page) -> HttpResponse:
-    """A page that is the same for every visitor who is not signed in, but for the CSRF token of
-    its language form: rendered once per key and kept, in this process and in Redis, cut around
-    the token; then served with each visitor's own token put in. Signed-in people, and addresses
-    with a query string (which the page links back to), get it rendered for them."""
+    """A page that is the same for every visitor who is not signed in: rendered once per key and
+    kept, in this process and in Redis. Signed-in people, and addresses with a query string
+    (which the page links back to), get it rendered for them."""
     if not _may_share(request):
         return render_page()
     if (kept := _kept_page(request, key)) is not None:
         return kept
     response = render_page()
-    parts = _page_parts(response.content)
-    if parts is not None:
-        _keep(key, parts)
+    if response.status_code == 200 and not CSRF_VALUE.search(response.content):
+        _keep(key, response.content)  # never a page holding a visitor's CSRF token
     return response
 
 
 def _may_share(request: HttpRequest) -> bool:
-    return not (request.GET or request.user.is_authenticated)
+    return not (set(request.GET) - {VERSION_PARAMETER} or request.user.is_authenticated)
 
 
 def _kept_page(request: HttpRequest, key: str) -> HttpResponse | None:
-    """The kept page of _shared_page with this visitor's CSRF token, if it may be shared with
-    them and is kept."""
+    """The kept page of _shared_page, if it may be shared with this visitor and is kept."""
     if not _may_share(request):
         return None
-    parts = _kept(key)
-    if parts is None:
-        return None
-    before, after = parts
-    if after is None:
-        return HttpResponse(before)
-    token = get_token(request)  # this visitor's, and sets the CSRF cookie as the tag would
-    return HttpResponse(before + token.encode() + after)
-
-
-def _page_parts(content: bytes) -> PageParts | None:
-    """The page cut around its CSRF token; None (not kept) when it has more than one."""
-    found = list(CSRF_VALUE.finditer(content))
-    if not found:
-        return content, None
-    if len(found) > 1:
-        return None
-    return content[: found[0].start(1)], content[found[0].end(1) :]
+    content = _kept(key)
+    # bytes: a page kept by this version (an older one kept its parts around a CSRF token)
+    return HttpResponse(content) if isinstance(content, bytes) else None
 
 
 def _kept(key: str) -> Any:

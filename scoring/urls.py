@@ -1,8 +1,11 @@
+"""The pages for those who run the event (the console, score entry): their language is the
+person's (a cookie, else the browser's). The public pages, with the language in the address, are
+in public_urls.py."""
+
 from django.urls import path
 
 from config import converters  # noqa: F401 (the <id:...> converter)
-from scoring import how_it_works, public, views
-from scoring.views import results_page
+from scoring import views
 
 urlpatterns = [
     path("t/<slug:slug>/manage/stages/<id:order>/progress/", views.progress, name="progress"),
@@ -17,24 +20,10 @@ urlpatterns = [
         views.history_page,
         name="round-history",
     ),
-    path("t/<slug:slug>/", public.standings_page, name="tournament-home"),
-    path("t/<slug:slug>/tables/<id:order>/<id:number>/", public.table_sheet, name="table-sheet"),
-    path("t/<slug:slug>/players/", public.find_player, name="find-player"),
-    path("t/<slug:slug>/players/<id:number>/", views.player_page, name="player-page"),
-    path("t/<slug:slug>/screen/", public.screen, name="screen"),
-    path("t/<slug:slug>/how-it-works/", how_it_works.how_it_works_page, name="how-it-works"),
     path(
         "t/<slug:slug>/manage/stages/<id:order>/close/",
         views.close_stage_page,
         name="manage-close",
-    ),
-    path("t/<slug:slug>/bracket/", views.bracket, name="bracket"),
-    path("t/<slug:slug>/results/", results_page.results_page, name="results"),
-    path("t/<slug:slug>/results.pdf", results_page.results_download, name="results-pdf"),
-    path(
-        "t/<slug:slug>/results/certificates/",
-        results_page.certificates,
-        name="results-certificates",
     ),
     path(
         "t/<slug:slug>/manage/scores/import/", views.import_scores_page, name="manage-import-scores"

@@ -18,7 +18,7 @@ PASSWORD = "a-long-test-password"
 
 def test_pages_carry_a_content_security_policy_without_inline_code(client):
     tournament = factories.TournamentFactory()
-    for path in ("/", f"/t/{tournament.slug}/", "/accounts/login/", "/api/v1/docs/"):
+    for path in ("/", f"/en/t/{tournament.slug}/", "/accounts/login/", "/api/v1/docs/"):
         response = client.get(path)
         assert response.status_code == 200, path
         policy = response["Content-Security-Policy"]

@@ -36,7 +36,7 @@ def test_an_organiser_lands_on_my_tournaments_with_its_links(client, in_play, or
     slug = in_play.slug
     assert "<h1>My tournaments</h1>" in mine and in_play.name in mine
     assert "In play: Qualifying, round 2" in mine and "You are an organiser" in mine
-    for link in (f"/t/{slug}/manage/", f"/t/{slug}/enter/", f"/t/{slug}/"):
+    for link in (f"/t/{slug}/manage/", f"/t/{slug}/enter/", f"/en/t/{slug}/"):
         assert f'href="{link}"' in mine
     assert 'href="/new/"' in mine  # organisers may create tournaments
     assert other.name not in mine and other.name in main_of(page)
@@ -80,12 +80,12 @@ def test_the_navigation_bar_shows_a_signed_in_persons_pages(client, tournament, 
     if role:
         factories.StaffFactory(tournament=tournament, user=user, role=role)
     client.force_login(user)
-    nav = staff_nav(client.get(f"/t/{tournament.slug}/").content.decode())
+    nav = staff_nav(client.get(f"/en/t/{tournament.slug}/").content.decode())
     assert set(re.findall(r">([^<]+)</a>", nav)) == links
 
 
 def test_anonymous_readers_get_no_staff_navigation(client, tournament):
-    page = client.get(f"/t/{tournament.slug}/").content.decode()
+    page = client.get(f"/en/t/{tournament.slug}/").content.decode()
     assert staff_nav(page) == ""
     assert 'href="/accounts/login/?next=' in page
 

@@ -161,6 +161,11 @@ def test_a_tablet_joins_without_an_account_until_the_organiser_ends_it(
     # ... and reaches nothing else: no account pages, no new tournament.
     assert client.get("/accounts/email/")["Location"] == f"/t/{tournament.slug}/enter/"
     assert client.get("/new/")["Location"] == f"/t/{tournament.slug}/enter/"
+    # Its tournament's public pages it may open, in either language.
+    for language in ("en", "es"):
+        assert client.get(f"/{language}/t/{tournament.slug}/").status_code == 200
+    other = factories.TournamentFactory()
+    assert client.get(f"/es/t/{other.slug}/")["Location"] == f"/t/{tournament.slug}/enter/"
     # The organiser ends it: the tablet's next submission is refused and stores nothing.
     listed = as_organiser.get(f"/api/v1/tournaments/{tournament.slug}/staff/").json()
     tablet = next(m for m in listed if m["joined_via"] == "tablet")

@@ -183,12 +183,12 @@ def test_the_phone_header_is_the_tournaments_name_and_one_menu(new_page, transac
     page.get_by_text("Menu").click()  # a <details>: no script needed
     assert links.is_visible() and page.get_by_role("link", name="Sign in").is_visible()
     shoot(page, "en", "phone", "menu-open")
-    page.get_by_role("button", name="Español").click()
-    page.wait_for_load_state()
+    page.get_by_role("link", name="Español").click()  # the same page, its address in Spanish
+    page.wait_for_url(f"**/es/t/{event.slug}/")
     assert page.locator("html").get_attribute("lang") == "es"
 
     page.set_viewport_size({"width": 820, "height": 1180})
-    page.goto(f"/t/{event.slug}/")
+    page.goto(f"/es/t/{event.slug}/")
     assert not page.locator(".menu > summary").is_visible()
     assert page.get_by_role("link", name="Buscar un jugador").is_visible()
     assert page.get_by_role("link", name="Iniciar sesión").is_visible()

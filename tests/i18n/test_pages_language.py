@@ -19,7 +19,10 @@ from tests.i18n.conftest import SPANISH, page
 
 @pytest.mark.django_db
 def test_standings_page_speaks_spanish_to_a_spanish_browser(client, table):
-    html = page(client, f"/t/{table.stage.tournament.slug}/", **SPANISH)
+    slug = table.stage.tournament.slug
+    old_address = client.get(f"/t/{slug}/", **SPANISH)  # a QR code printed before /es/
+    assert old_address.status_code == 302 and old_address["Location"] == f"/es/t/{slug}/"
+    html = page(client, old_address["Location"])  # the address alone says Spanish
     assert '<html lang="es">' in html
     assert "Buscar un jugador: número de gafete o nombre" in html
     assert ">Clasificación</a>" in html and ">Eliminatorias</a>" in html
@@ -29,7 +32,7 @@ def test_standings_page_speaks_spanish_to_a_spanish_browser(client, table):
 
 @pytest.mark.django_db
 def test_standings_page_stays_english_by_default(client, table):
-    html = page(client, f"/t/{table.stage.tournament.slug}/")
+    html = page(client, f"/en/t/{table.stage.tournament.slug}/")
     assert '<html lang="en">' in html
     assert "Find a player: badge number or name" in html and "Clasificación" not in html
 
@@ -71,13 +74,17 @@ def test_login_page_speaks_spanish(client):
 @pytest.mark.django_db
 def test_language_switch_sticks_across_pages(client, table):
     slug = table.stage.tournament.slug
-    response = client.post("/i18n/setlang/", {"language": "es", "next": f"/t/{slug}/"})
-    assert response.status_code == 302 and response["Location"] == f"/t/{slug}/"
-    # No Accept-Language from here on: the choice alone keeps the pages in Spanish.
-    assert "Buscar un jugador" in page(client, f"/t/{slug}/")
+    response = client.post("/i18n/setlang/", {"language": "es", "next": f"/en/t/{slug}/"})
+    # The same page in Spanish: its address says the language.
+    assert response.status_code == 302 and response["Location"] == f"/es/t/{slug}/"
+    # No Accept-Language from here on: the choice alone keeps the pages in Spanish, those
+    # without a language in their address, and the old addresses of those with one.
+    assert client.get(f"/t/{slug}/")["Location"] == f"/es/t/{slug}/"
+    assert "Buscar un jugador" in page(client, f"/es/t/{slug}/")
     assert "Iniciar sesión" in page(client, "/accounts/login/")
     client.post("/i18n/setlang/", {"language": "en", "next": "/"})
-    assert "Find a player" in page(client, f"/t/{slug}/", **SPANISH)
+    assert client.get(f"/t/{slug}/", **SPANISH)["Location"] == f"/en/t/{slug}/"
+    assert "Find a player" in page(client, f"/en/t/{slug}/")
 
 
 # --------------------------------------------------------------------------------------------

@@ -105,7 +105,7 @@ def test_a_playoff_level_named_by_the_worker_reads_in_each_readers_language(
     assert (level.name, level.name_key) == ("Playoff level 1", "playoff_level:1")
     assert names(anon, tournament.slug, **SPANISH)[1] == "Eliminatoria, nivel 1"
     assert names(anon, tournament.slug, **ENGLISH)[1] == "Playoff level 1"
-    bracket = page(anon, f"/t/{tournament.slug}/bracket/", **SPANISH)
+    bracket = page(anon, f"/es/t/{tournament.slug}/bracket/", **SPANISH)
     assert "Eliminatoria, nivel 1" in bracket and "Playoff level 1" not in bracket
 
 

@@ -98,7 +98,10 @@ def test_with_redis_frozen_a_result_is_kept_and_every_page_answers_within_3_seco
     standings.rebuild_standings(stage=stage)
     assert anon.get(f"/api/v1/stages/{stage.pk}/standings/").json()["results_counted"] == 1
     answering = {}  # the pages rendered with Redis answering, for comparison
-    for name, path in (("standings page", f"/t/{slug}/"), ("projector", f"/t/{slug}/screen/")):
+    for name, path in (
+        ("standings page", f"/en/t/{slug}/"),
+        ("projector", f"/en/t/{slug}/screen/"),
+    ):
         answering[name] = timed(lambda path=path: anon.get(path))[0]
         caches["default"].clear()  # the pages are rendered again below, kept nowhere
         caches["local"].clear()
@@ -109,8 +112,8 @@ def test_with_redis_frozen_a_result_is_kept_and_every_page_answers_within_3_seco
     requests = {
         "round result PUT": (201, lambda: tablet.put(round_url, body, format="json")),
         "confirm": (200, lambda: tablet.post(f"{round_url}confirm/")),
-        "standings page": (200, lambda: anon.get(f"/t/{slug}/")),
-        "projector": (200, lambda: anon.get(f"/t/{slug}/screen/")),
+        "standings page": (200, lambda: anon.get(f"/en/t/{slug}/")),
+        "projector": (200, lambda: anon.get(f"/en/t/{slug}/screen/")),
         "API standings": (200, lambda: anon.get(f"/api/v1/stages/{stage.pk}/standings/")),
     }
     took = {}

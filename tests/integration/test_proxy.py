@@ -172,7 +172,7 @@ def test_nginx_caches_public_answers_and_never_private_ones(stack):
 
     # Static files come from disk: no cache status (not proxied), kept a year when hashed, and
     # gunicorn never asked.
-    page = fetch(stack, "/t/proxy-night/", headers={"Accept": "text/html"})
+    page = fetch(stack, "/en/t/proxy-night/", headers={"Accept": "text/html"})
     assert page.status == 200, page.body[:500]
     found = re.search(rb'href="(/static/[^"]+\.css)"', page.body)
     assert found, page.body[:1000]

@@ -340,7 +340,7 @@ def test_stack_plays_a_tournament_over_http_then_stops(stack):
     assert {p["player"]["id"] for p in placings} == set(expected)
 
     # Pages render with DEBUG off (templates, the 404 page).
-    assert stack.request("GET", "/t/stack-night/", headers={"Accept": "text/html"}).status == 200
+    assert stack.request("GET", "/en/t/stack-night/", headers={"Accept": "text/html"}).status == 200
     assert stack.request("GET", "/no-such-page/", headers={"Accept": "text/html"}).status == 404
 
     # All of it through nginx (the officials' requests, with their token, bypass its cache).

@@ -106,9 +106,9 @@ def test_the_table_list_sheet_and_projector_show_the_clock(frozen, client, offic
     clock.start_clock(timed)
     frozen.shift(timedelta(minutes=5))
     slug = timed.tournament.slug
-    sheet = client.get(f"/t/{slug}/tables/1/1/").content.decode()
+    sheet = client.get(f"/en/t/{slug}/tables/1/1/").content.decode()
     assert remaining(sheet) == 55 * 60
-    screen = client.get(f"/t/{slug}/screen/").content.decode()
+    screen = client.get(f"/en/t/{slug}/screen/").content.decode()
     assert remaining(screen) == 55 * 60 and "scoring/clock.js" in screen
     client.force_login(official)
     tables = client.get(f"/t/{slug}/enter/").content.decode()
@@ -116,7 +116,7 @@ def test_the_table_list_sheet_and_projector_show_the_clock(frozen, client, offic
 
 
 def test_the_sheet_is_a_new_version_when_the_clock_changes(frozen, client, timed):
-    url = f"/t/{timed.tournament.slug}/tables/1/1/"
+    url = f"/en/t/{timed.tournament.slug}/tables/1/1/"
     etag = client.get(url)["ETag"]
     clock.start_clock(timed)
     assert client.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 200
@@ -157,19 +157,19 @@ def test_results_say_time_called_after_round_n(client, timed):
     play(timed, second, 2, [0, 6, 11, 16])
     standings.rebuild_standings(stage=timed)
     slug = timed.tournament.slug
-    sheet = client.get(f"/t/{slug}/tables/1/2/").content.decode()
+    sheet = client.get(f"/en/t/{slug}/tables/1/2/").content.decode()
     assert "Time called after round 2." in sheet
-    assert "Time called after round" not in client.get(f"/t/{slug}/tables/1/1/").content.decode()
-    home = client.get(f"/t/{slug}/").content.decode()
+    assert "Time called after round" not in client.get(f"/en/t/{slug}/tables/1/1/").content.decode()
+    home = client.get(f"/en/t/{slug}/").content.decode()
     assert "Time called: ranked on rounds 1 to 2, which every table played." in home
     assert "Table 2: time called after round 2." in home
     # Every table's rounds are in up to its last: who advances is decided, not "would advance".
     assert "Who advances is decided when every table has played every round." not in home
-    player = client.get(f"/t/{slug}/players/{second[0].number}/").content.decode()
+    player = client.get(f"/en/t/{slug}/players/{second[0].number}/").content.decode()
     assert "Table 2: time called after round 2." in player
     # Table 1's rounds 3 and 4 are final, counted for its own places but not the overall
     # ranking: never "provisional" once time is called and every table is in.
-    table_one = client.get(f"/t/{slug}/players/{first[0].number}/").content.decode()
+    table_one = client.get(f"/en/t/{slug}/players/{first[0].number}/").content.decode()
     assert "(counted at its table only)" in table_one and "(provisional)" not in table_one
     assert "(counted at its table only)" in home and "(provisional)" not in home
 
@@ -224,7 +224,7 @@ def test_the_bracket_says_time_was_called_at_a_playoff_level(client, tournament)
     play(level, first, 3, [0, 5, 10])
     play(level, second, 2, [0, 6, 11])
     standings.rebuild_standings(stage=level)
-    page = " ".join(client.get(f"/t/{tournament.slug}/bracket/").content.decode().split())
+    page = " ".join(client.get(f"/en/t/{tournament.slug}/bracket/").content.decode().split())
     assert "Time called: ranked on rounds 1 to 2, which every table played." in page
     assert "Table 2: time called after round 2." in page and "Table 1: time called" not in page
     assert page.count("✓ advances") == 2 and "would advance" not in page

@@ -43,7 +43,7 @@ def test_load_demo_creates_a_samboree_with_37_players_and_logins(client, capsys)
     assert "Continue without an account" in client.get(join[1]).content.decode()
     signed_in = client.post("/accounts/login/", {"login": "official", "password": DEMO_PASSWORD})
     assert signed_in.status_code == 302  # the demo password works
-    assert client.get(f"/t/{DEMO_SLUG}/").status_code == 200
+    assert client.get(f"/en/t/{DEMO_SLUG}/").status_code == 200
     assert "Accept the invitation" in client.get(join[1]).content.decode()
 
 
@@ -104,7 +104,7 @@ def test_the_silver_games_are_finished_with_medals_in_three_divisions(anon, clie
     for division, won in medals.items():
         mine = sorted((p["place"], p["player"]["name"]) for p in body if p["division"] == division)
         assert [name for _, name in mine[:3]] == [won["gold"], won["silver"], won["bronze"]]
-    results = client.get(f"/t/{SILVER_SLUG}/results/").content.decode()
+    results = client.get(f"/en/t/{SILVER_SLUG}/results/").content.decode()
     for division, won in medals.items():
         assert f"Division {division}" in results
         assert all(name in results for name in won.values())
@@ -131,7 +131,7 @@ def test_the_silver_games_ended_with_time_called_a_round_apart(anon, client):
     assert game.clock.rounds_at_call == {str(number): last for number, last in played.items()}
     fewest, most = min(played.values()), max(played.values())
     assert most == fewest + 1 < game.rounds
-    results = client.get(f"/t/{SILVER_SLUG}/results/").content.decode()
+    results = client.get(f"/en/t/{SILVER_SLUG}/results/").content.decode()
     assert f"Time called: ranked on rounds 1 to {fewest}, which every table played." in results
     for number, last in played.items():
         assert f"Table {number}: time called after round {last}." in results

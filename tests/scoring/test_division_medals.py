@@ -117,26 +117,26 @@ def test_placings_csv_says_the_division_its_place_and_the_medal(senior_games, as
 def test_the_pages_show_each_divisions_medallists(senior_games, client):
     slug = senior_games.tournament.slug
     expected = expected_medals(senior_games)
-    results = client.get(f"/t/{slug}/results/").content.decode()
+    results = client.get(f"/en/t/{slug}/results/").content.decode()
     for division in ("60-69", "70-79"):
         section = results.split(f"Division {division}</h2>")[1].split("</section>")[0]
         for medal_name, name in zip(("Gold", "Silver", "Bronze"), expected[division], strict=True):
             row = section.split(name)[0].rsplit("<tr>", 1)[1]
             assert medal_name in row
     assert "No division</h2>" in results and "Overall placings" in results
-    standings = client.get(f"/t/{slug}/").content.decode()
+    standings = client.get(f"/en/t/{slug}/").content.decode()
     podium = standings.split('class="podium"')[1].split("</section>")[0]
     assert "Division 60-69" in podium and "Division 70-79" in podium
     for names in expected.values():
         assert all(name in podium for name in names)
-    certificates = client.get(f"/t/{slug}/results/certificates/").content.decode()
+    certificates = client.get(f"/en/t/{slug}/results/certificates/").content.decode()
     gold = expected["70-79"][0]
     certificate = certificates.split(f'aria-label="{gold}')[1].split("</article>")[0]
     assert "Gold · 1st place in division 70-79" in certificate
     # Three in each of the two divisions and the two of none.
     assert certificates.count('class="certificate"') == 3 + 3 + 2
     number = Player.objects.get(name=gold).number
-    player = client.get(f"/t/{slug}/players/{number}/").content.decode()
+    player = client.get(f"/en/t/{slug}/players/{number}/").content.decode()
     assert "In division 70-79: 1" in player and "Gold medal" in player
 
 
@@ -159,7 +159,7 @@ def test_a_divisions_standings_rank_its_players_among_themselves(senior_games, c
     rows = anon.get(f"/api/v1/stages/{senior_games.pk}/standings/").json()["rows"]
     mine = [row for row in rows if row["division"] == "70-79"]
     assert len(mine) == 5 and {row["division"] for row in rows} == {"60-69", "70-79", None}
-    page = client.get(f"/t/{tournament.slug}/?division={seventies.pk}").content.decode()
+    page = client.get(f"/en/t/{tournament.slug}/?division={seventies.pk}").content.decode()
     assert "Qualifying: division 70-79" in page
     table = page.split('<table class="standings">')[1].split("</table>")[0]
     for place, row in enumerate(mine, start=1):  # every total differs: ranks 1 to 5
@@ -169,10 +169,10 @@ def test_a_divisions_standings_rank_its_players_among_themselves(senior_games, c
     others = [row["player"]["name"] for row in rows if row["division"] != "70-79"]
     assert not any(f">{name}</a>" in table for name in others)
     # The switch names every division and everyone; a division the event lacks is a 404.
-    everyone = client.get(f"/t/{tournament.slug}/").content.decode()
+    everyone = client.get(f"/en/t/{tournament.slug}/").content.decode()
     assert f"?division={seventies.pk}" in everyone and "Everyone" in everyone
-    assert client.get(f"/t/{tournament.slug}/?division=999999").status_code == 404
-    assert client.get(f"/t/{tournament.slug}/?division=x").status_code == 404
+    assert client.get(f"/en/t/{tournament.slug}/?division=999999").status_code == 404
+    assert client.get(f"/en/t/{tournament.slug}/?division=x").status_code == 404
 
 
 @pytest.mark.django_db(transaction=True)
@@ -183,16 +183,16 @@ def test_a_player_moved_to_another_division_shows_in_it_at_once(senior_games, cl
     sixties = Division.objects.get(tournament=tournament, name="60-69")
     seventies = Division.objects.get(tournament=tournament, name="70-79")
     moved = Player.objects.filter(division=sixties).order_by("number").first()
-    before = client.get(f"/t/{tournament.slug}/?division={seventies.pk}")
+    before = client.get(f"/en/t/{tournament.slug}/?division={seventies.pk}")
     assert f">{moved.name}</a>" not in before.content.decode()
     moved.division = seventies
     moved.save()
     after = client.get(
-        f"/t/{tournament.slug}/?division={seventies.pk}", HTTP_IF_NONE_MATCH=before["ETag"]
+        f"/en/t/{tournament.slug}/?division={seventies.pk}", HTTP_IF_NONE_MATCH=before["ETag"]
     )
     assert after.status_code == 200  # not a 304 of the page before the move
     assert f">{moved.name}</a>" in after.content.decode()
-    sixties_page = client.get(f"/t/{tournament.slug}/?division={sixties.pk}").content.decode()
+    sixties_page = client.get(f"/en/t/{tournament.slug}/?division={sixties.pk}").content.decode()
     assert f">{moved.name}</a>" not in sixties_page.split('<table class="standings">')[1]
 
 
@@ -225,9 +225,9 @@ def test_a_player_who_withdrew_wins_no_medal_and_the_next_takes_it(
         (2, "silver"),
     ]
     assert mine[leaving.pk]["place"] == 12  # placed overall, after everyone who played on
-    page = client.get(f"/t/{tournament.slug}/players/{leaving.number}/").content.decode()
+    page = client.get(f"/en/t/{tournament.slug}/players/{leaving.number}/").content.decode()
     assert "Final place: 12" in page and "In division 80+" not in page and "medal" not in page
-    results = client.get(f"/t/{tournament.slug}/results/").content.decode()
+    results = client.get(f"/en/t/{tournament.slug}/results/").content.decode()
     rows = [row for row in results.split("<tr>") if f"/players/{leaving.number}/" in row]
     assert any("<strong>\u2013</strong>" in row for row in rows)  # in the division's table
     assert "None" not in results

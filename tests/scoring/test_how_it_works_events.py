@@ -15,7 +15,7 @@ def page_of(client, preset: str, domino_set: int = 12) -> str:
         name="Event", slug=f"event-{preset}".replace("_", "-"), domino_set=domino_set,
         preset=preset, by=factories.OrganiserAccountFactory(), with_stages=True,
     )  # fmt: skip
-    return " ".join(client.get(f"/t/{tournament.slug}/how-it-works/").content.decode().split())
+    return " ".join(client.get(f"/en/t/{tournament.slug}/how-it-works/").content.decode().split())
 
 
 def test_senior_games_name_their_age_categories_and_medals(client):

@@ -131,14 +131,14 @@ def test_three_games_moved_then_reseated_by_the_worker(
     # The player page: where they sit in game 2, and where they came from.
     up = first[1][0]  # table 2's best moved up to table 1
     seat_up = Seat.objects.get(stage=game2, player__number=up)
-    page = client.get(f"/t/{tournament.slug}/players/{up}/").content.decode()
+    page = client.get(f"/en/t/{tournament.slug}/players/{up}/").content.decode()
     expected = f"Game 2: table 1, seat {seat_up.position} (moved up from table 2)"
     assert expected in " ".join(page.split())
     down = first[0][-1]
-    page = client.get(f"/t/{tournament.slug}/players/{down}/").content.decode()
+    page = client.get(f"/en/t/{tournament.slug}/players/{down}/").content.decode()
     assert "(moved down from table 1)" in page
     # The projector shows where to sit until the game's first result.
-    screen = client.get(f"/t/{tournament.slug}/screen/").content.decode()
+    screen = client.get(f"/en/t/{tournament.slug}/screen/").content.decode()
     assert "Game 2: where to sit" in screen
     assert "moved up from table 2" in screen
     # The new game's table cards print, named for the game.
@@ -160,7 +160,7 @@ def test_three_games_moved_then_reseated_by_the_worker(
         s.from_table == next(n for n, t in enumerate(second, 1) if s.player.number in t)
         for s in reseated
     )
-    page = client.get(f"/t/{tournament.slug}/players/1/").content.decode()
+    page = client.get(f"/en/t/{tournament.slug}/players/1/").content.decode()
     assert "reseated from table" in page
 
     # Totals carried: a game 2 total is both games' own.
@@ -314,7 +314,7 @@ def test_a_late_entry_checked_in_between_games_sits_at_the_bottom_table(
     assert [len(t) for t in tables_of(game2)] == [4, 4, 5]
     seat = Seat.objects.get(stage=game2, player=late)
     assert (seat.table.number, seat.from_table) == (3, None)
-    page = " ".join(client.get(f"/t/{tournament.slug}/players/13/").content.decode().split())
+    page = " ".join(client.get(f"/en/t/{tournament.slug}/players/13/").content.decode().split())
     assert f"Game 2: table 3, seat {seat.position}</p>" in page
 
 

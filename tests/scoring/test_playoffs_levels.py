@@ -52,13 +52,13 @@ def test_the_standings_page_and_the_projector_name_the_winners_once_the_final_is
     close(as_organiser, stage)
     final = Stage.objects.get(source_stage=stage)
     play_stage(final)
-    before = client.get(f"/t/{tournament.slug}/").content.decode()  # kept for this snapshot
+    before = client.get(f"/en/t/{tournament.slug}/").content.decode()  # kept for this snapshot
     assert ": final result<" not in before
     close(as_organiser, final)
     winner, second, third = (
         s.player for s in Seat.objects.filter(stage=final).order_by("position")
     )  # seat 1 won every round
-    for path in (f"/t/{tournament.slug}/", f"/t/{tournament.slug}/screen/"):
+    for path in (f"/en/t/{tournament.slug}/", f"/en/t/{tournament.slug}/screen/"):
         page = client.get(path).content.decode()
         assert f"{tournament.name}: final result<" in page
         assert f"<strong>{winner.name}</strong>" in page
@@ -70,7 +70,7 @@ def test_the_standings_page_and_the_projector_name_the_winners_once_the_final_is
         )
         assert podium.index("Gold") < podium.index(winner.name) < podium.index("Silver")
         assert podium.index(winner.name) < podium.index(second.name) < podium.index(third.name)
-    qualifying = client.get(f"/t/{tournament.slug}/?stage=1").content.decode()
+    qualifying = client.get(f"/en/t/{tournament.slug}/?stage=1").content.decode()
     assert ": final result<" not in qualifying  # the podium is the final's page's
 
 
@@ -79,7 +79,7 @@ def test_the_qualifying_standings_stay_one_tap_away_during_the_playoffs(
 ):
     stage = qualifying_with_tables(tournament, [3] * 3)
     play_stage(stage)
-    home = f"/t/{tournament.slug}/"
+    home = f"/en/t/{tournament.slug}/"
     assert 'class="stage-switch"' not in client.get(home).content.decode()  # one stage: no switch
     close(as_organiser, stage)
     final = Stage.objects.get(source_stage=stage)
@@ -118,7 +118,7 @@ def test_the_podium_of_a_final_of_two_names_the_third_place_from_the_qualifying(
     close(as_organiser, final)
     thirds = list(Placing.objects.filter(tournament=tournament, place=3))
     assert thirds and {p.stage_id for p in thirds} == {stage.pk}  # both tables' runners-up
-    page = client.get(f"/t/{tournament.slug}/").content.decode()
+    page = client.get(f"/en/t/{tournament.slug}/").content.decode()
     assert f"{tournament.name}: final result<" in page
     for third in thirds:
         assert third.player.name in page.split(": final result<", 1)[1].split("</section>", 1)[0]

@@ -20,9 +20,11 @@ def test_bracket_page_shows_levels_tables_origins_and_placings(client, as_organi
     stage = qualifying_with_tables(tournament, [3] * 6)
     level1 = playoff(tournament, size_min=3, size_max=3)
     play_stage(stage)
-    assert "have not started yet" in client.get(f"/t/{tournament.slug}/bracket/").content.decode()
+    assert (
+        "have not started yet" in client.get(f"/en/t/{tournament.slug}/bracket/").content.decode()
+    )
     close(as_organiser, stage)
-    page = client.get(f"/t/{tournament.slug}/bracket/").content.decode()
+    page = client.get(f"/en/t/{tournament.slug}/bracket/").content.decode()
     assert "Playoff 2" in page and "Players came from the tables of" in page
     assert "table 6" in page  # the winner of table 6 is seated, and where they came from shows
 
@@ -31,7 +33,7 @@ def test_bracket_page_shows_levels_tables_origins_and_placings(client, as_organi
 
     # Before any round is in, nobody has a place (not "1, 1, 1"); while a level is played, its
     # places and who goes on are the score so far; with every round in, they are decided.
-    seated = level_of(client.get(f"/t/{tournament.slug}/bracket/").content.decode(), level1)
+    seated = level_of(client.get(f"/en/t/{tournament.slug}/bracket/").content.decode(), level1)
     assert '<td class="num">1</td>' not in seated and "would advance" not in seated
     at_tables = [
         [seat.player for seat in table.seats.order_by("position")]
@@ -44,20 +46,20 @@ def test_bracket_page_shows_levels_tables_origins_and_placings(client, as_organi
 
     play_round(1, at_tables)
     play_round(2, at_tables[:1])
-    playing = level_of(client.get(f"/t/{tournament.slug}/bracket/").content.decode(), level1)
+    playing = level_of(client.get(f"/en/t/{tournament.slug}/bracket/").content.decode(), level1)
     assert "Place so far" in playing and "✓ would advance<" in playing
     assert "Ranked on round 1, which every table has reported." in playing
     assert ">advances<" not in playing and ">Place<" not in playing
     assert "would advance: as the standings stand now." in playing  # the legend
     play_round(2, at_tables[1:])
     close(as_organiser, level1)
-    played = level_of(client.get(f"/t/{tournament.slug}/bracket/").content.decode(), level1)
+    played = level_of(client.get(f"/en/t/{tournament.slug}/bracket/").content.decode(), level1)
     assert ">Place<" in played and "✓ advances<" in played and "so far" not in played
     final = Stage.objects.get(source_stage=level1)
     # The last seat goes out every round: the final's places run against its seat order.
     play_stage(final, score_of=lambda seat, round_no: 5 * (3 - seat.position))
     close(as_organiser, final)
-    page = client.get(f"/t/{tournament.slug}/bracket/").content.decode()
+    page = client.get(f"/en/t/{tournament.slug}/bracket/").content.decode()
     assert "Final placings" in page and "final table" in page
     winner = Placing.objects.get(tournament=tournament, place=1).player
     assert f'<span class="place">1</span> {winner.name}' in page

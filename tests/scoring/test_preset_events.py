@@ -343,7 +343,7 @@ def test_senior_olympics_call_time_in_both_games_and_medal_the_final(client):
         assert {row["player"]["id"]: row["total"] for row in standings["rows"]} == through_two
         winners = table_winners(tables, ledger)
         assert {r["player"]["id"] for r in standings["rows"] if r["advances"]} == winners
-        page = " ".join(client.get(f"/t/{slug}/").content.decode().split())
+        page = " ".join(client.get(f"/en/t/{slug}/").content.decode().split())
         assert "Time called: ranked on rounds 1 to 2, which every table played." in page
         assert "Table 3: time called after round 2." in page
         assert "Table 1: time called after round 3." in page
@@ -367,7 +367,7 @@ def test_senior_olympics_call_time_in_both_games_and_medal_the_final(client):
     finalists = sorted(total, key=total.get)
     assert [placed[p]["place"] for p in finalists] == [1, 2, 3, 4]
     assert {placed[p]["went_out_in"] for p in finalists} == {"Playoff"}
-    results = " ".join(client.get(f"/t/{slug}/results/").content.decode().split())
+    results = " ".join(client.get(f"/en/t/{slug}/results/").content.decode().split())
     assert "Time called: ranked on rounds 1 to 2, which every table played." in results
 
 

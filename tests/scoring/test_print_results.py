@@ -59,7 +59,7 @@ def pdf_text(content: bytes) -> list[str]:
 def test_the_pdf_holds_the_tournament_the_places_and_every_stage_in_the_request_language(
     finished, anon, language, words
 ):
-    response = anon.get(f"/t/{finished.slug}/results.pdf", HTTP_ACCEPT_LANGUAGE=language)
+    response = anon.get(f"/{language}/t/{finished.slug}/results.pdf", HTTP_ACCEPT_LANGUAGE=language)
     assert response.status_code == 200
     assert response["Content-Type"] == "application/pdf"
     assert f'filename="{finished.slug}-results.pdf"' in response["Content-Disposition"]
@@ -83,10 +83,10 @@ def test_the_pdf_holds_the_tournament_the_places_and_every_stage_in_the_request_
 
 
 def test_the_results_page_lists_the_places_and_links_the_pdf_and_the_certificates(finished, client):
-    page = client.get(f"/t/{finished.slug}/results/").content.decode()
+    page = client.get(f"/en/t/{finished.slug}/results/").content.decode()
     assert "not final" not in page
-    assert f"/t/{finished.slug}/results.pdf" in page
-    assert f"/t/{finished.slug}/results/certificates/" in page
+    assert f"/en/t/{finished.slug}/results.pdf" in page
+    assert f"/en/t/{finished.slug}/results/certificates/" in page
     rows = re.findall(
         r"<tr><td class=\"num\"><strong>(\d+)</strong></td><td><a [^>]*>([^<]+)", page
     )
@@ -101,12 +101,12 @@ def test_the_results_page_lists_the_places_and_links_the_pdf_and_the_certificate
 def test_the_standings_and_the_console_link_the_results_once_the_places_are_decided(
     finished, client, organiser
 ):
-    standings = client.get(f"/t/{finished.slug}/").content.decode()
-    assert f'href="/t/{finished.slug}/results/"' in standings
+    standings = client.get(f"/en/t/{finished.slug}/").content.decode()
+    assert f'href="/en/t/{finished.slug}/results/"' in standings
     client.force_login(organiser)
     console = client.get(f"/t/{finished.slug}/manage/downloads/").content.decode()
-    assert f"/t/{finished.slug}/results.pdf" in console
-    assert f"/t/{finished.slug}/results/certificates/" in console
+    assert f"/en/t/{finished.slug}/results.pdf" in console
+    assert f"/en/t/{finished.slug}/results/certificates/" in console
 
 
 def test_before_the_final_the_results_say_they_are_not_final_and_the_pdf_is_not_there(
@@ -115,9 +115,9 @@ def test_before_the_final_the_results_say_they_are_not_final_and_the_pdf_is_not_
     first = qualifying_of_six(event)
     final_of_two(event)
     play_stage(first)
-    standings = client.get(f"/t/{event.slug}/").content.decode()
-    assert f"/t/{event.slug}/results/" not in standings  # nothing to link to yet
-    page = client.get(f"/t/{event.slug}/results/")
+    standings = client.get(f"/en/t/{event.slug}/").content.decode()
+    assert f"/en/t/{event.slug}/results/" not in standings  # nothing to link to yet
+    page = client.get(f"/en/t/{event.slug}/results/")
     assert page.status_code == 200
     text = page.content.decode()
     assert "These results are not final yet." in text
@@ -125,13 +125,13 @@ def test_before_the_final_the_results_say_they_are_not_final_and_the_pdf_is_not_
     assert "final standings" not in text  # the stage is still open: no standings called final
     # Qualifying closed: its standings are final, the places are not (the final is to play).
     assert close(as_organiser, first).status_code == 202
-    text = client.get(f"/t/{event.slug}/results/").content.decode()
+    text = client.get(f"/en/t/{event.slug}/results/").content.decode()
     assert "These results are not final yet." in text
     assert "Clasificación: final standings" in text and "José Ibáñez" in text
     assert "Final placings" not in text
     # The PDF and the certificates of an undecided event are not there: the answer says why.
     for path in ("results.pdf", "results/certificates/"):
-        response = client.get(f"/t/{event.slug}/{path}")
+        response = client.get(f"/en/t/{event.slug}/{path}")
         assert response.status_code == 404
         assert response["Content-Type"].startswith("text/html")
         assert "These results are not final yet." in response.content.decode()
@@ -148,19 +148,19 @@ def test_a_certificate_for_each_placed_player_on_the_podium_unless_more_are_aske
     finished, client
 ):
     placed = placings(finished)
-    page = client.get(f"/t/{finished.slug}/results/certificates/").content.decode()
+    page = client.get(f"/en/t/{finished.slug}/results/certificates/").content.decode()
     with translation.override("en"):
         expected = [(p.player.name, place_text(p.place)) for p in placed if p.place <= 3]
     assert certificates(page) == expected
     assert expected[0][1] == "1st place" and page.count('class="certificate"') == len(expected)
     assert "Torneo de Año Nuevo en Peñasco" in page
-    every = client.get(f"/t/{finished.slug}/results/certificates/?places=6").content.decode()
+    every = client.get(f"/en/t/{finished.slug}/results/certificates/?places=6").content.decode()
     assert [name for name, _ in certificates(every)] == [p.player.name for p in placed]
 
 
 def test_certificates_in_spanish_say_the_place_as_spanish_writes_it(finished, client):
     page = client.get(
-        f"/t/{finished.slug}/results/certificates/?places=6", HTTP_ACCEPT_LANGUAGE="es"
+        f"/es/t/{finished.slug}/results/certificates/?places=6", HTTP_ACCEPT_LANGUAGE="es"
     ).content.decode()
     places = [place for _, place in certificates(page)]
     assert places[0] == "1.er puesto" and "2.º puesto" in places
@@ -179,7 +179,7 @@ def test_certificates_in_spanish_say_the_place_as_spanish_writes_it(finished, cl
 def test_a_number_of_places_that_is_no_place_is_refused_and_shows_no_certificates(
     finished, client, asked, why
 ):
-    response = client.get(f"/t/{finished.slug}/results/certificates/?places={asked}")
+    response = client.get(f"/en/t/{finished.slug}/results/certificates/?places={asked}")
     assert response.status_code == 400
     page = response.content.decode()
     assert why in page and 'aria-invalid="true"' in page

@@ -24,28 +24,30 @@ def stage(tournament):
 
 def test_standings_page_shows_ranks_rounds_totals_and_who_advances(client, tournament, stage):
     play_stage(stage)
-    page = client.get(f"/t/{tournament.slug}/").content.decode()
+    page = client.get(f"/en/t/{tournament.slug}/").content.decode()
     assert "4 of 4 results in." in page
     assert "Ann Baker" in page and "✓ advances" in page
     assert page.index("Ann Baker") < page.index("Bob Ortiz") < page.index("Cy Young")
-    assert f'href="/t/{tournament.slug}/tables/1/1/"' in page
+    assert f'href="/en/t/{tournament.slug}/tables/1/1/"' in page
 
 
 def test_standings_page_before_seating_says_so(client, tournament):
-    page = client.get(f"/t/{tournament.slug}/").content.decode()
+    page = client.get(f"/en/t/{tournament.slug}/").content.decode()
     assert "have not been seated yet" in page
 
 
 def test_unchanged_standings_cost_a_304_and_a_change_a_new_page(client, tournament, stage):
-    first = client.get(f"/t/{tournament.slug}/", HTTP_HX_REQUEST="true")
+    first = client.get(f"/en/t/{tournament.slug}/", HTTP_HX_REQUEST="true")
     assert first.status_code == 200
     assert first.content.decode().lstrip().startswith('<section id="standings"')  # the partial
     etag = first["ETag"]
-    again = client.get(f"/t/{tournament.slug}/", HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=etag)
+    again = client.get(f"/en/t/{tournament.slug}/", HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=etag)
     assert again.status_code == 304 and again.content == b""
     table = [p for p in Player.objects.filter(tournament=tournament).order_by("number")][:3]
     play(stage, table, 1, [0, 5, 9])
-    changed = client.get(f"/t/{tournament.slug}/", HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=etag)
+    changed = client.get(
+        f"/en/t/{tournament.slug}/", HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=etag
+    )
     assert changed.status_code == 200 and changed["ETag"] != etag
     assert "1 of 4 results in." in changed.content.decode()
 
@@ -58,9 +60,9 @@ def test_standings_page_takes_the_same_few_queries_for_few_and_many_players(clie
     seat_tables(large, [[f"P{t}-{s}" for s in range(4)] for t in range(60)])
     counts = []
     for slug in (tournament.slug, other.slug):
-        client.get(f"/t/{slug}/")  # the first visit builds the snapshot
+        client.get(f"/en/t/{slug}/")  # the first visit builds the snapshot
         with CaptureQueriesContext(connection) as queries:
-            assert client.get(f"/t/{slug}/").status_code == 200
+            assert client.get(f"/en/t/{slug}/").status_code == 200
         counts.append(len(queries))
     # The current stage's version (the ETag, and the key of the page kept for visitors who are
     # not signed in): nothing else is read.
@@ -71,10 +73,10 @@ def test_a_kept_standings_page_is_served_without_compiling_a_query(client, tourn
     # Compiling the page's ORM query took more of a request than running it: its SQL is
     # compiled once per process, and the kept page needs nothing else.
     play(stage, list(Player.objects.filter(tournament=tournament))[:3], 1, [0, 5, 9])
-    first = client.get(f"/t/{tournament.slug}/")
+    first = client.get(f"/en/t/{tournament.slug}/")
     with mock.patch.object(SQLCompiler, "as_sql", autospec=True) as compile_sql:
-        again = client.get(f"/t/{tournament.slug}/")
-        unchanged = client.get(f"/t/{tournament.slug}/", HTTP_IF_NONE_MATCH=first["ETag"])
+        again = client.get(f"/en/t/{tournament.slug}/")
+        unchanged = client.get(f"/en/t/{tournament.slug}/", HTTP_IF_NONE_MATCH=first["ETag"])
     assert compile_sql.call_count == 0
     assert again.status_code == 200 and again["ETag"] == first["ETag"]
     assert standings_table(again.content.decode()) == standings_table(first.content.decode())
@@ -88,17 +90,17 @@ def standings_table(page: str) -> str:
 def test_the_standings_table_is_rendered_once_per_snapshot_and_language(client, tournament, stage):
     table = list(Player.objects.filter(tournament=tournament).order_by("number"))[:3]
     play(stage, table, 1, [0, 5, 9])
-    english = client.get(f"/t/{tournament.slug}/").content.decode()
+    english = client.get(f"/en/t/{tournament.slug}/").content.decode()
     with CaptureQueriesContext(connection) as queries:
-        again = client.get(f"/t/{tournament.slug}/").content.decode()
+        again = client.get(f"/en/t/{tournament.slug}/").content.decode()
     assert standings_table(again) == standings_table(english)
     # Served from the cache: the snapshot's rows are not read again.
     assert not [q for q in queries if "scoring_standingrow" in q["sql"]]
-    spanish = client.get(f"/t/{tournament.slug}/", HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    spanish = client.get(f"/es/t/{tournament.slug}/").content.decode()
     assert "Clasificación" in spanish and ">Total<" in spanish and ">Rank<" not in spanish
-    assert ">Rank<" in client.get(f"/t/{tournament.slug}/").content.decode()
+    assert ">Rank<" in client.get(f"/en/t/{tournament.slug}/").content.decode()
     play(stage, table, 2, [7, 0, 9])  # a new snapshot: a new table
-    page = client.get(f"/t/{tournament.slug}/").content.decode()
+    page = client.get(f"/en/t/{tournament.slug}/").content.decode()
     # The other table has reported nothing: the new round is shown, not yet counted.
     assert "2 of 4 results in." in page and 'round-col provisional">7<' in page
 
@@ -108,111 +110,109 @@ def test_the_standings_page_renders_its_table_when_the_cache_is_down(
 ):
     play_stage(stage)
     take_cache_down()
-    response = client.get(f"/t/{tournament.slug}/")
+    response = client.get(f"/en/t/{tournament.slug}/")
     assert response.status_code == 200
     page = response.content.decode()
     assert "4 of 4 results in." in page
     assert page.index("Ann Baker") < page.index("Bob Ortiz") < page.index("Cy Young")
 
 
-def csrf_value(page: str) -> str:
-    marker = 'name="csrfmiddlewaretoken" value="'
-    start = page.index(marker) + len(marker)
-    return page[start : page.index('"', start)]
-
-
-def test_every_visitor_gets_a_language_switch_that_works_from_the_shared_page(tournament, stage):
+def test_every_visitor_gets_the_same_page_with_a_language_link_and_no_cookie(tournament, stage):
     play_stage(stage)
     pages = []
     for _ in range(2):  # the second visitor is served the page the first one's visit rendered
         visitor = Client(enforce_csrf_checks=True)
-        page = visitor.get(f"/t/{tournament.slug}/").content.decode()
-        switched = visitor.post(
-            "/i18n/setlang/",
-            {
-                "language": "es",
-                "next": f"/t/{tournament.slug}/",
-                "csrfmiddlewaretoken": csrf_value(page),
-            },
+        response = visitor.get(f"/en/t/{tournament.slug}/")
+        assert not response.cookies  # no CSRF token, no session: nothing of theirs in it
+        page = response.content.decode()
+        assert "csrfmiddlewaretoken" not in page
+        # The language switch is a link to the same page in Spanish.
+        assert f'<a href="/es/t/{tournament.slug}/" lang="es" hreflang="es">Español</a>' in page
+        spanish = visitor.get(f"/es/t/{tournament.slug}/")
+        assert "Clasificación" in spanish.content.decode() and not spanish.cookies
+        assert f'<a href="/en/t/{tournament.slug}/" lang="en" hreflang="en">English</a>' in (
+            spanish.content.decode()
         )
-        assert switched.status_code == 302
-        assert "Clasificación" in visitor.get(f"/t/{tournament.slug}/").content.decode()
         pages.append(page)
-    assert csrf_value(pages[0]) != csrf_value(pages[1])
-    assert standings_table(pages[0]) == standings_table(pages[1])
+    assert pages[0] == pages[1]
 
 
 def test_a_signed_in_visitor_gets_a_page_of_their_own(client, tournament, stage, organiser):
     play_stage(stage)
-    anonymous = client.get(f"/t/{tournament.slug}/").content.decode()
+    anonymous = client.get(f"/en/t/{tournament.slug}/").content.decode()
     assert "Sign in" in anonymous
     signed_in = Client()
     signed_in.force_login(organiser)
-    page = signed_in.get(f"/t/{tournament.slug}/").content.decode()
+    page = signed_in.get(f"/en/t/{tournament.slug}/").content.decode()
     assert organiser.username in page and "Sign out" in page
-    assert organiser.username not in client.get(f"/t/{tournament.slug}/").content.decode()
-    # A query string is linked back to by the language form: such a page is rendered for it.
-    with_query = client.get(f"/t/{tournament.slug}/?from=qr").content.decode()
-    assert f'value="/t/{tournament.slug}/?from=qr"' in with_query
+    assert organiser.username not in client.get(f"/en/t/{tournament.slug}/").content.decode()
+    # A query string is linked back to by the language link: such a page is rendered for it.
+    with_query = client.get(f"/en/t/{tournament.slug}/?from=qr").content.decode()
+    assert f'href="/es/t/{tournament.slug}/?from=qr"' in with_query
+    # A signed-in person's switch keeps the choice (a cookie, for the pages without a language
+    # in their address): the form, to the same page.
+    assert f'name="next" type="hidden" value="/en/t/{tournament.slug}/"' in page
 
 
 def test_closing_the_stage_shows_on_the_page_at_once(client, tournament, stage):
     play_stage(stage)
-    first = client.get(f"/t/{tournament.slug}/")
+    first = client.get(f"/en/t/{tournament.slug}/")
     assert "This stage is over." not in first.content.decode()
     # Closed, before the worker seats what follows: the snapshot is the same, the page is not.
     Stage.objects.filter(pk=stage.pk).update(status="closed")
-    again = client.get(f"/t/{tournament.slug}/", HTTP_IF_NONE_MATCH=first["ETag"])
+    again = client.get(f"/en/t/{tournament.slug}/", HTTP_IF_NONE_MATCH=first["ETag"])
     assert again.status_code == 200 and "This stage is over." in again.content.decode()
 
 
 def test_renaming_the_tournament_or_the_stage_shows_on_the_page_at_once(client, tournament, stage):
     play_stage(stage)
-    first = client.get(f"/t/{tournament.slug}/")
+    first = client.get(f"/en/t/{tournament.slug}/")
     # Renamed in the admin: the snapshot is the same, the page is not (nor a phone's copy of it).
     Tournament.objects.filter(pk=tournament.pk).update(name='The "Lakeside" Rally, Peña')
-    renamed = client.get(f"/t/{tournament.slug}/", HTTP_IF_NONE_MATCH=first["ETag"])
+    renamed = client.get(f"/en/t/{tournament.slug}/", HTTP_IF_NONE_MATCH=first["ETag"])
     assert renamed.status_code == 200
     assert "The &quot;Lakeside&quot; Rally, Peña" in renamed.content.decode()
     Stage.objects.filter(pk=stage.pk).update(name="Heats")
-    again = client.get(f"/t/{tournament.slug}/", HTTP_IF_NONE_MATCH=renamed["ETag"])
+    again = client.get(f"/en/t/{tournament.slug}/", HTTP_IF_NONE_MATCH=renamed["ETag"])
     assert again.status_code == 200 and "Heats" in again.content.decode()
-    assert client.get(f"/t/{tournament.slug}/", HTTP_IF_NONE_MATCH=again["ETag"]).status_code == 304
+    assert (
+        client.get(f"/en/t/{tournament.slug}/", HTTP_IF_NONE_MATCH=again["ETag"]).status_code == 304
+    )
 
 
 def test_table_sheet_shows_confirmed_rounds_only(client, tournament, stage):
     players = list(Player.objects.filter(tournament=tournament).order_by("number"))[:3]
     play(stage, players, 1, [0, 12, 30])
     play(stage, players, 2, [44, 0, 7], status="submitted")
-    page = client.get(f"/t/{tournament.slug}/tables/1/1/").content.decode()
+    page = client.get(f"/en/t/{tournament.slug}/tables/1/1/").content.decode()
     assert "1 (double-12)" in page and "2 (double-11)" in page
     assert '<td class="num">30' in page
     assert '<td class="num">44' not in page  # round 2 is still being checked
-    assert client.get(f"/t/{tournament.slug}/tables/1/9/").status_code == 404
+    assert client.get(f"/en/t/{tournament.slug}/tables/1/9/").status_code == 404
 
 
 def test_player_page_shows_the_seat_now_and_round_scores(client, tournament, stage):
     play_stage(stage)
     player = Player.objects.get(tournament=tournament, name="Bob Ortiz")
-    page = client.get(f"/t/{tournament.slug}/players/{player.number}/").content.decode()
+    page = client.get(f"/en/t/{tournament.slug}/players/{player.number}/").content.decode()
     assert "Now: Qualifying, <strong>table 1</strong>, seat 2" in page
     assert "Rank 3 overall, 2 at the table" in page  # Di went out too: both tables' winners lead
     assert 'hx-trigger="every 15s"' in page  # keeps itself current, like the standings
     assert '<span class="badge">out</span>' not in page  # Bob, in seat 2, never went out
     winner = Player.objects.get(tournament=tournament, name="Ann Baker")  # seat 1 goes out
-    won = client.get(f"/t/{tournament.slug}/players/{winner.number}/").content.decode()
+    won = client.get(f"/en/t/{tournament.slug}/players/{winner.number}/").content.decode()
     assert won.count('0 <span class="badge">out</span>') == stage.rounds
 
 
 def test_find_a_player_by_number_or_name(client, tournament, stage):
-    by_number = client.get(f"/t/{tournament.slug}/players/", {"q": "#2"})
+    by_number = client.get(f"/en/t/{tournament.slug}/players/", {"q": "#2"})
     assert by_number.status_code == 302
-    assert by_number["Location"] == f"/t/{tournament.slug}/players/2/"
-    by_name = client.get(f"/t/{tournament.slug}/players/", {"q": "peñ"}).content.decode()
+    assert by_number["Location"] == f"/en/t/{tournament.slug}/players/2/"
+    by_name = client.get(f"/en/t/{tournament.slug}/players/", {"q": "peñ"}).content.decode()
     assert "Di Peña" in by_name and "Ann Baker" not in by_name
-    nobody = client.get(f"/t/{tournament.slug}/players/", {"q": "Zed"}).content.decode()
+    nobody = client.get(f"/en/t/{tournament.slug}/players/", {"q": "Zed"}).content.decode()
     assert "Nobody matches" in nobody
-    no_badge = client.get(f"/t/{tournament.slug}/players/", {"q": "99"}).content.decode()
+    no_badge = client.get(f"/en/t/{tournament.slug}/players/", {"q": "99"}).content.decode()
     assert "No player has badge number 99" in no_badge and "Try the badge number" not in no_badge
 
 
@@ -221,29 +221,29 @@ def test_find_a_player_lists_the_first_matches_by_name_and_says_there_are_more(
 ):
     for n in range(100, 160):
         factories.PlayerFactory(tournament=tournament, number=n, name=f"Smith {160 - n:02d}")
-    page = client.get(f"/t/{tournament.slug}/players/", {"q": "smith " * 300}).content.decode()
+    page = client.get(f"/en/t/{tournament.slug}/players/", {"q": "smith " * 300}).content.decode()
     assert "The first 50 matches, by name: add a word to narrow them down." in page
     assert "Smith 01" in page and "Smith 50" in page and "Smith 51" not in page
     # A badge number too long for any player is no player, not a shorter number.
-    long = client.get(f"/t/{tournament.slug}/players/", {"q": "#0000000000000000001"})
+    long = client.get(f"/en/t/{tournament.slug}/players/", {"q": "#0000000000000000001"})
     assert "No player has badge number" in long.content.decode()
 
 
 @pytest.mark.parametrize("query", ["pena", "PEÑA", "di pena", "pena di", "DI  PEÑA"])
 def test_find_a_player_without_accents_case_or_the_names_order(client, tournament, stage, query):
-    page = client.get(f"/t/{tournament.slug}/players/", {"q": query}).content.decode()
+    page = client.get(f"/en/t/{tournament.slug}/players/", {"q": query}).content.decode()
     assert "Di Peña" in page and "Ann Baker" not in page
 
 
 def test_projector_pages_through_the_standings(client, tournament):
     stage = factories.StageFactory(tournament=tournament, rounds=1, status="seated", order=1)
     seat_tables(stage, [[f"P{t:02}{s}" for s in range(3)] for t in range(12)])  # 36 players
-    first = client.get(f"/t/{tournament.slug}/screen/").content.decode()
+    first = client.get(f"/en/t/{tournament.slug}/screen/").content.decode()
     assert "page 1 of 2" in first and "?page=2" in first
     # A page is 30 players in two columns of 15, each a table of its own.
     assert first.count('<table class="screen-table') == 2
     assert first.count('<td class="name">') == 30
-    second = client.get(f"/t/{tournament.slug}/screen/?page=2", HTTP_HX_REQUEST="true")
+    second = client.get(f"/en/t/{tournament.slug}/screen/?page=2", HTTP_HX_REQUEST="true")
     second = second.content.decode()
     assert "page 2 of 2" in second and "?page=1" in second
     assert second.count('<table class="screen-table') == 1
@@ -274,7 +274,7 @@ def test_pages_of_a_stage_whose_first_snapshot_a_worker_is_building_show_it_comi
     try:
         worker.execute("SELECT pg_advisory_xact_lock(%s, %s)", [REBUILD_LOCK, stage.pk])
         for path in ("", "screen/"):
-            response = client.get(f"/t/{tournament.slug}/{path}")
+            response = client.get(f"/en/t/{tournament.slug}/{path}")
             assert response.status_code == 200, path
     finally:
         worker.rollback()

@@ -205,7 +205,7 @@ def test_reseat_and_remove_come_after_the_routine_panels_and_ask_twice(desk, tou
 
 @pytest.mark.django_db
 def test_the_api_documentation_link_is_for_the_signed_in(client, organiser, tournament):
-    public = client.get(f"/t/{tournament.slug}/").content.decode()
+    public = client.get(f"/en/t/{tournament.slug}/").content.decode()
     assert "API documentation" not in public
     client.force_login(organiser)
     assert "API documentation" in client.get(f"/t/{tournament.slug}/manage/").content.decode()

@@ -68,7 +68,7 @@ def test_a_late_entrys_total_is_the_same_on_every_page_and_the_missed_round_is_m
             cells.append(" ".join(text.replace("<strong>", "").replace("</strong>", "").split()))
         return cells
 
-    public = anon.get(f"/t/{slug}/tables/{stage.order}/1/").content.decode()
+    public = anon.get(f"/en/t/{slug}/tables/{stage.order}/1/").content.decode()
     assert eves_column(public)[:2] == [
         '40 <span class="badge missed">not played</span>',
         "5",
@@ -80,7 +80,7 @@ def test_a_late_entrys_total_is_the_same_on_every_page_and_the_missed_round_is_m
     entry = tablet.get(f"/t/{slug}/enter/{sheet_table.pk}/3/").content.decode()
     eve_row = entry.split(f'id="total-{late.pk}"', 1)[1].split("</p>", 1)[0]
     assert "Total before: <strong>45</strong>" in eve_row
-    page = anon.get(f"/t/{slug}/players/9/").content.decode()
+    page = anon.get(f"/en/t/{slug}/players/9/").content.decode()
     assert "Joined in round 2." in page
     assert '40 <span class="badge missed">not played</span>' in page
     assert "<strong>45</strong>" in page

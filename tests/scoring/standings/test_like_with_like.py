@@ -31,7 +31,7 @@ def look(stage, organiser) -> tuple[dict, dict, str]:
     text = b"".join(export.streaming_content).decode("utf-8-sig")
     lines = csv.DictReader(io.StringIO(text))
     exported = {int(r["number"]): (int(r["rank"]), int(r["total"])) for r in lines}
-    page = client_for(None).get(f"/t/{slug}/").content.decode()
+    page = client_for(None).get(f"/en/t/{slug}/").content.decode()
     return api, exported, page
 
 

@@ -68,7 +68,7 @@ def test_a_tie_waits_publicly_then_the_officials_decision_is_explained(anon, as_
         play_beside(stage, other, round_no)
     # Ann and Bob level on everything, for the place that advances: it waits for the officials,
     # and the public page says so on both rows.
-    page = anon.get(f"/t/{stage.tournament.slug}/").content.decode()
+    page = anon.get(f"/en/t/{stage.tournament.slug}/").content.decode()
     awaiting = "tie: awaiting the officials' decision"
     assert page.count(f'<span class="badge awaiting">{awaiting}</span>') == 2
     response = as_official.post(
@@ -86,7 +86,7 @@ def test_a_tie_waits_publicly_then_the_officials_decision_is_explained(anon, as_
         "ahead of Ann by the officials' decision: a tie-break round"
     ]
     assert rows["Ann"]["tiebreaks"][0]["method"] == "tiebreak_round"
-    page = anon.get(f"/t/{stage.tournament.slug}/").content.decode()
+    page = anon.get(f"/en/t/{stage.tournament.slug}/").content.decode()
     assert awaiting not in page
     assert "ahead of Ann by the officials&#x27; decision: a tie-break round" in page
     assert "behind Bob by the officials&#x27; decision: a tie-break round" in page
@@ -117,9 +117,11 @@ def test_a_tie_break_shown_on_the_public_page_in_spanish(anon, stage):
     play(stage, table, 1, [0, 10, 30])
     play(stage, table, 2, [0, 10, 30])
     play(stage, table, 3, [20, 0, 30])
-    english = anon.get(f"/t/{stage.tournament.slug}/").content.decode()
+    english = anon.get(f"/en/t/{stage.tournament.slug}/").content.decode()
     assert '<span class="tiebreak">ahead of Bob on rounds won, 2-1</span>' in english
-    spanish = anon.get(f"/t/{stage.tournament.slug}/", HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    spanish = anon.get(
+        f"/es/t/{stage.tournament.slug}/", HTTP_ACCEPT_LANGUAGE="es"
+    ).content.decode()
     assert "ahead of Bob" not in spanish
     assert spanish.count('<span class="tiebreak">') == 2
 
@@ -130,12 +132,12 @@ def test_player_page_says_what_counts_would_advance_and_the_tie_break(anon, stag
     play(stage, table, 2, [10, 0, 30])
     play_beside(stage, other, 1)
     # Round 2 is in at table 1 only: the ranking counts round 1; Ann's round 2 is provisional.
-    page = anon.get(f"/t/{stage.tournament.slug}/players/{table[0].number}/").content.decode()
+    page = anon.get(f"/en/t/{stage.tournament.slug}/players/{table[0].number}/").content.decode()
     assert "Ranked on round 1, which every table has reported." in page
     assert '<td class="num provisional">10 <span class="muted">(provisional)</span>' in page
     assert "✓ would advance" in page and "Who advances is decided when" in page
     play_beside(stage, other, 2)
     # Both rounds count now: Ann and Bob on 10, a round won each; countback, round 2: 10 to 0.
-    page = anon.get(f"/t/{stage.tournament.slug}/players/{table[0].number}/").content.decode()
+    page = anon.get(f"/en/t/{stage.tournament.slug}/players/{table[0].number}/").content.decode()
     assert "provisional" not in page
     assert '<p class="tiebreak">behind Bob on countback: 10 against 0 in round 2</p>' in page

@@ -18,9 +18,9 @@ def test_console_needs_login_and_an_organiser(client, tournament, official):
     page = refused.content.decode()
     assert f"Only an organiser of {tournament.name} may open this page" in page
     assert f"You are signed in as {official.username}" in page
-    missing = client.get("/t/no-such-tournament/")
+    missing = client.get("/en/t/no-such-tournament/")
     assert missing.status_code == 404
-    assert "There is no page at /t/no-such-tournament/" in missing.content.decode()
+    assert "There is no page at /en/t/no-such-tournament/" in missing.content.decode()
 
 
 def test_the_server_error_page_renders_without_a_request():

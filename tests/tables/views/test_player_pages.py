@@ -20,7 +20,7 @@ def test_a_typo_in_a_players_entry_is_corrected_from_the_console_and_shows_on_th
     ((ann, bob),) = seat_tables(stage, [["Ann Smiht", "Bob Ortiz"]])
     play(stage, [ann, bob], 1, [0, 12])
     public = Client()
-    before = public.get(f"/t/{tournament.slug}/")
+    before = public.get(f"/en/t/{tournament.slug}/")
     assert "Ann Smiht" in before.content.decode()
     console = organiser_client.get(f"/t/{tournament.slug}/manage/").content.decode()
     url = f"/t/{tournament.slug}/manage/players/{ann.pk}/edit/"
@@ -37,7 +37,7 @@ def test_a_typo_in_a_players_entry_is_corrected_from_the_console_and_shows_on_th
     ann.refresh_from_db()
     assert (ann.name, ann.club, ann.status) == ("Ann Smith", "Lakeside", "registered")
     # The public page does not stay as it was, not even for a phone holding its ETag.
-    after = public.get(f"/t/{tournament.slug}/", HTTP_IF_NONE_MATCH=before["ETag"])
+    after = public.get(f"/en/t/{tournament.slug}/", HTTP_IF_NONE_MATCH=before["ETag"])
     assert after.status_code == 200
     assert "Ann Smith" in after.content.decode() and "Smiht" not in after.content.decode()
 

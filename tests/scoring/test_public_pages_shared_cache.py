@@ -1,0 +1,164 @@
+"""The public pages are the same for every visitor who is not signed in, so a shared cache in
+front (nginx, a CDN, a venue's proxy) may keep them: the language is in the address, the page
+sets no cookie and varies on nothing personal, with `Cache-Control: public`, a short max-age,
+stale-while-revalidate and a strong ETag. A signed-in person's view of them is private, and the
+old addresses (before the language was in them) redirect."""
+
+import pytest
+from django.http import HttpResponse
+from django.test import Client, RequestFactory
+
+from config.http_cache import SharedCacheMiddleware, public_page
+from scoring import standings
+from tests.scoring.helpers import play, seat_tables
+
+pytestmark = pytest.mark.django_db
+
+SHARED = {"public", "max-age=1", "stale-while-revalidate=30"}
+
+
+@pytest.fixture
+def seated(tournament, stage):
+    tables = seat_tables(stage, [["Ann", "Bob", "Cy"], ["Di", "Eve", "Fay"]])
+    play(stage, tables[0], 1, [0, 5, 9])
+    return stage, tables
+
+
+def public_paths(stage) -> list[str]:
+    slug = stage.tournament.slug
+    number = stage.tournament.players.order_by("number").first().number
+    return [
+        f"t/{slug}/",
+        f"t/{slug}/tables/{stage.order}/1/",
+        f"t/{slug}/players/",
+        f"t/{slug}/players/?q=ann",
+        f"t/{slug}/players/{number}/",
+        f"t/{slug}/screen/",
+        f"t/{slug}/how-it-works/",
+        f"t/{slug}/bracket/",
+    ]
+
+
+def directives(response) -> set[str]:
+    return {d.strip() for d in response.get("Cache-Control", "").split(",") if d.strip()}
+
+
+def vary(response) -> set[str]:
+    return {v.strip().lower() for v in response.get("Vary", "").split(",") if v.strip()}
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_every_public_page_is_shared_with_no_cookie_and_a_strong_etag(seated, language):
+    stage, _ = seated
+    for path in public_paths(stage):
+        visitor = Client()
+        response = visitor.get(f"/{language}/{path}")
+        assert response.status_code == 200, path
+        assert not response.cookies, path  # no CSRF token, no session, no language cookie
+        assert directives(response) >= SHARED, path
+        assert "private" not in directives(response) and "no-cache" not in directives(response)
+        assert not vary(response) & {"cookie", "accept-language"}, path
+        etag = response["ETag"]
+        assert etag.startswith('"') and etag.endswith('"'), path  # strong: not W/"..."
+        assert f'lang="{language}"' in response.content.decode()
+        # The cache in front revalidates: the same version costs a 304 with the same headers.
+        again = visitor.get(f"/{language}/{path}", HTTP_IF_NONE_MATCH=etag)
+        assert again.status_code == 304 and again.content == b"", path
+        assert again["ETag"] == etag and directives(again) >= SHARED, path
+
+
+def test_the_live_fragment_varies_on_htmx_alone_and_has_its_own_version(anon, seated):
+    stage, _ = seated
+    url = f"/en/t/{stage.tournament.slug}/"
+    page = Client().get(url)
+    fragment = Client().get(url, HTTP_HX_REQUEST="true")
+    assert vary(page) == {"hx-request"} and vary(fragment) == {"hx-request"}
+    assert fragment["ETag"] != page["ETag"]
+    assert "<html" not in fragment.content.decode() and "<html" in page.content.decode()
+    assert directives(fragment) >= SHARED
+
+
+def test_the_english_and_spanish_pages_are_two_versions(seated):
+    stage, _ = seated
+    english = Client().get(f"/en/t/{stage.tournament.slug}/")
+    spanish = Client().get(f"/es/t/{stage.tournament.slug}/", HTTP_IF_NONE_MATCH=english["ETag"])
+    assert spanish.status_code == 200 and spanish["ETag"] != english["ETag"]
+    assert "Clasificación" in spanish.content.decode()
+
+
+def test_a_new_result_is_a_new_version(seated):
+    stage, tables = seated
+    url = f"/en/t/{stage.tournament.slug}/"
+    before = Client().get(url)
+    play(stage, tables[1], 1, [3, 0, 8])
+    standings.rebuild_standings(stage=stage)  # the worker's rebuild: a new snapshot
+    after = Client().get(url, HTTP_IF_NONE_MATCH=before["ETag"])
+    assert after.status_code == 200 and after["ETag"] != before["ETag"]
+    assert "2 of 8 results in." in after.content.decode()
+
+
+def test_a_signed_in_persons_view_of_a_public_page_is_private(seated, organiser):
+    stage, _ = seated
+    signed_in = Client()
+    signed_in.force_login(organiser)
+    for path in public_paths(stage):
+        response = signed_in.get(f"/en/{path}")
+        assert response.status_code == 200, path
+        assert directives(response) == {"private", "no-cache"}, path
+        assert "cookie" in vary(response), path
+
+
+def test_a_visitor_with_a_session_gets_a_private_copy(seated):
+    """An anonymous session (an official's invitation held before signing in): the cache in
+    front passes such requests by; the origin marks the answer private all the same."""
+    stage, _ = seated
+    visitor = Client()
+    visitor.cookies["sessionid"] = "not-a-real-session"
+    response = visitor.get(f"/en/t/{stage.tournament.slug}/")
+    assert response.status_code == 200 and directives(response) == {"private", "no-cache"}
+
+
+def test_an_answer_that_sets_a_cookie_is_never_shared():
+    def sets_a_cookie(request):
+        response = HttpResponse("hello")
+        response.set_cookie("flavour", "oatmeal")
+        return response
+
+    middleware = SharedCacheMiddleware(public_page(sets_a_cookie))
+    response = middleware(RequestFactory().get("/en/t/x/"))
+    assert directives(response) == {"private", "no-cache"} and "ETag" not in response
+
+
+def test_pages_for_those_who_run_the_event_keep_their_addresses(seated, organiser):
+    stage, _ = seated
+    slug = stage.tournament.slug
+    client = Client()
+    client.force_login(organiser)
+    assert client.get(f"/t/{slug}/manage/").status_code == 200
+    assert client.get(f"/en/t/{slug}/manage/").status_code == 404
+    assert client.get(f"/es/t/{slug}/enter/").status_code == 404
+
+
+@pytest.mark.parametrize(
+    ("old", "accept", "new"),
+    [
+        ("t/{slug}/", "es-MX,es;q=0.9", "/es/t/{slug}/"),
+        ("t/{slug}/", "en-GB,en;q=0.8", "/en/t/{slug}/"),
+        ("t/{slug}/", "fr", "/en/t/{slug}/"),  # a language the site does not have: its own
+        ("t/{slug}/screen/?page=2", "es", "/es/t/{slug}/screen/?page=2"),
+        ("t/{slug}/tables/1/2/", "es", "/es/t/{slug}/tables/1/2/"),
+        ("t/{slug}/players/?q=pe%C3%B1a", "en", "/en/t/{slug}/players/?q=pe%C3%B1a"),
+    ],
+)
+def test_an_old_address_redirects_to_the_browsers_language(seated, old, accept, new):
+    slug = seated[0].tournament.slug
+    response = Client().get("/" + old.format(slug=slug), HTTP_ACCEPT_LANGUAGE=accept)
+    assert response.status_code == 302
+    assert response["Location"] == new.format(slug=slug)
+    assert "accept-language" in vary(response)  # a cache must not give it to another language
+    assert not response.cookies
+
+
+def test_an_unknown_tournament_is_not_found_in_either_form(seated):
+    assert Client().get("/t/no-such-event/").status_code == 302  # the address could exist
+    assert Client().get("/en/t/no-such-event/").status_code == 404
