@@ -134,6 +134,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "accounts.context_processors.navigation",
+                "scoring.announce.live_push",
                 "config.context_processors.language_links",
             ],
         },
@@ -191,6 +192,10 @@ CACHES["local"] = {
 # served stale while it revalidates with the ETag (config/http_cache.py).
 PUBLIC_MAX_AGE = int(os.environ.get("PUBLIC_MAX_AGE", "1"))
 PUBLIC_STALE_SECONDS = int(os.environ.get("PUBLIC_STALE_SECONDS", "30"))
+# Where a rebuilt snapshot's version is announced to the pages (nginx's nchan publisher, e.g.
+# http://127.0.0.1:8180/_live/publish/, the tournament's slug appended; scoring/announce.py).
+# Empty: nothing announced, the pages poll.
+LIVE_PUBLISH_URL = os.environ.get("LIVE_PUBLISH_URL", "")
 
 # Sessions live in the database, so a Redis restart logs nobody out.
 SESSION_ENGINE = "django.contrib.sessions.backends.db"

@@ -15,7 +15,8 @@
 # STACK_DIR (.stack), STACK_DB (roundhouse_stack), STACK_PG_URL (postgres://postgres@127.0.0.1:5432),
 # STACK_REDIS_URL (redis://127.0.0.1:6379; broker db STACK_BROKER_DB=2, cache db
 # STACK_CACHE_DB=3), STACK_QUEUE (roundhouse-stack), STACK_START_TIMEOUT (90), STACK_STOP_TIMEOUT
-# (20), WORKER_NICE (10: the Celery workers' niceness).
+# (20), WORKER_NICE (10: the Celery workers' niceness), NCHAN_MODULE (Debian's
+# ngx_nchan_module.so: live push to the pages when it is there; set it empty for none).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -31,6 +32,15 @@ PORT="${PORT:-8100}"
 NGINX_PORT="${NGINX_PORT:-$((PORT + 80))}"
 NGINX="${NGINX:-$(command -v nginx || echo /usr/sbin/nginx)}"
 NGINX_TEMPLATE="$ROOT/deploy/nginx.conf"
+# nginx's module for live push (deploy/README.md, "Live push (nchan)"): without it the stack
+# starts all the same and the pages poll.
+NCHAN_MODULE="${NCHAN_MODULE-/usr/lib/nginx/modules/ngx_nchan_module.so}"
+NCHAN_LOAD=""
+LIVE_PUBLISH_URL=""
+if [[ -n "$NCHAN_MODULE" && -f "$NCHAN_MODULE" ]]; then
+  NCHAN_LOAD="load_module $NCHAN_MODULE;"
+  LIVE_PUBLISH_URL="http://127.0.0.1:$NGINX_PORT/_live/publish/"
+fi
 # settings.STATIC_ROOT, where prepare's collectstatic writes and nginx serves /static/ from.
 STATIC_ROOT="$ROOT/static"
 # nginx in the foreground, a child of stack.sh's. Started as root, its workers would switch to
@@ -138,13 +148,15 @@ write_nginx_conf() {
   rm -rf "${STACK_DIR:?}/nginx-cache"
   NGINX_PORT="$NGINX_PORT" UPSTREAM="127.0.0.1:$PORT" STATIC_ROOT="$STATIC_ROOT" \
     NGINX_STATE="$STACK_DIR" NGINX_ACCESS_LOG="$STACK_DIR/nginx-access.log" \
-    "$PY" - "$NGINX_TEMPLATE" "$STACK_DIR/nginx.conf" <<'PY'
+    NCHAN_LOAD="$NCHAN_LOAD" "$PY" - "$NGINX_TEMPLATE" "$STACK_DIR/nginx.conf" <<'PY'
 import os
 import re
 import sys
 
-names = ("NGINX_PORT", "UPSTREAM", "STATIC_ROOT", "NGINX_STATE", "NGINX_ACCESS_LOG")
+names = ("NGINX_PORT", "UPSTREAM", "STATIC_ROOT", "NGINX_STATE", "NGINX_ACCESS_LOG", "NCHAN_LOAD")
 template = open(sys.argv[1], encoding="utf-8").read()
+if not os.environ["NCHAN_LOAD"]:  # no nchan: its locations would not pass nginx -t
+    template = re.sub(r"(?ms)^[ \t]*# live push: begin$.*?^[ \t]*# live push: end\n", "", template)
 pattern = r"\$\{(" + "|".join(names) + r")\}"
 with open(sys.argv[2], "w", encoding="utf-8") as conf:
     conf.write(re.sub(pattern, lambda match: os.environ[match[1]], template))
@@ -228,6 +240,8 @@ DJANGO_LOG_LEVEL=INFO
 PORT=$PORT
 # Not Django's: where stack.sh status finds nginx.
 NGINX_PORT=$NGINX_PORT
+# nginx's publisher of live versions (empty without nchan: the pages poll).
+LIVE_PUBLISH_URL=$LIVE_PUBLISH_URL
 # One worker per core: with 4 threads each, 2 workers served the public page and the officials
 # better than gunicorn.conf.py's 2 x cores + 1 on 2 cores (docs/PERFORMANCE.md, Load).
 WEB_CONCURRENCY=${WEB_CONCURRENCY:-2}

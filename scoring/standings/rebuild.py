@@ -9,7 +9,7 @@ from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone, translation
 
-from scoring import rules, time_called
+from scoring import announce, rules, time_called
 from scoring.models import StageStandings, TiebreakDecision
 from scoring.standings.cache import forget_cached
 from scoring.standings.locks import RebuildBusy, try_lock
@@ -58,6 +58,7 @@ def _rebuild(stage: Stage, *, asynchronous_commit: bool) -> StageStandings:
     seq = meta.change_seq
     if meta.built_seq >= seq and meta.computed_at is not None:
         return meta  # current already: a coalesced request
+    previous_build = meta.computed_at
     stage = Stage.objects.select_related("tournament").get(pk=stage.pk)
     records, seats, counted, finished, through, counting = stage_records(stage)
     decisions = [
@@ -101,6 +102,16 @@ def _rebuild(stage: Stage, *, asynchronous_commit: bool) -> StageStandings:
     )
     meta.refresh_from_db(fields=["rebuilds", "change_seq"])
     transaction.on_commit(lambda: forget_cached(stage.pk))
+    # The pages hear the new version once it is readable (live push; nothing without nginx's),
+    # with the tables whose results changed since the last build: only their sheets and their
+    # players' pages fetch again (the standings always do).
+    slug = stage.tournament.slug
+    tables = announce.changed_tables(stage, since=previous_build)
+    transaction.on_commit(
+        lambda: announce.announce_rebuild(
+            slug=slug, stage_id=stage.pk, built_seq=seq, tables=tables
+        )
+    )
     return meta
 
 

@@ -67,3 +67,93 @@
 document.addEventListener("click", (event) => {
   if (event.target.closest("[data-print]")) window.print();
 });
+
+// Live push: a part of the page that refreshes itself and names its tournament (data-live-slug)
+// also listens to the tournament's channel on nginx (/live/<slug>/, nchan: deploy/nginx.conf).
+// Each message is the tournament's version, sent the moment a rebuild commits; every part not
+// already showing it (data-live-version), and that it changed (below), is fetched again at once, at its own address with
+// ?v=<version>, so a cache in front keeps one copy a version and a burst of phones makes one
+// request to the origin. While the channel is open, a part's own polling runs at most every
+// SAFETY_MS (what no rebuild announces: a clock, a closed stage); without the channel (no
+// nginx, no nchan, an error) it polls as before.
+(function () {
+  "use strict";
+  var SAFETY_MS = 30000;
+  var loaded = Date.now();
+  var open = false;
+  var version = null;
+  var fetched = {};  // a part's id: when it was last asked for
+  var got = {};  // a part's id: the version it was last fetched at
+  function parts() {
+    return Array.prototype.filter.call(document.querySelectorAll("[data-live-slug]"), function (el) {
+      return el.id && el.getAttribute("hx-get");
+    });
+  }
+  function versioned(path) {
+    return /[?&]v=/.test(path || "");
+  }
+  function fetchAt(el, at) {
+    var url = new URL(el.getAttribute("hx-get"), window.location.href);
+    url.searchParams.set("v", at);
+    fetched[el.id] = Date.now();
+    got[el.id] = at;
+    // The part's own hx-select and hx-swap apply (it is the source).
+    var done = window.htmx.ajax("GET", url.pathname + url.search, { source: el, target: el });
+    if (done && done.catch) done.catch(function () {});
+  }
+  // A message is the version, then the ids of the tables whose results it changed ("12-40 7,9";
+  // "12-40 -": none); the version alone: every part. A table's part (its sheet, a player's page: data-live-table)
+  // fetches only when its table changed; the standings always.
+  function heard(event) {
+    var words = String(event.data || "").trim().split(/\s+/);
+    var at = words[0];
+    if (!at || at === version) return;
+    var tables = words.length > 1 ? words[1].split(",") : null;
+    version = at;
+    document.dispatchEvent(new CustomEvent("roundhouse:live", { detail: { version: at, at: Date.now() } }));
+    parts().forEach(function (el) {
+      var table = el.getAttribute("data-live-table");
+      if (table && tables && tables.indexOf(table) < 0) {
+        got[el.id] = at;  // unchanged at this version
+      } else if (el.getAttribute("data-live-version") !== at) {
+        fetchAt(el, at);
+      }
+    });
+  }
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var el = event.detail.elt;
+    if (!el || !el.id || !el.hasAttribute("data-live-slug")) return;
+    if (versioned(event.detail.pathInfo && event.detail.pathInfo.requestPath)) return;
+    if (open && Date.now() - (fetched[el.id] || loaded) < SAFETY_MS) {
+      event.preventDefault();  // a poll, while the channel says when to fetch
+      return;
+    }
+    fetched[el.id] = Date.now();
+  });
+  // A poll that was under way when a version came may have swapped in the part as it was
+  // before: fetched again at the version.
+  document.addEventListener("htmx:afterSwap", function (event) {
+    var path = event.detail.pathInfo && event.detail.pathInfo.requestPath;
+    var el = document.getElementById(event.detail.elt && event.detail.elt.id);
+    if (!el || !version || versioned(path) || !el.hasAttribute("data-live-slug")) return;
+    if (got[el.id] !== version && el.getAttribute("data-live-version") !== version) {
+      fetchAt(el, version);
+    }
+  });
+  function listen() {
+    var first = parts()[0];
+    if (!first || !window.EventSource || !window.htmx) return;
+    var slug = first.getAttribute("data-live-slug");
+    var source = new EventSource("/live/" + encodeURIComponent(slug) + "/");
+    source.onopen = function () { open = true; };
+    // Reconnecting (EventSource does it by itself) or refused for good (a 404 without nchan):
+    // the parts poll meanwhile.
+    source.onerror = function () { open = false; };
+    source.onmessage = heard;
+  }
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", listen);
+  } else {
+    listen();
+  }
+})();

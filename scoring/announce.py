@@ -1,0 +1,94 @@
+"""Announcing a tournament's live version to the pages that show it: after a standings snapshot
+commits, its version goes to nginx's nchan publisher (settings.LIVE_PUBLISH_URL), which passes it
+to every page's EventSource; the pages then fetch their parts with ?v=<version> (live.js).
+
+A version is a short token that changes whenever a rebuild changes what a public page shows:
+the snapshot's stage and its built_seq. An announce that fails costs the pages nothing but
+speed: they still poll."""
+
+import logging
+import time
+import urllib.request
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.http import HttpRequest
+
+from scoring.models import RoundResult
+from tournaments.models import Stage
+
+logger = logging.getLogger(__name__)
+
+# The rebuild's worker waits for this at most (per connect and per read): nginx on this machine
+# answers in a millisecond, and a dead one must not hold the next rebuild back.
+TIMEOUT_SECONDS = 0.5
+
+# Never through an HTTP proxy from the environment: the publisher is on this machine.
+_opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+
+
+def live_push(request: HttpRequest) -> dict[str, bool]:
+    """A context processor: whether the pages' live parts listen for versions (live.js), which
+    they do only where something announces them (nginx's nchan in front, LIVE_PUBLISH_URL)."""
+    return {"live_push": bool(settings.LIVE_PUBLISH_URL)}
+
+
+def live_version(*, stage_id: int, built_seq: int) -> str:
+    return f"{stage_id}-{built_seq}"
+
+
+# A result saved this long before the last build may still have been missed by it (committed
+# after the build read the results): its table is named again. One fetch too many is harmless.
+CHANGED_MARGIN = timedelta(seconds=10)
+
+
+def changed_tables(stage: Stage, *, since: datetime | None) -> list[int] | None:
+    """The tables (ids) whose results were saved since the stage's last build; None (every
+    part fetches again) for a first build."""
+    if since is None:
+        return None
+    rows = RoundResult.objects.filter(stage=stage, updated_at__gt=since - CHANGED_MARGIN)
+    return sorted(set(rows.values_list("table_id", flat=True)))
+
+
+def message(version: str, tables: list[int] | None) -> str:
+    """What the pages hear: the version, then the changed tables' ids ("12-40 7,9", "12-40 -"
+    for none: the standings only); the version alone when every part is to fetch again.
+    live.js reads it."""
+    if tables is None:
+        return version
+    return f"{version} {','.join(map(str, tables)) or '-'}"
+
+
+def announce_rebuild(
+    *, slug: str, stage_id: int, built_seq: int, tables: list[int] | None = None
+) -> bool:
+    """Publish the tournament's new version and the tables it changed; True when nginx took it.
+    Never raises: a failure is logged as a warning and the pages keep polling. Call it after the
+    snapshot commits."""
+    base = settings.LIVE_PUBLISH_URL
+    if not base:
+        return False
+    version = live_version(stage_id=stage_id, built_seq=built_seq)
+    started = time.monotonic()
+    request = urllib.request.Request(
+        base + slug,
+        data=message(version, tables).encode(),
+        method="POST",
+        headers={"Content-Type": "text/plain", "Accept": "text/json"},
+    )
+    try:
+        with _opener.open(request, timeout=TIMEOUT_SECONDS) as answer:
+            answer.read()
+    except Exception as error:  # refused, timed out, a 403 or 5xx: the pages poll meanwhile
+        logger.warning(
+            "live push: could not announce version %s of %s to %s after %.2f s: %s",
+            version,
+            slug,
+            base,
+            time.monotonic() - started,
+            error,
+        )
+        return False
+    logger.info("live push: announced version %s of %s", version, slug)
+    return True

@@ -1,0 +1,72 @@
+"""What a rebuild announces to the pages (live push): its version, then the tables whose results
+changed since the last build, so that only those tables' sheets and players' pages fetch again.
+Heard by a real HTTP server standing in for nginx's publisher."""
+
+import http.server
+import threading
+
+import pytest
+
+from scoring import announce, standings
+from tests import factories
+from tests.scoring.helpers import play, seat_tables
+
+
+class Heard(http.server.BaseHTTPRequestHandler):
+    said: list[tuple[str, str]] = []
+
+    def do_POST(self):
+        body = self.rfile.read(int(self.headers["Content-Length"])).decode()
+        Heard.said.append((self.path, body))
+        self.send_response(201)
+        self.end_headers()
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture
+def publisher(settings):
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Heard)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    Heard.said = []
+    settings.LIVE_PUBLISH_URL = f"http://127.0.0.1:{server.server_address[1]}/_live/publish/"
+    yield Heard.said
+    server.shutdown()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_rebuild_names_the_tables_it_changed(publisher):
+    stage = factories.StageFactory(status="seated", rounds=2)
+    first, second = seat_tables(stage, [["Ann", "Bob", "Cy"], ["Di", "Eve", "Fay"]])
+    tables = {t.number: t for t in stage.tables.all()}
+    slug = stage.tournament.slug
+
+    play(stage, first, 1, [0, 5, 9])
+    meta = standings.rebuild_standings(stage=stage)  # the first build: every part fetches
+    assert publisher[-1] == (f"/_live/publish/{slug}", f"{stage.pk}-{meta.built_seq}")
+
+    play(stage, second, 1, [4, 0, 7])
+    meta = standings.rebuild_standings(stage=stage)
+    # Table 1's result is from before the last build, but within the margin a result committed
+    # late could be: named again. Table 2's is new.
+    assert publisher[-1][1] == f"{stage.pk}-{meta.built_seq} {tables[1].pk},{tables[2].pk}"
+
+
+@pytest.mark.django_db
+def test_changed_tables_leave_out_results_saved_long_before_the_last_build():
+    stage = factories.StageFactory(status="seated", rounds=2)
+    first, second = seat_tables(stage, [["Ann", "Bob", "Cy"], ["Di", "Eve", "Fay"]])
+    early = play(stage, first, 1, [0, 5, 9])
+    late = play(stage, second, 1, [4, 0, 7])
+    built = late.updated_at
+    type(early).objects.filter(pk=early.pk).update(updated_at=built - announce.CHANGED_MARGIN * 2)
+    assert announce.changed_tables(stage, since=built) == [late.table_id]
+    assert announce.changed_tables(stage, since=None) is None  # a first build: everything
+
+
+def test_the_message_is_the_version_then_the_tables():
+    assert announce.message("12-40", None) == "12-40"
+    assert announce.message("12-40", [7, 9]) == "12-40 7,9"
+    assert announce.message("12-40", []) == "12-40 -"  # the standings only
