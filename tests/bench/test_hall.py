@@ -1,0 +1,128 @@
+"""The pure parts of the hall benchmark (bench/hall_parts.py): the phones' pages and schedule,
+the access-log lines, confirmation-to-phone, percentiles. No stack: the benchmark itself runs
+by hand (bench/hall.py)."""
+
+import math
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+
+import hall_parts
+from loadgen import percentile
+
+NGINX_HIT = (
+    '127.0.0.1 [26/Nov/2026:14:30:01 +0000] "GET /en/t/hall/ HTTP/1.1" 304 0 cache=HIT '
+    'rt=0.000 urt=- "-"'
+)
+NGINX_MISS = (
+    '127.0.0.1 [26/Nov/2026:14:30:01 +0000] "GET /en/t/hall/players/7/ HTTP/1.1" 200 5120 '
+    'cache=EXPIRED rt=0.004 urt=0.004 "-"'
+)
+NGINX_API = (
+    '127.0.0.1 [26/Nov/2026:14:30:02 +0000] "PUT /api/v1/tables/3/rounds/3/ HTTP/1.1" 201 '
+    '700 cache=BYPASS rt=0.020 urt=0.020 "-"'
+)
+
+
+def test_parse_nginx_line_reads_cache_status_and_upstream():
+    hit = hall_parts.parse_nginx_line(NGINX_HIT)
+    assert (hit.method, hit.path, hit.status, hit.cache, hit.upstream) == (
+        "GET",
+        "/en/t/hall/",
+        304,
+        "HIT",
+        False,
+    )
+    miss = hall_parts.parse_nginx_line(NGINX_MISS)
+    assert (miss.cache, miss.upstream, miss.request_time) == ("EXPIRED", True, 0.004)
+    assert hall_parts.parse_nginx_line("not a log line") is None
+
+
+def test_nginx_digest_counts_public_pages_only():
+    digest = hall_parts.nginx_digest("\n".join([NGINX_HIT, NGINX_HIT, NGINX_MISS, NGINX_API]))
+    assert digest["public"] == 3
+    assert digest["by_cache"] == {"EXPIRED": 1, "HIT": 2}
+    assert digest["upstream"] == 1
+    assert digest["hit_ratio"] == pytest.approx(2 / 3)
+    assert math.isnan(hall_parts.nginx_digest("")["hit_ratio"])
+
+
+def test_gunicorn_public_by_page_counts_public_requests_by_kind():
+    log = "\n".join(
+        [
+            '127.0.0.1 "GET /en/t/hall/ HTTP/1.0" 304 - 1ms "-"',
+            '127.0.0.1 "GET /t/hall/?v=1-9 HTTP/1.0" 200 900 3ms "-"',
+            '127.0.0.1 "GET /en/t/hall/tables/1/12/ HTTP/1.0" 200 900 3ms "-"',
+            '127.0.0.1 "GET /es/t/hall/players/4/ HTTP/1.0" 200 900 3ms "-"',
+            '127.0.0.1 "GET /en/t/hall/screen/?page=2 HTTP/1.0" 200 900 3ms "-"',
+            '127.0.0.1 "GET /t/hall/manage/ HTTP/1.0" 200 900 3ms "-"',
+            '127.0.0.1 "POST /api/v1/tables/1/rounds/3/confirm/ HTTP/1.0" 200 9 9ms "-"',
+            '127.0.0.1 "GET /health/live/ HTTP/1.0" 200 2 1ms "-"',
+        ]
+    )
+    assert hall_parts.gunicorn_public_by_page(log) == {
+        "player": 1,
+        "screen": 1,
+        "sheet": 1,
+        "standings": 2,
+    }
+
+
+def test_is_public_excludes_the_console_and_entry_pages():
+    assert hall_parts.is_public("/en/t/hall/")
+    assert hall_parts.is_public("/t/hall/tables/1/3/")
+    assert not hall_parts.is_public("/en/t/hall/manage/stages/1/")
+    assert not hall_parts.is_public("/t/hall/enter/3/")
+    assert not hall_parts.is_public("/api/v1/stages/1/standings/")
+
+
+def test_prefix_from_location_reads_the_language_prefix():
+    assert hall_parts.prefix_from_location("/en/t/hall/", "hall") == "/en"
+    assert hall_parts.prefix_from_location("http://127.0.0.1:8590/es/t/hall/", "hall") == "/es"
+    assert hall_parts.prefix_from_location("/t/hall/", "hall") == ""
+    assert hall_parts.prefix_from_location("", "hall") == ""
+
+
+def test_poll_times_are_every_period_from_the_load_until_the_end():
+    assert hall_parts.poll_times(5.0, 1.0, 100.0, 112.0) == [101.0, 106.0, 111.0]
+    assert hall_parts.poll_times(5.0, 3.0, 0.0, 3.0) == []
+    with pytest.raises(ValueError):
+        hall_parts.poll_times(0.0, 0.0, 0.0, 1.0)
+
+
+def test_phone_visits_follow_the_mix_and_the_seed():
+    kwargs = dict(
+        prefix="/en",
+        slug="hall",
+        stage_order=1,
+        table_numbers=[1, 2, 3],
+        player_numbers=[1, 2, 3, 4],
+        seed=7,
+    )
+    visits = hall_parts.phone_visits(1000, **kwargs)
+    kinds = {k: sum(v.kind == k for v in visits) for k in ("standings", "sheet", "player")}
+    assert kinds == {"standings": 600, "sheet": 250, "player": 150}
+    assert {v.period for v in visits if v.kind == "standings"} == {5.0}
+    assert all(v.path.startswith("/en/t/hall/tables/1/") for v in visits if v.kind == "sheet")
+    assert visits == hall_parts.phone_visits(1000, **kwargs)
+    assert len(hall_parts.phone_visits(7, **kwargs)) == 7
+
+
+def test_confirmation_to_phone_waits_for_the_count_after_the_answer():
+    # 10 results counted before; two confirmations answered at 1.0 and 2.0 s.
+    sightings = [(0.5, 11), (1.2, 10), (1.5, 11), (2.1, 11), (2.8, 12), (3.0, 12)]
+    delays, missed = hall_parts.confirmation_to_phone([2.0, 1.0], sightings, 10)
+    assert delays == pytest.approx([0.5, 0.8])  # 11 seen at 1.5 (not 0.5: before its answer)
+    assert missed == 0
+    delays, missed = hall_parts.confirmation_to_phone([1.0, 2.0, 2.5], sightings, 10)
+    assert missed == 1  # a 13th result never shown
+
+
+def test_percentile_is_nearest_rank():
+    values = list(range(1, 101))
+    assert [percentile(values, q) for q in (50, 95, 99)] == [50, 95, 99]
+    assert hall_parts.pcts([3.0]) == {"p50": 3.0, "p95": 3.0, "p99": 3.0}
+    assert math.isnan(percentile([], 50))
