@@ -9,34 +9,58 @@ that sets a cookie) is private."""
 
 import functools
 import hashlib
+import re
 from collections.abc import Callable
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
-from django.utils.cache import cc_delim_re, patch_cache_control
+from django.utils.cache import cc_delim_re, patch_cache_control, patch_vary_headers
+from django.utils.text import compress_string
 
-# What a public page may vary on: the HTMX fragment and the whole page share an address.
-# Cookie (the session) and Accept-Language (the language is in the address) are not.
-SHARED_VARY = ("HX-Request",)
+# A query parameter that names a version for the cache in front (a page fetching the version that
+# nginx announced: ?v=...; scoring/announce.py, live.js); the origin serves the current one, as
+# without it. Such an answer is kept longer (PUBLIC_VERSIONED_MAX_AGE): its address is asked
+# only once the version exists, and a later version has an address of its own.
+VERSION_PARAMETER = "v"
+
+# A public page this big or bigger goes compressed to a visitor whose browser takes gzip: once
+# at the origin, so that nginx keeps the compressed copy and serves it without compressing
+# again (a 500-player standings fragment: 383 KB, about 30 KB compressed). No secret is in
+# these pages (no CSRF token, nothing of a session), so compression reveals nothing (BREACH).
+GZIP_MIN_BYTES = 1024
+GZIP_SUFFIX = "+gzip"
+_ACCEPTS_GZIP = re.compile(r"\bgzip\b")
+
+# What a public page may vary on: the HTMX fragment and the whole page share an address (and a
+# big page is compressed or not, below). Cookie (the session) and Accept-Language (the language
+# is in the address) are not.
+SHARED_VARY = ("HX-Request", "Accept-Encoding")
+
+
+def gzip_etag(etag: str) -> str:
+    """The strong ETag of the gzip-compressed copy of a version: another representation, so
+    another tag, from which the version is still read."""
+    return etag[:-1] + GZIP_SUFFIX + '"'
 
 
 def not_modified(request: HttpRequest, etag: str) -> HttpResponse | None:
-    """A 304 when the request already holds this version (its If-None-Match names the ETag)."""
+    """A 304 when the request already holds this version, as it is or compressed (its
+    If-None-Match names the ETag or its gzip_etag); the 304 names the copy held."""
     held = [tag.strip() for tag in request.headers.get("If-None-Match", "").split(",")]
-    if etag in held or "*" in held:
-        response = HttpResponseNotModified()
-        return shared(response, etag)
+    for candidate in (etag, gzip_etag(etag)):
+        if candidate in held or "*" in held:
+            return shared(HttpResponseNotModified(), candidate)
     return None
 
 
-def shared(response: HttpResponse, etag: str | None) -> HttpResponse:
+def shared(response: HttpResponse, etag: str | None, *, versioned: bool = False) -> HttpResponse:
     """Mark `response` (or a 304 of it) as one version of public data that anyone may keep."""
     if etag is not None:
         response["ETag"] = etag
     patch_cache_control(
         response,
         public=True,
-        max_age=settings.PUBLIC_MAX_AGE,
+        max_age=settings.PUBLIC_VERSIONED_MAX_AGE if versioned else settings.PUBLIC_MAX_AGE,
         stale_while_revalidate=settings.PUBLIC_STALE_SECONDS,
     )
     return response
@@ -67,9 +91,10 @@ def _content_etag(response: HttpResponse) -> str | None:
 
 class SharedCacheMiddleware:
     """Public pages, for a visitor with no session and answered with no cookie: public, with a
-    strong ETag (the view's, else the content's; a 304 when the visitor holds it) and Vary on
-    HX-Request alone. The same pages for a signed-in person, or setting a cookie: private. Sits
-    outside the session, CSRF and locale middleware, so it sees the Vary and cookies they add."""
+    strong ETag (the view's, else the content's; a 304 when the visitor holds it), compressed
+    for a browser that takes gzip, and Vary on HX-Request and Accept-Encoding alone. The same
+    pages for a signed-in person, or setting a cookie: private. Sits outside the session, CSRF
+    and locale middleware, so it sees the Vary and cookies they add."""
 
     def __init__(self, get_response) -> None:
         self.get_response = get_response
@@ -90,9 +115,25 @@ class SharedCacheMiddleware:
         elif "Vary" in response:
             del response["Vary"]
         etag = response.get("ETag") or _content_etag(response)
+        if response.status_code == 304 or (
+            not response.streaming and len(response.content) >= GZIP_MIN_BYTES
+        ):
+            patch_vary_headers(response, ("Accept-Encoding",))  # (a 304 as its page)
         unchanged = not_modified(request, etag) if response.status_code == 200 and etag else None
         if unchanged is not None:
-            if kept:
+            if "Vary" in response:
                 unchanged["Vary"] = response["Vary"]
-            return unchanged
-        return shared(response, etag)
+            etag, response = unchanged["ETag"], unchanged
+        elif response.status_code == 304:
+            etag = response["ETag"]  # the view's, naming the copy held
+        elif "Accept-Encoding" in response.get("Vary", "") and _ACCEPTS_GZIP.search(
+            request.headers.get("Accept-Encoding", "")
+        ):
+            response.content = compress_string(response.content)
+            response["Content-Encoding"] = "gzip"
+            if response.has_header("Content-Length"):
+                response["Content-Length"] = str(len(response.content))
+            etag = gzip_etag(etag) if etag else etag
+        if "Cache-Control" in response:  # a view's 304 (not_modified): this says how long
+            del response["Cache-Control"]
+        return shared(response, etag, versioned=VERSION_PARAMETER in request.GET)

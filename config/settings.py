@@ -192,10 +192,16 @@ CACHES["local"] = {
 # served stale while it revalidates with the ETag (config/http_cache.py).
 PUBLIC_MAX_AGE = int(os.environ.get("PUBLIC_MAX_AGE", "1"))
 PUBLIC_STALE_SECONDS = int(os.environ.get("PUBLIC_STALE_SECONDS", "30"))
+# ... and an answer at an announced version (?v=...: live push), asked once that version exists.
+PUBLIC_VERSIONED_MAX_AGE = int(os.environ.get("PUBLIC_VERSIONED_MAX_AGE", "30"))
 # Where a rebuilt snapshot's version is announced to the pages (nginx's nchan publisher, e.g.
 # http://127.0.0.1:8180/_live/publish/, the tournament's slug appended; scoring/announce.py).
 # Empty: nothing announced, the pages poll.
 LIVE_PUBLISH_URL = os.environ.get("LIVE_PUBLISH_URL", "")
+# The scheme and host the phones reach nginx at (e.g. https://roundhouse.example.org): the
+# standings at a new version are fetched through nginx under it, so that they are in its cache
+# before the pages hear of them. Empty: not warmed (the first phone's request fetches them).
+LIVE_PUBLIC_ORIGIN = os.environ.get("LIVE_PUBLIC_ORIGIN", "")
 
 # Sessions live in the database, so a Redis restart logs nobody out.
 SESSION_ENGINE = "django.contrib.sessions.backends.db"

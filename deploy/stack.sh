@@ -148,12 +148,16 @@ write_nginx_conf() {
   rm -rf "${STACK_DIR:?}/nginx-cache"
   NGINX_PORT="$NGINX_PORT" UPSTREAM="127.0.0.1:$PORT" STATIC_ROOT="$STATIC_ROOT" \
     NGINX_STATE="$STACK_DIR" NGINX_ACCESS_LOG="$STACK_DIR/nginx-access.log" \
-    NCHAN_LOAD="$NCHAN_LOAD" "$PY" - "$NGINX_TEMPLATE" "$STACK_DIR/nginx.conf" <<'PY'
+    NCHAN_LOAD="$NCHAN_LOAD" LIVE_PUBLISH_ALLOW="allow 127.0.0.1;" \
+    "$PY" - "$NGINX_TEMPLATE" "$STACK_DIR/nginx.conf" <<'PY'
 import os
 import re
 import sys
 
-names = ("NGINX_PORT", "UPSTREAM", "STATIC_ROOT", "NGINX_STATE", "NGINX_ACCESS_LOG", "NCHAN_LOAD")
+names = (
+    "NGINX_PORT", "UPSTREAM", "STATIC_ROOT", "NGINX_STATE", "NGINX_ACCESS_LOG", "NCHAN_LOAD",
+    "LIVE_PUBLISH_ALLOW",
+)
 template = open(sys.argv[1], encoding="utf-8").read()
 if not os.environ["NCHAN_LOAD"]:  # no nchan: its locations would not pass nginx -t
     template = re.sub(r"(?ms)^[ \t]*# live push: begin$.*?^[ \t]*# live push: end\n", "", template)
@@ -242,6 +246,9 @@ PORT=$PORT
 NGINX_PORT=$NGINX_PORT
 # nginx's publisher of live versions (empty without nchan: the pages poll).
 LIVE_PUBLISH_URL=$LIVE_PUBLISH_URL
+# The address the phones use, under which the standings at a new version are put in nginx's
+# cache before the pages hear of it.
+LIVE_PUBLIC_ORIGIN=${LIVE_PUBLISH_URL:+http://127.0.0.1:$NGINX_PORT}
 # One worker per core: with 4 threads each, 2 workers served the public page and the officials
 # better than gunicorn.conf.py's 2 x cores + 1 on 2 cores (docs/PERFORMANCE.md, Load).
 WEB_CONCURRENCY=${WEB_CONCURRENCY:-2}

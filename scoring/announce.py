@@ -9,11 +9,16 @@ speed: they still poll."""
 import logging
 import time
 import urllib.request
+from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timedelta
+from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.http import HttpRequest
+from django.urls import reverse
+from django.utils import translation
 
+from config.http_cache import VERSION_PARAMETER
 from scoring.models import RoundResult
 from tournaments.models import Stage
 
@@ -22,6 +27,10 @@ logger = logging.getLogger(__name__)
 # The rebuild's worker waits for this at most (per connect and per read): nginx on this machine
 # answers in a millisecond, and a dead one must not hold the next rebuild back.
 TIMEOUT_SECONDS = 0.5
+
+# Warming the standings (below) waits this long at most: a render of a 500-player stage under
+# load takes a few hundred ms.
+WARM_SECONDS = 2.0
 
 # Never through an HTTP proxy from the environment: the publisher is on this machine.
 _opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
@@ -38,8 +47,10 @@ def live_version(*, stage_id: int, built_seq: int) -> str:
 
 
 # A result saved this long before the last build may still have been missed by it (committed
-# after the build read the results): its table is named again. One fetch too many is harmless.
-CHANGED_MARGIN = timedelta(seconds=10)
+# after the build read the results: a rebuild takes well under a second): its table is named
+# again. One fetch too many is harmless; a margin of many seconds would name most tables of a
+# busy hall in every message.
+CHANGED_MARGIN = timedelta(seconds=2)
 
 
 def changed_tables(stage: Stage, *, since: datetime | None) -> list[int] | None:
@@ -71,6 +82,7 @@ def announce_rebuild(
         return False
     version = live_version(stage_id=stage_id, built_seq=built_seq)
     started = time.monotonic()
+    warm(slug, version)
     request = urllib.request.Request(
         base + slug,
         data=message(version, tables).encode(),
@@ -92,3 +104,36 @@ def announce_rebuild(
         return False
     logger.info("live push: announced version %s of %s", version, slug)
     return True
+
+
+def warm(slug: str, version: str) -> None:
+    """Fetch the standings' live part at the new version through nginx, in each language, before
+    the pages hear of it (settings.LIVE_PUBLIC_ORIGIN: the scheme and host the phones use, part of
+    nginx's cache key). The burst of phones that follows the message then finds it in the cache;
+    otherwise all but one would wait on nginx's cache lock, which it checks every 500 ms.
+    Never raises; a failed fetch costs the phones that wait."""
+    origin = settings.LIVE_PUBLIC_ORIGIN
+    if not origin:
+        return
+    nginx, public = urlsplit(settings.LIVE_PUBLISH_URL), urlsplit(origin)
+
+    def fetch(code: str) -> None:
+        with translation.override(code):  # the address live.js asks: the part's hx-get, and v
+            path = f"{reverse('tournament-home', args=[slug])}?{VERSION_PARAMETER}={version}"
+        request = urllib.request.Request(
+            f"{nginx.scheme}://{nginx.netloc}{path}",
+            headers={
+                "Host": public.netloc,
+                "X-Forwarded-Proto": public.scheme,
+                "HX-Request": "true",  # as htmx asks, and compressed, as browsers take it
+                "Accept-Encoding": "gzip",
+            },
+        )
+        try:
+            with _opener.open(request, timeout=WARM_SECONDS) as answer:
+                answer.read()
+        except Exception as error:
+            logger.warning("live push: could not warm %s: %s", path, error)
+
+    with ThreadPoolExecutor(max_workers=len(settings.LANGUAGES)) as pool:
+        list(pool.map(fetch, [code for code, _ in settings.LANGUAGES]))

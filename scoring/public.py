@@ -18,7 +18,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from config.http_cache import not_modified
+from config.http_cache import VERSION_PARAMETER, not_modified
 from scoring import clock, games, selectors, standings, time_called
 from scoring.divisions import chosen_division, division_members, division_rows, podium
 from scoring.models import RoundResult, StageStandings
@@ -183,10 +183,6 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
 # The value of a form's CSRF token as {% csrf_token %} writes it. Escaped page content cannot
 # imitate it: its quotes would be &quot;.
 CSRF_VALUE = re.compile(rb'name="csrfmiddlewaretoken" value="([^"]*)"')
-
-# A query parameter that names a version for the cache in front (a page fetching the version
-# that nginx announced: ?v=...); the origin serves the current one, as without it.
-VERSION_PARAMETER = "v"
 
 
 def _shared_page(request: HttpRequest, key: str, render_page) -> HttpResponse:

@@ -2,6 +2,7 @@
 from its cache as the origin's Cache-Control allows, never a signed-in person's, a token's or a
 POST; revalidated after a new snapshot; static files from disk, without gunicorn."""
 
+import gzip
 import http.client
 import json
 import re
@@ -52,6 +53,12 @@ def fetch(
         return Answer(connection.getresponse())
     finally:
         connection.close()
+
+
+def text_of(answer: Answer) -> str:
+    """The body as a browser reads it: decompressed when nginx passed it on compressed."""
+    compressed = answer.headers.get("Content-Encoding") == "gzip"
+    return (gzip.decompress(answer.body) if compressed else answer.body).decode()
 
 
 def shared_max_age(answer: Answer) -> int:
@@ -196,3 +203,36 @@ def test_nginx_caches_public_answers_and_never_private_ones(stack):
         f"the second anonymous GET of {path} was {second.cache}, not HIT: the origin said "
         f"Cache-Control: {first.headers.get('Cache-Control')!r}"
     )
+
+
+def test_public_pages_through_nginx_one_copy_per_language_fragment_and_encoding(stack):
+    """The public pages as phones get them through nginx: no cookie; compressed once at the
+    origin and kept compressed, one copy for every browser's spelling of gzip; English and
+    Spanish each at their own address; the live fragment apart from the page; the old address
+    redirected by the browser's language."""
+    stack.open_event("Page Night", "page-night", players=8)
+    path = "/en/t/page-night/"
+    chrome = {"Accept": "text/html", "Accept-Encoding": "gzip, deflate, br, zstd"}
+    safari = {"Accept": "text/html", "Accept-Encoding": "gzip, deflate, br"}
+    first, second = fetch(stack, path, headers=chrome), fetch(stack, path, headers=safari)
+    assert first.status == second.status == 200, first.body[:300]
+    assert not first.cookies() and "Set-Cookie" not in first.headers
+    assert first.headers["Content-Encoding"] == "gzip" and first.headers["ETag"].endswith('+gzip"')
+    assert (second.cache, second.body) == ("HIT", first.body), second.headers
+    page = gzip.decompress(first.body).decode()
+    assert '<html lang="en">' in page and 'href="/es/t/page-night/"' in page
+
+    plain = fetch(stack, path, headers={"Accept": "text/html"})  # a client without gzip
+    assert plain.status == 200 and "Content-Encoding" not in plain.headers
+    assert plain.body.decode() == page
+
+    fragment = fetch(stack, path, headers={**chrome, "HX-Request": "true"})
+    assert fragment.status == 200 and fragment.cache != "HIT"  # a key of its own
+    assert "<html" not in text_of(fragment)
+
+    spanish = fetch(stack, "/es/t/page-night/", headers=chrome)
+    assert spanish.status == 200 and '<html lang="es">' in text_of(spanish)
+
+    old = fetch(stack, "/t/page-night/", headers={"Accept": "text/html", "Accept-Language": "es"})
+    assert (old.status, old.headers["Location"]) == (302, "/es/t/page-night/")
+    assert old.cache != "HIT"  # a redirect by language is never kept

@@ -21,6 +21,13 @@ class Heard(http.server.BaseHTTPRequestHandler):
         self.send_response(201)
         self.end_headers()
 
+    def do_GET(self):
+        names = ("Host", "X-Forwarded-Proto", "HX-Request", "Accept-Encoding")
+        headers = [self.headers[name] for name in names]
+        Heard.said.append(("GET " + self.path, " ".join(headers)))
+        self.send_response(200)
+        self.end_headers()
+
     def log_message(self, *args):
         pass
 
@@ -70,3 +77,32 @@ def test_the_message_is_the_version_then_the_tables():
     assert announce.message("12-40", None) == "12-40"
     assert announce.message("12-40", [7, 9]) == "12-40 7,9"
     assert announce.message("12-40", []) == "12-40 -"  # the standings only
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_standings_at_a_new_version_are_fetched_through_nginx_before_the_pages_hear(
+    publisher, settings
+):
+    """Each language's live part, at the address live.js asks and under the phones' host and
+    scheme (nginx's cache key), so that the burst after the message finds it cached."""
+    settings.LIVE_PUBLIC_ORIGIN = "https://hall.example.org"
+    stage = factories.StageFactory(status="seated", rounds=2)
+    (players,) = seat_tables(stage, [["Ann", "Bob", "Cy"]])
+    play(stage, players, 1, [0, 5, 9])
+    meta = standings.rebuild_standings(stage=stage)
+    slug, version = stage.tournament.slug, f"{stage.pk}-{meta.built_seq}"
+    assert sorted(publisher[:2]) == [
+        (f"GET /en/t/{slug}/?v={version}", "hall.example.org https true gzip"),
+        (f"GET /es/t/{slug}/?v={version}", "hall.example.org https true gzip"),
+    ]
+    assert publisher[2] == (f"/_live/publish/{slug}", version)  # then the message
+
+
+@pytest.mark.django_db(transaction=True)
+def test_without_the_phones_origin_nothing_is_warmed(publisher, settings):
+    settings.LIVE_PUBLIC_ORIGIN = ""
+    stage = factories.StageFactory(status="seated", rounds=2)
+    (players,) = seat_tables(stage, [["Ann", "Bob", "Cy"]])
+    play(stage, players, 1, [0, 5, 9])
+    standings.rebuild_standings(stage=stage)
+    assert [path for path, _ in publisher] == [f"/_live/publish/{stage.tournament.slug}"]

@@ -4,6 +4,8 @@ sets no cookie and varies on nothing personal, with `Cache-Control: public`, a s
 stale-while-revalidate and a strong ETag. A signed-in person's view of them is private, and the
 old addresses (before the language was in them) redirect."""
 
+import gzip
+
 import pytest
 from django.http import HttpResponse
 from django.test import Client, RequestFactory
@@ -57,7 +59,7 @@ def test_every_public_page_is_shared_with_no_cookie_and_a_strong_etag(seated, la
         assert not response.cookies, path  # no CSRF token, no session, no language cookie
         assert directives(response) >= SHARED, path
         assert "private" not in directives(response) and "no-cache" not in directives(response)
-        assert not vary(response) & {"cookie", "accept-language"}, path
+        assert vary(response) <= {"hx-request", "accept-encoding"}, path
         etag = response["ETag"]
         assert etag.startswith('"') and etag.endswith('"'), path  # strong: not W/"..."
         assert f'lang="{language}"' in response.content.decode()
@@ -72,10 +74,43 @@ def test_the_live_fragment_varies_on_htmx_alone_and_has_its_own_version(anon, se
     url = f"/en/t/{stage.tournament.slug}/"
     page = Client().get(url)
     fragment = Client().get(url, HTTP_HX_REQUEST="true")
-    assert vary(page) == {"hx-request"} and vary(fragment) == {"hx-request"}
+    assert vary(page) == vary(fragment) == {"hx-request", "accept-encoding"}
     assert fragment["ETag"] != page["ETag"]
     assert "<html" not in fragment.content.decode() and "<html" in page.content.decode()
     assert directives(fragment) >= SHARED
+
+
+@pytest.mark.parametrize("accepts", ["gzip, deflate, br, zstd", "gzip"])
+def test_a_browser_that_takes_gzip_gets_the_page_compressed_with_its_own_strong_etag(
+    seated, accepts
+):
+    """Compressed once at the origin, so that nginx keeps and serves the compressed copy."""
+    stage, _ = seated
+    url = f"/en/t/{stage.tournament.slug}/"
+    plain = Client().get(url, HTTP_HX_REQUEST="true")
+    packed = Client().get(url, HTTP_HX_REQUEST="true", HTTP_ACCEPT_ENCODING=accepts)
+    assert "Content-Encoding" not in plain and packed["Content-Encoding"] == "gzip"
+    assert gzip.decompress(packed.content) == plain.content
+    assert len(packed.content) < len(plain.content) / 3
+    assert packed["ETag"] == plain["ETag"][:-1] + '+gzip"'  # strong, and not the plain one's
+    assert directives(packed) >= SHARED and "accept-encoding" in vary(packed)
+    # Revalidated with either copy's tag: a 304 naming the copy held.
+    for held in (packed["ETag"], plain["ETag"]):
+        again = Client().get(
+            url, HTTP_HX_REQUEST="true", HTTP_ACCEPT_ENCODING=accepts, HTTP_IF_NONE_MATCH=held
+        )
+        assert again.status_code == 304 and again["ETag"] == held
+        assert directives(again) >= SHARED and "accept-encoding" in vary(again)
+
+
+def test_a_page_without_a_version_of_its_own_is_compressed_too(seated):
+    stage, _ = seated
+    url = f"/en/t/{stage.tournament.slug}/how-it-works/"
+    plain = Client().get(url)
+    packed = Client().get(url, HTTP_ACCEPT_ENCODING="gzip")
+    assert gzip.decompress(packed.content) == plain.content
+    again = Client().get(url, HTTP_ACCEPT_ENCODING="gzip", HTTP_IF_NONE_MATCH=packed["ETag"])
+    assert again.status_code == 304
 
 
 def test_the_english_and_spanish_pages_are_two_versions(seated):
@@ -84,6 +119,19 @@ def test_the_english_and_spanish_pages_are_two_versions(seated):
     spanish = Client().get(f"/es/t/{stage.tournament.slug}/", HTTP_IF_NONE_MATCH=english["ETag"])
     assert spanish.status_code == 200 and spanish["ETag"] != english["ETag"]
     assert "Clasificación" in spanish.content.decode()
+
+
+def test_an_announced_version_is_the_same_page_kept_longer(seated):
+    """?v=<version> (live push): the page as at its plain address, kept by the cache in front
+    for PUBLIC_VERSIONED_MAX_AGE, as a later version has an address of its own."""
+    stage, _ = seated
+    url = f"/en/t/{stage.tournament.slug}/"
+    plain = Client().get(url, HTTP_HX_REQUEST="true")
+    versioned = Client().get(f"{url}?v=7-3", HTTP_HX_REQUEST="true")
+    assert versioned.content == plain.content and versioned["ETag"] == plain["ETag"]
+    assert {"public", "max-age=30", "stale-while-revalidate=30"} == directives(versioned)
+    again = Client().get(f"{url}?v=7-3", HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=plain["ETag"])
+    assert again.status_code == 304 and "max-age=30" in directives(again)
 
 
 def test_a_new_result_is_a_new_version(seated):

@@ -78,7 +78,7 @@ document.addEventListener("click", (event) => {
 // nginx, no nchan, an error) it polls as before.
 (function () {
   "use strict";
-  var SAFETY_MS = 30000;
+  var SAFETY_MS = 60000;
   var loaded = Date.now();
   var open = false;
   var version = null;
