@@ -18,6 +18,7 @@ from accounts import invitations
 from accounts.forms import AddAccountForm, InvitationForm, RoleForm
 from accounts.invitations import invitation_url
 from accounts.mail import send_invitation
+from clubs.selectors import clubs_of
 from scoring.models import RoundResult
 from tournaments.console import organised_tournament
 from tournaments.exceptions import StateConflict
@@ -62,6 +63,7 @@ def home(request: HttpRequest) -> HttpResponse:
         "mine": mine,
         "tournaments": tournaments,
         "may_create": may_create_tournaments(request.user),
+        "my_clubs": clubs_of(request.user),
     }
     return render(request, "accounts/home.html", context)
 

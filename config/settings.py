@@ -53,6 +53,7 @@ INSTALLED_APPS = [
     "tournaments",
     "tables",
     "scoring",
+    "clubs",
     "accounts",
 ]
 

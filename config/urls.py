@@ -35,6 +35,7 @@ urlpatterns = [
     path("", include("tournaments.urls")),
     path("", include("tables.urls")),
     path("", include("scoring.urls")),
+    path("", include("clubs.urls")),
 ]
 # The public pages carry their language in the address (/en/t/<slug>/, /es/t/<slug>/), so that
 # they vary on nothing personal and a shared cache may keep them; the old /t/<slug>/ addresses

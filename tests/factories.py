@@ -3,6 +3,7 @@
 import factory
 from django.contrib.auth import get_user_model
 
+from clubs.models import Club, ClubOrganiser, ClubTournament, Member, PlayerLink
 from scoring.models import RoundResult, Score
 from tables.models import Seat, Table
 from tournaments.models import Player, Staff, Stage, Tournament
@@ -115,3 +116,53 @@ class ScoreFactory(factory.django.DjangoModelFactory):
         PlayerFactory, tournament=factory.SelfAttribute("..result.stage.tournament")
     )
     pips = 10
+
+
+class ClubFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Club
+
+    name = factory.Sequence(lambda n: f"Lakeside Dominoes {n}")
+    slug = factory.Sequence(lambda n: f"lakeside-{n}")
+
+
+class ClubOrganiserFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = ClubOrganiser
+
+    club = factory.SubFactory(ClubFactory)
+    user = factory.SubFactory(UserFactory)
+
+
+class ClubTournamentFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = ClubTournament
+
+    club = factory.SubFactory(ClubFactory)
+    tournament = factory.SubFactory(TournamentFactory)
+
+
+class MemberFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Member
+
+    club = factory.SubFactory(ClubFactory)
+    name = factory.Faker("name")
+    member_number = factory.Sequence(lambda n: f"M{n + 1:04d}")
+
+
+class PlayerLinkFactory(factory.django.DjangoModelFactory):
+    """A player of a tournament the member's club owns, linked to the member."""
+
+    class Meta:
+        model = PlayerLink
+
+    member = factory.SubFactory(MemberFactory)
+    player = factory.SubFactory(
+        PlayerFactory,
+        tournament=factory.LazyAttribute(
+            lambda o: ClubTournamentFactory(club=o.factory_parent.member.club).tournament
+        ),
+        name=factory.SelfAttribute("..member.name"),
+    )
+    how = PlayerLink.How.NAME

@@ -241,9 +241,10 @@ def import_players(request: HttpRequest, slug: str) -> HttpResponse:
     if not form.is_valid():
         return _console(request, tournament, status=400, import_form=form)
     content = form.cleaned_data["file"].read()
+    notes: list[str] = []  # what the import's listeners say (a member number no member has)
     try:
         players = tournament_services.import_players(
-            tournament=tournament, content=content, by=request.user
+            tournament=tournament, content=content, by=request.user, notes=notes
         )
     except ImportRejected as rejected:
         return _console(request, tournament, status=400, import_form=form,
@@ -253,6 +254,8 @@ def import_players(request: HttpRequest, slug: str) -> HttpResponse:
         return _console(request, tournament, status=400, import_form=form)
     imported = ngettext("Imported %(count)s player.", "Imported %(count)s players.", len(players))
     messages.success(request, imported % {"count": len(players)})
+    for note in notes:
+        messages.warning(request, note)
     if left := unknown_columns(content, columns=tournament_services.IMPORT_COLUMNS):
         messages.warning(
             request,

@@ -9,6 +9,11 @@ from tournaments.models import Player, Tournament
 # Sent with `player` after what the pages show of a player changed: their name, number, club.
 player_changed = Signal()
 
+# Sent by import_players, inside its transaction, with `tournament` and `numbers` ({player id:
+# member number} for the rows that gave one), so that clubs links them. A receiver returns a
+# list of sentences for the organiser (the numbers it could not link).
+players_imported = Signal()
+
 
 @receiver(post_delete, sender=Tournament)
 def forget_players_history(sender: type[Tournament], instance: Tournament, **kwargs) -> None:

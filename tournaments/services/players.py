@@ -15,7 +15,7 @@ from tournaments.csvfiles import ImportRejected, read_csv, whole_number
 from tournaments.models import Division, Player, PlayerChange, Tournament
 from tournaments.services.divisions import OLDEST, ages_said
 from tournaments.services.stages import check_not_finished
-from tournaments.signals import player_changed
+from tournaments.signals import player_changed, players_imported
 from tournaments.text import check_printable, folded, hidden_character
 
 
@@ -123,13 +123,17 @@ def update_player(
 
 # ---- players CSV import -------------------------------------------------------------------------
 
-IMPORT_COLUMNS = ("number", "name", "household", "club", "status", "division", "age", "birth_year")
+IMPORT_COLUMNS = (
+    "number", "name", "household", "club", "status", "division", "age", "birth_year",
+    "member_number",
+)  # fmt: skip
 REQUIRED_COLUMNS = ("number", "name")
-MAX_LENGTHS = {"name": 120, "household": 120, "club": 120}
+MAX_LENGTHS = {"name": 120, "household": 120, "club": 120, "member_number": 40}
 TOO_LONG = {
     "name": gettext_lazy("the name is longer than %(limit)s characters"),
     "household": gettext_lazy("the household is longer than %(limit)s characters"),
     "club": gettext_lazy("the club is longer than %(limit)s characters"),
+    "member_number": gettext_lazy("the member number is longer than %(limit)s characters"),
 }
 
 
@@ -137,6 +141,9 @@ UNPRINTABLE = {
     "name": gettext_lazy("the name contains a character that does not print (%(code)s)"),
     "household": gettext_lazy("the household contains a character that does not print (%(code)s)"),
     "club": gettext_lazy("the club contains a character that does not print (%(code)s)"),
+    "member_number": gettext_lazy(
+        "the member number contains a character that does not print (%(code)s)"
+    ),
 }
 
 
@@ -154,6 +161,7 @@ def parse_players_csv(*, tournament: Tournament, content: bytes) -> list[dict[st
     divisions = list(tournament.divisions.all())
     first_day = tournament.starts_on or timezone.localdate()
     seen: dict[int, int] = {}
+    members_seen: dict[str, int] = {}  # a member number: the line it was first on
     rows: list[dict[str, Any]] = []
     errors: list[tuple[int, str]] = []
     for record in records:
@@ -185,6 +193,15 @@ def parse_players_csv(*, tournament: Tournament, content: bytes) -> list[dict[st
                 seen[number] = record.line
         if not values["name"]:
             problems.append(_("the name is empty"))
+        if member_number := values["member_number"]:
+            # One person, one entry: a club's member number links one player only.
+            if (first := members_seen.get(member_number)) is not None:
+                problems.append(
+                    _("member number %(number)s is used twice (also on line %(line)s)")
+                    % {"number": member_number, "line": first}
+                )
+            else:
+                members_seen[member_number] = record.line
         for column, limit in MAX_LENGTHS.items():
             if len(values[column]) > limit:
                 problems.append(str(TOO_LONG[column]) % {"limit": limit})
@@ -209,6 +226,7 @@ def parse_players_csv(*, tournament: Tournament, content: bytes) -> list[dict[st
                 "club": values["club"],
                 "status": status,
                 "division": division,
+                "member_number": values["member_number"],
             }
         )
     if errors:
@@ -274,14 +292,22 @@ def _row_division(
 
 @transaction.atomic
 def import_players(
-    *, tournament: Tournament, content: bytes, by: AbstractBaseUser | None = None
+    *,
+    tournament: Tournament,
+    content: bytes,
+    by: AbstractBaseUser | None = None,
+    notes: list[str] | None = None,
 ) -> list[Player]:
-    """Create every player of a CSV file, or none: ImportRejected lists every bad row."""
+    """Create every player of a CSV file, or none: ImportRejected lists every bad row.
+
+    The rows' member numbers go out with players_imported (clubs links the players by them);
+    what its receivers say (a number no member has) is added to `notes`."""
     check_not_finished(tournament, change="player")
     rows = parse_players_csv(tournament=tournament, content=content)
+    member_numbers = [row.pop("member_number") for row in rows]
     try:
         with transaction.atomic():
-            return bulk_create_with_history(
+            players = bulk_create_with_history(
                 [Player(tournament=tournament, **row) for row in rows],
                 Player,
                 default_user=by,
@@ -299,6 +325,16 @@ def import_players(
                 )
             ]
         ) from None
+    numbers = {
+        player.pk: number for player, number in zip(players, member_numbers, strict=True) if number
+    }
+    if numbers:
+        answers = players_imported.send(sender=Tournament, tournament=tournament, numbers=numbers,
+                                        by=by)  # fmt: skip
+        for _receiver, said in answers:
+            if notes is not None and said:
+                notes.extend(said)
+    return players
 
 
 # ---- stages -------------------------------------------------------------------------------------

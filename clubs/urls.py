@@ -1,0 +1,29 @@
+from django.urls import path
+
+from clubs import views
+from config import converters  # noqa: F401 (the <id:...> converter)
+
+urlpatterns = [
+    path("clubs/", views.my_clubs, name="my-clubs"),
+    path("clubs/<slug:slug>/", views.roster, name="club"),
+    path("clubs/<slug:slug>/members/add/", views.add_member, name="club-add-member"),
+    path("clubs/<slug:slug>/members/import/", views.import_members, name="club-import-members"),
+    path("clubs/<slug:slug>/members/<id:member_id>/", views.member_page, name="club-member"),
+    path(
+        "clubs/<slug:slug>/members/<id:member_id>/export/",
+        views.export_member,
+        name="club-export-member",
+    ),
+    path(
+        "clubs/<slug:slug>/members/<id:member_id>/erase/",
+        views.erase_member,
+        name="club-erase-member",
+    ),
+    # A club tournament's players and the roster, beside the tournament's console.
+    path("t/<slug:slug>/manage/members/", views.tournament_members, name="tournament-members"),
+    path(
+        "t/<slug:slug>/manage/members/<id:player_id>/",
+        views.link_player,
+        name="tournament-link-player",
+    ),
+]
