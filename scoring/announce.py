@@ -14,6 +14,7 @@ from datetime import datetime, timedelta
 from urllib.parse import urlsplit
 
 from django.conf import settings
+from django.dispatch import Signal
 from django.http import HttpRequest
 from django.urls import reverse
 from django.utils import translation
@@ -27,6 +28,10 @@ logger = logging.getLogger(__name__)
 # The rebuild's worker waits for this at most (per connect and per read): nginx on this machine
 # answers in a millisecond, and a dead one must not hold the next rebuild back.
 TIMEOUT_SECONDS = 0.5
+
+# Sent with `stage_id` in the worker before a new version is warmed and announced (live push):
+# scoring.public draws the snapshot's tables then.
+snapshot_announcing = Signal()
 
 # Warming the standings (below) waits this long at most: a render of a 500-player stage under
 # load takes a few hundred ms.
@@ -82,6 +87,13 @@ def announce_rebuild(
         return False
     version = live_version(stage_id=stage_id, built_seq=built_seq)
     started = time.monotonic()
+    if settings.LIVE_PUBLIC_ORIGIN:
+        # The snapshot's standings tables drawn here, in the worker, for every language (kept
+        # in Redis for the web processes): the web's render of the warm fetch below only wraps
+        # them, and the officials' requests do not wait behind 500 rows drawn twice.
+        for _receiver, failed in snapshot_announcing.send_robust(sender=None, stage_id=stage_id):
+            if isinstance(failed, Exception):
+                logger.warning("live push: could not draw the standings of %s: %s", slug, failed)
     warm(slug, version)
     request = urllib.request.Request(
         base + slug,

@@ -7,12 +7,14 @@ import logging
 import re
 from typing import Any
 
+from django.conf import settings
 from django.core.cache import cache, caches
 from django.db import connection
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import translation
 from django.utils.cache import patch_vary_headers
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
@@ -279,6 +281,18 @@ def standings_table(
         _keep(key, html)
     # Our own template's output (escaped when rendered), kept as it was rendered.
     return mark_safe(html)
+
+
+def draw_standings_tables(*, stage_id: int, **kwargs: Any) -> None:
+    """The current snapshot's standings table of a stage, in every language, drawn and kept
+    (the worker does it before announcing a new version: scoring/announce.py)."""
+    stage = Stage.objects.select_related("tournament").get(pk=stage_id)
+    meta = StageStandings.objects.filter(stage=stage, computed_at__isnull=False).first()
+    if meta is None:
+        return
+    for code, _name in settings.LANGUAGES:
+        with translation.override(code):
+            standings_table(stage.tournament, stage, meta)
 
 
 def _display_rows(tournament, stage, payload, rounds, *, through: int) -> list[dict]:

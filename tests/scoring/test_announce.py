@@ -6,8 +6,9 @@ import http.server
 import threading
 
 import pytest
+from django.utils import translation
 
-from scoring import announce, standings
+from scoring import announce, public, standings
 from tests import factories
 from tests.scoring.helpers import play, seat_tables
 
@@ -106,3 +107,21 @@ def test_without_the_phones_origin_nothing_is_warmed(publisher, settings):
     play(stage, players, 1, [0, 5, 9])
     standings.rebuild_standings(stage=stage)
     assert [path for path, _ in publisher] == [f"/_live/publish/{stage.tournament.slug}"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_worker_draws_the_standings_tables_before_announcing(publisher, settings):
+    """So that the web's render of the warm fetch only wraps them: the tables of the new
+    snapshot, in every language, are kept before the message goes out."""
+    settings.LIVE_PUBLIC_ORIGIN = "https://hall.example.org"
+    stage = factories.StageFactory(status="seated", rounds=2)
+    (players,) = seat_tables(stage, [["Ann", "Bob", "Cy"]])
+    play(stage, players, 1, [0, 5, 9])
+    meta = standings.rebuild_standings(stage=stage)
+    for code, header in (("en", ">Total<"), ("es", ">Total<")):
+        with translation.override(code):
+            kept = public._kept(public.table_cache_key(stage, meta))
+        assert kept is not None and header in kept and "Ann" in kept, code
+    with translation.override("es"):
+        spanish = public._kept(public.table_cache_key(stage, meta))
+    assert "/es/t/" in spanish and "/en/t/" not in spanish  # its links in its language
