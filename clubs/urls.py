@@ -1,11 +1,19 @@
 from django.urls import path
 
-from clubs import views
+from clubs import club_views, views
 from config import converters  # noqa: F401 (the <id:...> converter)
 
 urlpatterns = [
-    path("clubs/", views.my_clubs, name="my-clubs"),
+    path("clubs/", club_views.my_clubs, name="my-clubs"),
     path("clubs/<slug:slug>/", views.roster, name="club"),
+    path(
+        "clubs/<slug:slug>/tournaments/add/", club_views.add_tournament, name="club-add-tournament"
+    ),
+    path(
+        "clubs/<slug:slug>/tournaments/<slug:tournament_slug>/remove/",
+        club_views.remove_tournament,
+        name="club-remove-tournament",
+    ),
     path("clubs/<slug:slug>/members/add/", views.add_member, name="club-add-member"),
     path("clubs/<slug:slug>/members/import/", views.import_members, name="club-import-members"),
     path("clubs/<slug:slug>/members/<id:member_id>/", views.member_page, name="club-member"),

@@ -16,10 +16,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from clubs import services
+from clubs import ownership, services
 from clubs.forms import ImportMembersForm, MemberForm
 from clubs.models import Club, Member, PlayerLink
-from clubs.selectors import clubs_of
 from tournaments.console import errors_onto
 from tournaments.csvfiles import ImportRejected
 from tournaments.models import Player, Tournament
@@ -54,16 +53,12 @@ def post_only(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
     return action
 
 
-@login_required
-def my_clubs(request: HttpRequest) -> HttpResponse:
-    return render(request, "clubs/my_clubs.html", {"clubs": clubs_of(request.user)})
-
-
 def _roster(request: HttpRequest, club: Club, status: int = 200, **forms: Any) -> HttpResponse:
     context = {
         "club": club,
         "members": club.members.order_by("erased_at", "name", "pk"),
         "tournaments": [own.tournament for own in club.owned.select_related("tournament")],
+        "addable": ownership.addable_tournaments(club=club, user=request.user),
         "member_form": forms.get("member_form") or MemberForm(),
         "import_form": forms.get("import_form") or ImportMembersForm(),
         "import_errors": forms.get("import_errors", []),

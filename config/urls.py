@@ -40,7 +40,9 @@ urlpatterns = [
 # The public pages carry their language in the address (/en/t/<slug>/, /es/t/<slug>/), so that
 # they vary on nothing personal and a shared cache may keep them; the old /t/<slug>/ addresses
 # redirect to the browser's language (LocaleMiddleware, as a prefixed address exists).
-urlpatterns += i18n_patterns(path("", include("scoring.public_urls")))
+urlpatterns += i18n_patterns(
+    path("", include("scoring.public_urls")), path("", include("clubs.public_urls"))
+)
 
 
 def not_found(request, exception=None):

@@ -7,9 +7,13 @@ from datetime import date
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from scoring import services as scoring_services
-from scoring import stages
-from scoring.demo_events import enter_players, load_silver_games, new_tournament, play
+from scoring.demo_events import (
+    enter_players,
+    load_silver_games,
+    new_tournament,
+    play,
+    play_to_the_end,
+)
 from tables import services as table_services
 from tournaments.models import Invitation, Player, Staff, Tournament
 from tournaments.services import staff as tournament_staff
@@ -168,26 +172,6 @@ def _load_finished(organiser, official) -> None:
             for n, name in enumerate(FINISHED_PLAYERS, start=1)
         ],
     )
-    rng = random.Random(12)
-    qualifying, final = tournament.stages.order_by("order")
+    qualifying = tournament.stages.order_by("order").first()
     table_services.seat_stage(stage=qualifying, by=organiser, seed=12)
-    for stage in (qualifying, final):
-        stage.refresh_from_db()
-        play(stage, official, rng)
-        try:
-            stages.close_stage(stage=stage, by=organiser)
-        except stages.CloseRefused as refused:  # a tie for a table's win: drawn by lot
-            for flag in refused.problems:
-                table = stage.tables.get(number=flag["table"])
-                scoring_services.record_tiebreak(
-                    stage=stage,
-                    table_id=table.pk,
-                    order=flag["players"],
-                    method="draw",
-                    note="Drawn by lot",
-                    by=official,
-                )
-            stages.close_stage(stage=stage, by=organiser)
-        # What a worker does after the close, done here too: with real workers (make stack) it
-        # runs in the background, and the final would not be seated yet. Run twice, it seats once.
-        stages.advance_from_stage(stage=stage)
+    play_to_the_end(tournament, organiser, official, random.Random(12))

@@ -98,6 +98,32 @@ def play(stage, official, rng: random.Random, *, rounds=None, confirm=None, afte
                 scoring_services.confirm_round_result(result=outcome.result, by=official, meta=meta)
 
 
+def play_to_the_end(tournament: Tournament, organiser, official, rng: random.Random) -> None:
+    """Play a seated tournament's stages in order, each closed as it ends (a tie for a table's
+    win drawn by lot) and the next one seated, until the placings are decided."""
+    for stage in tournament.stages.order_by("order"):
+        stage.refresh_from_db()
+        play(stage, official, rng)
+        try:
+            stages.close_stage(stage=stage, by=organiser)
+        except stages.CloseRefused as refused:  # a tie for a table's win: drawn by lot
+            for flag in refused.problems:
+                table = stage.tables.get(number=flag["table"])
+                scoring_services.record_tiebreak(
+                    stage=stage,
+                    table_id=table.pk,
+                    order=flag["players"],
+                    method="draw",
+                    note="Drawn by lot",
+                    by=official,
+                )
+            stages.close_stage(stage=stage, by=organiser)
+        # What a worker does after the close, done here too: with real workers (make stack) it
+        # runs in the background, and the next stage would not be seated yet. Run twice, it
+        # seats once.
+        stages.advance_from_stage(stage=stage)
+
+
 def load_silver_games(organiser, official) -> None:
     """A county Silver Games played to the end, once: one game of an hour in three age
     divisions. Its hour ran out at round 7 at tables 4-6 and round 8 at tables 1-3 (the round

@@ -1,0 +1,100 @@
+"""Starting a club, and the tournaments it owns: the organisers' pages around the roster."""
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+
+from clubs import ownership
+from clubs.selectors import clubs_of
+from clubs.views import organised_club, post_only
+from tournaments import permissions
+from tournaments.console import errors_onto
+from tournaments.models import Tournament
+
+
+class StartClubForm(forms.Form):
+    name = forms.CharField(label=gettext_lazy("The club's name"), max_length=120)
+    slug = forms.SlugField(
+        label=gettext_lazy("Web address"),
+        max_length=60,
+        required=False,
+        help_text=gettext_lazy("Optional: made from the name when left empty."),
+    )
+
+
+@login_required
+def my_clubs(request: HttpRequest) -> HttpResponse:
+    """The clubs the user organises, and (for an organiser) the form that starts one."""
+    may_start = permissions.may_create_tournaments(request.user)
+    if request.method == "POST" and not may_start:
+        raise PermissionDenied(_("Only organisers may start a club."))
+    form = StartClubForm(request.POST if request.method == "POST" else None)
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                club = ownership.start_club(by=request.user, **form.cleaned_data)
+            except ValidationError as error:
+                errors_onto(form, error)
+            else:
+                messages.success(
+                    request,
+                    _("Started %(club)s: add its members and its tournaments.")
+                    % {"club": club.name},
+                )
+                return redirect("club", slug=club.slug)
+        status = 400
+    context = {"clubs": clubs_of(request.user), "form": form, "may_start": may_start}
+    return render(request, "clubs/my_clubs.html", context, status=status)
+
+
+@login_required
+@post_only
+def add_tournament(request: HttpRequest, slug: str) -> HttpResponse:
+    club = organised_club(request, slug)
+    chosen = request.POST.get("tournament", "")
+    tournament = Tournament.objects.filter(slug=chosen).first()
+    if tournament is None:
+        messages.error(request, _("Choose one of your tournaments to add."))
+        return redirect("club", slug=slug)
+    try:
+        ownership.add_tournament(club=club, tournament=tournament, by=request.user)
+    except ValidationError as error:
+        for message in error.messages:
+            messages.error(request, message)
+    else:
+        messages.success(
+            request,
+            _("%(tournament)s belongs to %(club)s now: link its players to the members.")
+            % {"tournament": tournament.name, "club": club.name},
+        )
+    return redirect("club", slug=slug)
+
+
+@login_required
+@post_only
+def remove_tournament(request: HttpRequest, slug: str, tournament_slug: str) -> HttpResponse:
+    club = organised_club(request, slug)
+    tournament = get_object_or_404(Tournament, slug=tournament_slug)
+    try:
+        links = ownership.remove_tournament(club=club, tournament=tournament)
+    except ValidationError as error:
+        for message in error.messages:
+            messages.error(request, message)
+    else:
+        removed = ngettext(
+            "%(tournament)s no longer belongs to %(club)s; %(count)s link to a member was removed.",
+            "%(tournament)s no longer belongs to %(club)s; %(count)s links to members were "
+            "removed.",
+            links,
+        )
+        messages.success(
+            request,
+            removed % {"tournament": tournament.name, "club": club.name, "count": links},
+        )
+    return redirect("club", slug=slug)
