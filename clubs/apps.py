@@ -12,3 +12,17 @@ class ClubsConfig(AppConfig):
         from tournaments.signals import players_imported
 
         players_imported.connect(link_imported_players, dispatch_uid="clubs-link-imported")
+
+        # scoring tells of committed results by a signal: it never imports clubs. The tasks are
+        # registered in every process (the web's too): clubs.rating_store sends them by name.
+        from clubs import tasks  # noqa: F401
+        from clubs.receivers import rate_after_results
+        from scoring.signals import results_changed
+
+        results_changed.connect(rate_after_results, dispatch_uid="clubs-rate-after-results")
+
+        # ... and of decided placings: a season's ladder counts them.
+        from clubs.receivers import rebuild_ladders
+        from scoring.signals import placings_decided
+
+        placings_decided.connect(rebuild_ladders, dispatch_uid="clubs-rebuild-ladders")

@@ -166,7 +166,8 @@ class LadderRow(models.Model):
     counted = models.JSONField(default=list)  # the tournament ids that counted (best N)
     rounds = models.PositiveIntegerField(default=0)
     pips = models.PositiveIntegerField(default=0)
-    tie_note = models.CharField(max_length=300, blank=True)  # how a tie was broken, or not
+    # How a tie was broken or shared, or why not ranked: clubs.ladder notes, worded on reading.
+    tie_notes = models.JSONField(default=list, blank=True)
 
     class Meta:
         ordering = ["season", "place", "member__name"]

@@ -8,6 +8,7 @@ from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
+from clubs import ladder_services, rating_store
 from clubs.models import Club, ClubOrganiser, ClubTournament, PlayerLink
 from tournaments import permissions
 from tournaments.models import Tournament
@@ -87,4 +88,8 @@ def remove_tournament(*, club: Club, tournament: Tournament) -> int:
         )
     links, _kinds = PlayerLink.objects.filter(player__tournament=tournament).delete()
     ownership.delete()
+    if ownership.season_id is not None:  # its season's ladder no longer counts it
+        ladder_services.request_ladder(season_id=ownership.season_id)
+    if links:  # its rounds no longer count: the club's ratings from its event on
+        rating_store.request_rating(club_id=club.pk, tournament_id=tournament.pk)
     return links

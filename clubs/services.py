@@ -16,6 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from clubs import ladder_services, rating_store
 from clubs.models import Club, ClubTournament, Member, PlayerLink
 from scoring.models import Score
 from tournaments import services as tournament_services
@@ -217,8 +218,11 @@ def link(
     member: Member,
     by: AbstractBaseUser | None,
     how: str = PlayerLink.How.NAME,
+    rerate: bool = True,
 ) -> PlayerLink:
-    """Link the player to the member, as an organiser chose (or by member number). Linking twice
+    """Link the player to the member, as an organiser chose (or by member number), and rate the
+    club again from the tournament's event (not with `rerate` False: a caller linking many
+    asks once). Linking twice
     is harmless; a player linked to another member, or a member linked to another player of the
     tournament, is refused: unlink first. Erased members cannot be linked."""
     player = Player.objects.select_for_update().select_related("tournament").get(pk=player.pk)
@@ -248,13 +252,23 @@ def link(
             _("%(member)s is already linked to #%(number)s %(player)s in this tournament.")
             % {"member": member.name, "number": other.player.number, "player": other.player.name}
         )
-    return PlayerLink.objects.create(player=player, member=member, how=how, linked_by=by)
+    created = PlayerLink.objects.create(player=player, member=member, how=how, linked_by=by)
+    if rerate:  # the player's rounds count for the member now
+        rating_store.request_rating(club_id=club.pk, tournament_id=player.tournament_id)
+        # And their place, on the ladder of a decided event's season (an import's links come
+        # before the placings: nothing to rebuild then).
+        ladder_services.request_ladders_of(tournament_id=player.tournament_id, decided_only=True)
+    return created
 
 
 @transaction.atomic
 def unlink(*, player: Player) -> None:
     """The player is nobody on the roster (a wrong choice undone). Harmless twice."""
-    PlayerLink.objects.filter(player=player).delete()
+    deleted, _kinds = PlayerLink.objects.filter(player=player).delete()
+    club = owning_club(player.tournament) if deleted else None
+    if club is not None:  # the player's rounds no longer count for the member
+        rating_store.request_rating(club_id=club.pk, tournament_id=player.tournament_id)
+        ladder_services.request_ladders_of(tournament_id=player.tournament_id, decided_only=True)
 
 
 def link_by_numbers(
@@ -273,15 +287,26 @@ def link_by_numbers(
     players = Player.objects.in_bulk(list(numbers))
     notes: list[str] = []
     unknown: list[str] = []
+    linked = False
     for player_id, number in numbers.items():
         member = members.get(number)
         if member is None:
             unknown.append(number)
             continue
         try:
-            link(player=players[player_id], member=member, by=by, how=PlayerLink.How.IMPORT)
+            link(
+                player=players[player_id],
+                member=member,
+                by=by,
+                how=PlayerLink.How.IMPORT,
+                rerate=False,
+            )
         except ValidationError as refused:
             notes.extend(refused.messages)
+        else:
+            linked = True
+    if linked:  # one run for the whole import, from its event
+        rating_store.request_rating(club_id=club.pk, tournament_id=tournament.pk)
     if unknown:
         notes.insert(
             0,

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from clubs import club_views, views
+from clubs import club_views, season_views, views
 from config import converters  # noqa: F401 (the <id:...> converter)
 
 urlpatterns = [
@@ -13,6 +13,18 @@ urlpatterns = [
         "clubs/<slug:slug>/tournaments/<slug:tournament_slug>/remove/",
         club_views.remove_tournament,
         name="club-remove-tournament",
+    ),
+    path("clubs/<slug:slug>/seasons/", season_views.seasons, name="club-seasons"),
+    path("clubs/<slug:slug>/seasons/new/", season_views.new_season, name="club-season-new"),
+    path(
+        "clubs/<slug:slug>/seasons/<slug:season_slug>/",
+        season_views.season_page,
+        name="club-season",
+    ),
+    path(
+        "clubs/<slug:slug>/seasons/<slug:season_slug>/build/",
+        season_views.build_ladder,
+        name="club-season-build",
     ),
     path("clubs/<slug:slug>/members/add/", views.add_member, name="club-add-member"),
     path("clubs/<slug:slug>/members/import/", views.import_members, name="club-import-members"),

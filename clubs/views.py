@@ -18,6 +18,7 @@ from django.utils.translation import ngettext
 
 from clubs import ownership, services
 from clubs.forms import ImportMembersForm, MemberForm
+from clubs.member_views import with_ratings
 from clubs.models import Club, Member, PlayerLink
 from tournaments.console import errors_onto
 from tournaments.csvfiles import ImportRejected
@@ -56,7 +57,7 @@ def post_only(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
 def _roster(request: HttpRequest, club: Club, status: int = 200, **forms: Any) -> HttpResponse:
     context = {
         "club": club,
-        "members": club.members.order_by("erased_at", "name", "pk"),
+        "members": with_ratings(list(club.members.order_by("erased_at", "name", "pk")), club),
         "tournaments": [own.tournament for own in club.owned.select_related("tournament")],
         "addable": ownership.addable_tournaments(club=club, user=request.user),
         "member_form": forms.get("member_form") or MemberForm(),

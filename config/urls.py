@@ -22,6 +22,7 @@ api_v1 = [
     path("", include("tournaments.api_urls")),
     path("", include("tables.api_urls")),
     path("", include("scoring.api_urls")),
+    path("", include("clubs.api_urls")),
 ]
 
 urlpatterns = [

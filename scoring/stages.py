@@ -18,7 +18,7 @@ from django.db.models import F, Q
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from scoring import games, queue, standings, time_called
+from scoring import games, queue, signals, standings, time_called
 from scoring.models import Placing, RoundResult, StandingRow
 from scoring.rules import medals
 from tables import seating
@@ -310,7 +310,13 @@ def decide_placings(*, final: Stage) -> list[Placing]:
     for placing in placings:
         placing.division_id = divisions.get(placing.player_id)
         placing.division_place = in_groups.get(placing.player_id)
-    return Placing.objects.bulk_create(placings)
+    created = Placing.objects.bulk_create(placings)
+    # The apps above (a club's season ladder) hear of it once committed; a trial run's
+    # callbacks (_try_what_follows) go with its savepoint.
+    transaction.on_commit(
+        lambda: signals.placings_decided.send(sender=Placing, tournament=tournament), robust=True
+    )
+    return created
 
 
 def follow_up_close(*, stage: Stage) -> Stage | None:

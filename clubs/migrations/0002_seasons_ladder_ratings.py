@@ -40,7 +40,7 @@ class Migration(migrations.Migration):
                 ('counted', models.JSONField(default=list)),
                 ('rounds', models.PositiveIntegerField(default=0)),
                 ('pips', models.PositiveIntegerField(default=0)),
-                ('tie_note', models.CharField(blank=True, max_length=300)),
+                ('tie_notes', models.JSONField(blank=True, default=list)),
                 ('member', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='ladder_rows', to='clubs.member')),
                 ('season', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='ladder', to='clubs.season')),
             ],

@@ -9,7 +9,7 @@ from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone, translation
 
-from scoring import announce, rules, time_called
+from scoring import announce, rules, signals, time_called
 from scoring.models import StageStandings, TiebreakDecision
 from scoring.standings.cache import forget_cached
 from scoring.standings.locks import RebuildBusy, try_lock
@@ -111,6 +111,11 @@ def _rebuild(stage: Stage, *, asynchronous_commit: bool) -> StageStandings:
         lambda: announce.announce_rebuild(
             slug=slug, stage_id=stage.pk, built_seq=seq, tables=tables
         )
+    )
+    # The apps above (a club's ratings) hear of the stage's confirmed results once they are
+    # committed; robust: a receiver's failure is logged and never fails the rebuild's caller.
+    transaction.on_commit(
+        lambda: signals.results_changed.send(sender=Stage, stage=stage), robust=True
     )
     return meta
 

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from clubs.demo import CLUB_SLUG, SEASON_SLUG, load_club_demo
+from clubs.models import Club, Member, Season
 from scoring import services as scoring_services
 from scoring.demo import (
     DEMO_OFFICIAL,
@@ -108,6 +110,7 @@ def build_event() -> Event:
 
     withdrawn = tables[3].seats.order_by("position").first().player
     table_services.withdraw_player(player=withdrawn, by=organiser)
+    load_club_demo(organiser, official)  # the Pine Valley club, its season of six nights
 
     data = {
         *Player.objects.values_list("name", flat=True),
@@ -115,6 +118,10 @@ def build_event() -> Event:
         *Player.objects.exclude(household="").values_list("household", flat=True),
         *Tournament.objects.values_list("name", flat=True),
         *Tournament.objects.values_list("slug", flat=True),
+        *Tournament.objects.exclude(venue="").values_list("venue", flat=True),
+        *Club.objects.values_list("name", flat=True),
+        *Season.objects.values_list("name", flat=True),
+        *Member.objects.exclude(member_number="").values_list("member_number", flat=True),
         *lakeside.stages.values_list("name", flat=True),
         *Tournament.objects.get(slug=FINISHED_SLUG).stages.values_list("name", flat=True),
         DEMO_OFFICIAL,
@@ -179,7 +186,7 @@ def progress_loaded(page) -> None:
 def visits_for(event: Event, who: str) -> list[Visit]:
     t = f"/t/{event.slug}"
     if who == "anyone":
-        return [
+        visits = [
             Visit("home", "/", "Tournaments", "Torneos"),
             Visit("standings", f"{t}/", "results in.", "resultados recibidos."),
             Visit("sheet", f"{t}/tables/1/1/", "Lowest total wins", "Gana el total más bajo"),
@@ -220,6 +227,19 @@ def visits_for(event: Event, who: str) -> list[Visit]:
                 "Continuar sin cuenta",
             ),
         ]
+    club, member = f"/c/{CLUB_SLUG}", club_member()
+    if who == "anyone":
+        visits += [
+            Visit("club", f"{club}/", "Seasons", "Temporadas"),
+            Visit(
+                "ladder",
+                f"{club}/seasons/{SEASON_SLUG}/",
+                "Download the ladder (CSV)",
+                "Descargar la clasificación de temporada (CSV)",
+            ),
+            Visit("member", f"{club}/members/{member}/", "Events played", "Eventos jugados"),
+        ]
+        return visits
     enter = f"{t}/enter"
     if who == "official":
         entry = f"{enter}/{event.entry_table.pk}/3/"
@@ -329,7 +349,35 @@ def visits_for(event: Event, who: str) -> list[Visit]:
             "No se anotó nada.",
             then=bad_scores_file,
         ),
+        Visit("my-clubs", "/clubs/", "My clubs", "Mis clubes"),
+        Visit(
+            "roster", f"/clubs/{CLUB_SLUG}/", "Add or import members", "Añadir o importar socios"
+        ),
+        Visit("seasons", f"/clubs/{CLUB_SLUG}/seasons/", "New season", "Nueva temporada"),
+        Visit(
+            "season",
+            f"/clubs/{CLUB_SLUG}/seasons/{SEASON_SLUG}/",
+            "Build the ladder now",
+            "Calcular la clasificación de temporada ahora",
+        ),
+        Visit(
+            "roster-member",
+            f"/clubs/{CLUB_SLUG}/members/{member}/",
+            "Export their data",
+            "Exportar sus datos",
+        ),
+        Visit(
+            "club-night-members",
+            f"/t/{CLUB_SLUG}-night-1/manage/members/",
+            "players and members",
+            "jugadores y socios",
+        ),
     ]
+
+
+def club_member() -> int:
+    """The demo club's member who played the most rounds: a rating with a chart."""
+    return Member.objects.filter(club__slug=CLUB_SLUG).order_by("-ladder_rows__rounds", "pk")[0].pk
 
 
 TEXT_OF_PAGE = """() => {

@@ -2,6 +2,7 @@
 and the bodies of the writes, each valid in that world so that only the role decides."""
 
 from dataclasses import dataclass
+from datetime import date
 from typing import Any
 
 import pytest
@@ -11,6 +12,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from clubs.models import PlayerLink, RatingPoint, Season
 from scoring import services as scoring_services
 from scoring import standings
 from tests import factories
@@ -57,6 +59,9 @@ class World:
     official_role: Any  # the official's Staff row: PATCH and DELETE go here
     invitation: Any  # a pending official's invitation: DELETE revokes it
     division: Any  # a division no player is in: PATCH and DELETE go here
+    club: Any  # owns `this`; the organiser organises it; Ann is its member, rated once
+    member: Any
+    season: Any
 
     def ids(self) -> dict[str, Any]:
         return {
@@ -73,6 +78,9 @@ class World:
             "sid": self.official_role.pk,
             "iid": self.invitation.pk,
             "did": self.division.pk,
+            "c": f"clubs/{self.club.slug}",
+            "mid": self.member.pk,
+            "season": self.season.slug,
         }
 
 
@@ -137,7 +145,19 @@ def build_world() -> World:
     official_role = this.staff.get(user=users["official"])
     invitation = create_invitation(tournament=this, role="official", by=users["organiser"])
     division = Division.objects.create(tournament=this, name="60-69", age_min=60, age_max=69)
+    club = factories.ClubTournamentFactory(tournament=this).club
+    factories.ClubOrganiserFactory(club=club, user=users["organiser"])
+    member = factories.MemberFactory(club=club, name="Ann", member_number="S-1")
+    PlayerLink.objects.create(player=seated[0], member=member, how=PlayerLink.How.NUMBER)
+    RatingPoint.objects.create(
+        member=member, tournament=this, event_date=date(2026, 4, 1), stage_order=1, round_no=1,
+        table_no=1, mu=26.0, sigma=7.9, rounds=1,
+    )  # fmt: skip
+    season = Season.objects.create(club=club, name="Spring", slug="spring-season")
     return World(
+        club=club,
+        member=member,
+        season=season,
         division=division,
         official_role=official_role,
         invitation=invitation,
@@ -175,7 +195,7 @@ def client_as(world: World, role: str) -> APIClient:
 
 def database_state() -> dict[str, list[dict]]:
     """Every row of every model of the project, users and tokens: to prove nothing changed."""
-    labels = ("tournaments", "tables", "scoring", "auth", "authtoken")
+    labels = ("tournaments", "tables", "scoring", "clubs", "auth", "authtoken")
     return {
         model._meta.label: list(model.objects.order_by("pk").values())
         for label in labels

@@ -108,6 +108,10 @@ MATRIX = [
     # The clock: anyone reads it; only organisers start it (409 here: this stage has no limit).
     Row("stage-clock",       "GET",   "{t}/stages/{qual}/clock/",    "200 200 200 200 200 200 200"),
     Row("stage-clock-start", "POST",  "{t}/stages/{qual}/clock/",    "401 403 403 403 409 403 409"),
+    # Clubs: the ladder and a rating are public; the roster (contact details) is its organisers'.
+    Row("club-roster",       "GET",   "{c}/members/",                "401 403 403 403 200 403 200"),
+    Row("club-rating",       "GET",   "{c}/members/{mid}/rating/",   "200 200 200 200 200 200 200"),
+    Row("club-ladder",       "GET",   "{c}/seasons/{season}/ladder/","200 200 200 200 200 200 200"),
 ]
 # fmt: on
 
@@ -190,11 +194,14 @@ def test_the_matrix_names_every_api_route():
 
     walk(next(p for p in urls.urlpatterns if str(p.pattern) == "api/v1/").url_patterns)
     fill = {"t": "tournaments/x", "s": "stages", "r": "tables/1/rounds"}
-    fill |= {key: "1" for key in ("qual", "early", "playoff", "eve", "wes", "sid", "iid", "did")}
+    fill |= {"c": "clubs/x", "season": "x"}
+    fill |= {
+        key: "1" for key in ("qual", "early", "playoff", "eve", "wes", "sid", "iid", "did", "mid")
+    }
     covered = {
         (row.method, resolve("/api/v1/" + row.path.format(**fill)).url_name) for row in MATRIX
     }
-    assert len(routes) == 47
+    assert len(routes) == 50
     assert routes == covered
 
 
