@@ -13,6 +13,12 @@ class ClubsConfig(AppConfig):
 
         players_imported.connect(link_imported_players, dispatch_uid="clubs-link-imported")
 
+        # Seating asks tables.strengths for ratings: tables never imports clubs.
+        from clubs.selectors import player_strengths
+        from tables import strengths
+
+        strengths.register(player_strengths)
+
         # scoring tells of committed results by a signal: it never imports clubs. The tasks are
         # registered in every process (the web's too): clubs.rating_store sends them by name.
         from clubs import tasks  # noqa: F401

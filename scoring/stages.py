@@ -192,7 +192,13 @@ def _next_playoff_stage(stage: Stage, advancers: int) -> Stage:
     while any(stage_name_key(name) in taken for name in in_every_language(key)):
         copy += 1
         key = name_key(kind, level=level, copy=copy)
-    return create_stage(tournament=tournament, name_key=key, **further_level(template))
+    stage = create_stage(tournament=tournament, name_key=key, **further_level(template))
+    if template.kind == Stage.Kind.PLAYOFF and template.seed_by_rating:
+        # A playoff seeded by rating is seeded so at every level (the option was checked when
+        # the organiser set it; tables.by_rating seats without ratings if the club let go since).
+        Stage.objects.filter(pk=stage.pk).update(seed_by_rating=True)
+        stage.seed_by_rating = True
+    return stage
 
 
 @transaction.atomic

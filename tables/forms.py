@@ -30,3 +30,23 @@ class LatePlayerForm(forms.Form):
             .exclude(pk__in=seated)
             .order_by("number")
         )
+
+
+class RatingOptionsForm(forms.Form):
+    """Seating by club rating (tables.by_rating): a stage seated at random may be balanced, a
+    playoff seated from its advancers seeded; each stage is offered the one that applies."""
+
+    balance_by_rating = forms.BooleanField(
+        required=False,
+        label=Stage._meta.get_field("balance_by_rating").verbose_name,
+        help_text=Stage._meta.get_field("balance_by_rating").help_text,
+    )
+    seed_by_rating = forms.BooleanField(
+        required=False,
+        label=Stage._meta.get_field("seed_by_rating").verbose_name,
+        help_text=Stage._meta.get_field("seed_by_rating").help_text,
+    )
+
+    def __init__(self, *args, seeded: bool, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        del self.fields["balance_by_rating" if seeded else "seed_by_rating"]

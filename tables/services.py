@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from tables import seating
+from tables.by_rating import RatingPlan, rating_plan
 from tables.models import Seat, Table
 from tables.signals import seating_changed
 from tournaments.exceptions import StateConflict
@@ -38,6 +39,9 @@ class SeatingReport:
     household_conflicts: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     discarded_results: int = 0
+    by_rating: str = ""  # tables.by_rating.BALANCED or SEEDED when ratings seated them
+    table_ratings: list[float] = field(default_factory=list)  # each table's mean rating
+    unrated: int = 0  # players seated with a newcomer's rating
 
 
 def players_to_seat(stage: Stage) -> tuple[list[Player], list[Player]]:
@@ -169,11 +173,19 @@ def seat_stage(
     seeded = any(e.rank is not None for e in entrants)
     # Advancers who fit at one table are the final, even if fewer than the usual minimum.
     size_min = min(stage.table_size_min, max(len(entrants), 2)) if seeded else stage.table_size_min
+    # The stage's options of seating by club rating (none for tables made already).
+    plan = (
+        RatingPlan("", None)
+        if arranged is not None
+        else rating_plan(stage, entrants, seeded=seeded)
+    )
     try:
         if arranged is not None:  # tables made already (tables.moving): written as they are
             result = arranged
         elif seeded:
-            result = seating.seat_seeded(entrants, size_min=size_min, size_max=stage.table_size_max)
+            result = seating.seat_seeded(
+                plan.seeded(entrants), size_min=size_min, size_max=stage.table_size_max
+            )
         else:
             seed = secrets.randbelow(2**31) if seed is None else seed
             result = seating.seat_random(
@@ -182,6 +194,7 @@ def seat_stage(
                 size_max=stage.table_size_max,
                 seed=seed,
                 previous_tablemates=previous_tablemates(stage),
+                strengths=plan.strengths.of if plan.strengths else None,
             )
     except seating.NoBalancedSplit as error:
         apart = 0 < error.players < len(entrants)  # one division's own tables, seated apart
@@ -199,6 +212,7 @@ def seat_stage(
             ) % {"count": len(left_out)}
         raise StateConflict(message) from None
     _check_deal(stage, [len(t) for t in result.tables])
+    result.warnings.extend(plan.warnings)
     for warning in result.warnings:  # name unranked players by badge number and name
         if warning.kind == "unranked_last":
             named = Player.objects.in_bulk(warning.values["ids"])
@@ -224,6 +238,7 @@ def seat_stage(
     conflicts = [
         {"table": index + 1, "household": name} for index, name in result.household_conflicts
     ]
+    rated = plan.report(result.tables)
     stage.status, stage.seed = Stage.Status.SEATED, result.seed
     stage.seating_report = {
         "players_seated": len(entrants),
@@ -236,6 +251,7 @@ def seat_stage(
         "warnings": _in_site_language(str, result.warnings),
         "warning_details": [warning.as_dict() for warning in result.warnings],
         "discarded_results": discarded,
+        **rated,
     }
     stage.save(update_fields=["status", "seed", "seating_report"])
     seating_changed.send(sender=Stage, stage=stage)
@@ -248,6 +264,9 @@ def seat_stage(
         household_conflicts=[seating.household_conflict_text(c) for c in conflicts],
         warnings=[str(warning) for warning in result.warnings],
         discarded_results=discarded,
+        by_rating=plan.how,
+        table_ratings=rated.get("table_ratings", []),
+        unrated=rated.get("unrated", 0),
     )
 
 

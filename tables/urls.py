@@ -21,6 +21,11 @@ urlpatterns = [
         views.movement,
         name="manage-movement",
     ),
+    path(
+        "t/<slug:slug>/manage/stages/<id:order>/rating/",
+        views.rating_options,
+        name="manage-rating-options",
+    ),
     path("t/<slug:slug>/manage/stages/<id:order>/late/", views.add_late_player, name="manage-late"),
     path(
         "t/<slug:slug>/manage/players/<id:player_id>/withdraw/",

@@ -13,8 +13,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from config.refusals import refusal_text
-from tables import checkin, seating, selectors, services
-from tables.forms import LatePlayerForm, SeatStageForm
+from tables import by_rating, checkin, seating, selectors, services, strengths
+from tables.forms import LatePlayerForm, RatingOptionsForm, SeatStageForm
 from tournaments import services as tournament_services
 from tournaments.console import errors_onto, form_action, organised_tournament, said
 from tournaments.exceptions import StateConflict
@@ -42,10 +42,16 @@ def _stage_page(
 ) -> HttpResponse:
     """The stage's page; a settings form given in `forms` is shown as sent, with its errors."""
     report = stage.seating_report or {}
+    tables = list(selectors.tables_with_seats(stage))
+    # Each table's mean rating at seating, when ratings seated the stage (tables.by_rating).
+    means = report.get("table_ratings", [])
+    for index, table in enumerate(tables):
+        table.mean_rating = means[index] if index < len(means) else None
+    from_advancers = by_rating.seated_from_advancers(stage)
     context = {
         "tournament": tournament,
         "stage": stage,
-        "tables": selectors.tables_with_seats(stage),
+        "tables": tables,
         "seat_form": SeatStageForm(),
         "day_form": forms.get("day_form") or _settings_form(DayOfPlayForm, stage),
         "sizes_form": forms.get("sizes_form") or _settings_form(TableSizesForm, stage),
@@ -54,6 +60,12 @@ def _stage_page(
         "may_move": stage.kind == Stage.Kind.QUALIFYING
         and tournament.stages.filter(order__lt=stage.order).exists(),
         "late_form": LatePlayerForm(stage=stage),
+        "rating_form": forms.get("rating_form")
+        or RatingOptionsForm(
+            initial=model_to_dict(stage, RatingOptionsForm.base_fields), seeded=from_advancers
+        ),
+        # Ratings are a club's: for a tournament no club owns, the page says why there are none.
+        "no_club": None if strengths.rated(tournament) else by_rating.no_club_message(tournament),
         "results": stage.round_results.count(),
         "is_last": not tournament.stages.filter(order__gt=stage.order).exists(),
         # A playoff after another stage is seated by the close of that stage, with its advancers.
@@ -105,6 +117,8 @@ def seat_stage(request: HttpRequest, slug: str, order: int) -> HttpResponse:
             len(report.tables),
         )
     text %= seated
+    if report.by_rating == by_rating.BALANCED:
+        text += " " + _("Tables balanced by rating.")
     if report.discarded_results:
         discarded = ngettext(
             "%(count)s round result was discarded.",
@@ -279,3 +293,33 @@ def _change_stage(
         messages.error(request, str(conflict))
         return redirect("manage-stage", slug=slug, order=order)
     return _stage_page(request, tournament, stage, status=400, **{name: form})
+
+
+@login_required
+@form_action
+def rating_options(request: HttpRequest, slug: str, order: int) -> HttpResponse:
+    """Turn seating by club rating on or off: balanced tables, or a playoff seeded by rating."""
+    tournament = organised_tournament(request, slug)
+    stage = get_object_or_404(Stage, tournament=tournament, order=order)
+    form = RatingOptionsForm(request.POST, seeded=by_rating.seated_from_advancers(stage))
+    try:
+        if form.is_valid():
+            stage = by_rating.set_rating_options(
+                stage=stage,
+                balance_by_rating=form.cleaned_data.get("balance_by_rating", False),
+                seed_by_rating=form.cleaned_data.get("seed_by_rating", False),
+            )
+            if stage.balance_by_rating:
+                done = _("%(stage)s: its tables will be balanced by rating when it is seated.")
+            elif stage.seed_by_rating:
+                done = _("%(stage)s: its players will be seeded by rating when it is seated.")
+            else:
+                done = _("%(stage)s: seating will not use ratings.")
+            messages.success(request, done % {"stage": stage.display_name})
+            return redirect("manage-stage", slug=slug, order=order)
+    except ValidationError as error:
+        errors_onto(form, error)
+    except StateConflict as conflict:
+        messages.error(request, str(conflict))
+        return redirect("manage-stage", slug=slug, order=order)
+    return _stage_page(request, tournament, stage, status=400, rating_form=form)

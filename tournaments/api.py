@@ -136,6 +136,20 @@ class PublicPlayerSerializer(PlayerSerializer):
                 "items": {"type": "object", "additionalProperties": {}},
             },
             "discarded_results": {"type": "integer"},
+            "by_rating": {
+                "type": "string",
+                "enum": ["balanced", "seeded"],
+                "description": "Present when club ratings seated the stage.",
+            },
+            "table_ratings": {
+                "type": "array",
+                "items": {"type": "number"},
+                "description": "Each table's mean rating at seating, by table number.",
+            },
+            "unrated": {
+                "type": "integer",
+                "description": "Players with no rating, seated as newcomers (rating 0).",
+            },
         },
     }
 )

@@ -219,6 +219,23 @@ class Stage(models.Model):
         default=0,
         help_text=_("How many of each table's lowest totals move up, and highest move down."),
     )
+    # Club ratings (asked through tables.strengths): offered when a club owns the tournament.
+    balance_by_rating = models.BooleanField(
+        _("Balance tables by rating"),
+        default=False,
+        help_text=_(
+            "Players are dealt to the tables by their club rating, so that no table seats all "
+            "the strongest. Households are still kept apart."
+        ),
+    )
+    seed_by_rating = models.BooleanField(
+        _("Seed the playoff by rating"),
+        default=False,
+        help_text=_(
+            "The players who advance are spread over the tables in snake order of their club "
+            "rating instead of their rank in the stage before."
+        ),
+    )
     source_stage = models.OneToOneField(
         "self",
         on_delete=models.SET_NULL,
