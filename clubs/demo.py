@@ -12,6 +12,7 @@ from clubs import ownership
 from clubs import services as club_services
 from clubs.models import Club, ClubTournament, Member, PlayerLink, Season
 from scoring.demo_events import enter_players, new_tournament, play_to_the_end
+from tables import by_rating
 from tables import services as table_services
 from tournaments.models import Player
 
@@ -71,7 +72,8 @@ def load_club_demo(organiser, official) -> Club:
 
 
 def _club_night(club, season, night, members: list[Member], organiser, official, rng) -> None:
-    """One Wednesday: the members who came, seated at random, played to the placings."""
+    """One Wednesday: the members who came, seated at random (the first night) or balanced by
+    their ratings (the later ones, whose playoff is seeded by rating), played to the placings."""
     day = FIRST_NIGHT + timedelta(weeks=night)
     with transaction.atomic():
         tournament = new_tournament(
@@ -101,7 +103,11 @@ def _club_night(club, season, night, members: list[Member], organiser, official,
         for player, member in zip(tournament.players.order_by("number"), members, strict=True):
             club_services.link(player=player, member=member, by=organiser,
                                how=PlayerLink.How.NUMBER)  # fmt: skip
-        table_services.seat_stage(
-            stage=tournament.stages.order_by("order").first(), by=organiser, seed=day.toordinal()
-        )
+        qualifying, playoff = tournament.stages.order_by("order")
+        if night:  # from the second night on, the club's ratings balance the tables and seed
+            by_rating.set_rating_options(stage=qualifying, balance_by_rating=True,
+                                         seed_by_rating=False)  # fmt: skip
+            by_rating.set_rating_options(stage=playoff, balance_by_rating=False,
+                                         seed_by_rating=True)  # fmt: skip
+        table_services.seat_stage(stage=qualifying, by=organiser, seed=day.toordinal())
     play_to_the_end(tournament, organiser, official, rng)

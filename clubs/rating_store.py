@@ -134,21 +134,16 @@ def load_history(
     return history
 
 
+# A stored point as _as_ratings reads it.
+POINT_FIELDS = ("member_id", "event_date", "tournament_id", "stage_order", "round_no", "table_no",
+                "mu", "sigma", "rounds")  # fmt: skip
+
+
 def _point_rows(club_id: int, member_id: int | None = None):
     points = RatingPoint.objects.filter(member__club_id=club_id)
     if member_id is not None:
         points = points.filter(member_id=member_id)
-    return points.order_by("member_id", "event_date", "tournament_id").values_list(
-        "member_id",
-        "event_date",
-        "tournament_id",
-        "stage_order",
-        "round_no",
-        "table_no",
-        "mu",
-        "sigma",
-        "rounds",
-    )
+    return points.order_by("member_id", "event_date", "tournament_id").values_list(*POINT_FIELDS)
 
 
 def _as_ratings(rows: Iterable[tuple]) -> Ratings:
@@ -182,17 +177,7 @@ def current_ratings(club_id: int) -> dict[int, MemberRating]:
     rows = (
         RatingPoint.objects.filter(member__club_id=club_id, pk=Subquery(latest))
         .order_by("member_id")
-        .values_list(
-            "member_id",
-            "event_date",
-            "tournament_id",
-            "stage_order",
-            "round_no",
-            "table_no",
-            "mu",
-            "sigma",
-            "rounds",
-        )
+        .values_list(*POINT_FIELDS)
     )
     return {member_id: points[-1] for member_id, points in _as_ratings(rows).series.items()}
 

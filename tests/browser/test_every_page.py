@@ -43,7 +43,7 @@ LOCALES = {"en": "en-US", "es": "es-ES"}
 SHOTS = os.environ.get("ROUNDHOUSE_SCREENSHOTS", "")
 
 # Words a Spanish page may share with the English one: not untranslated, the same in both.
-SAME_IN_BOTH = {"Roundhouse", "Total", "Club", "CSV", "PDF", "API", "ETag"}
+SAME_IN_BOTH = {"Roundhouse", "Total", "Club", "CSV", "PDF", "API", "ETag", "provisional"}
 
 # Table 10 replays its rounds so that its first two seats tie on every tie-break: the same
 # pips every round, neither going out. (went out, {seat index: pips}); None went out: blocked.

@@ -5,10 +5,10 @@ import pytest
 from django.core.management import call_command
 
 from clubs.demo import CLUB_SLUG, MEMBERS, NIGHTS, SEASON_SLUG
-from clubs.models import Club, PlayerLink
+from clubs.models import Club, PlayerLink, RatingPoint
 from scoring.models import Placing
 
-pytestmark = pytest.mark.django_db
+pytestmark = pytest.mark.django_db(transaction=True)  # the workers run on commit
 
 
 def test_the_demo_has_a_club_with_a_season_of_six_nights(capsys):
@@ -26,6 +26,15 @@ def test_the_demo_has_a_club_with_a_season_of_six_nights(capsys):
         assert Placing.objects.filter(tournament=tournament).count() == players
         assert PlayerLink.objects.filter(player__tournament=tournament).count() == players
     assert f"/c/{CLUB_SLUG}/seasons/{SEASON_SLUG}/" in capsys.readouterr().out
+    # Its ladder and ratings, built by the workers (inline here) as the nights were played.
+    assert season.ladder.filter(place=1).exists()
+    assert season.ladder.count() == club.members.filter(links__isnull=False).distinct().count()
+    assert RatingPoint.objects.filter(member__club=club).count() == sum(
+        night.players.count() for night in nights
+    )
+    # From the second night on, the tables were balanced by the ratings and the playoff seeded.
+    later = nights[-1].stages.order_by("order")
+    assert [stage.seating_report.get("by_rating") for stage in later] == ["balanced", "seeded"]
 
     call_command("load_demo")  # again: the club is kept, not doubled
     assert Club.objects.filter(slug=CLUB_SLUG).count() == 1
