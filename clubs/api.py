@@ -12,7 +12,7 @@ from rest_framework.views import APIView
 from clubs import ladder, rating_store
 from clubs.ladder_services import season_events, season_rule
 from clubs.models import Club, Member, Season
-from clubs.public_views import ladder_lines
+from clubs.public_views import ladder_lines, plain_number
 from clubs.rating import MemberRating
 from clubs.views import may_manage
 
@@ -25,7 +25,8 @@ def _club(slug: str) -> Club:
 
 
 def _member(club: Club, member_id: int) -> Member:
-    member = Member.objects.filter(club=club, pk=member_id).first()
+    # Who is on the roster is the organisers' to know: anyone else finds only who played.
+    member = Member.objects.filter(club=club, pk=member_id, links__isnull=False).distinct().first()
     if member is None:
         raise exceptions.NotFound(_("There is no member with this id in this club."))
     return member
@@ -78,8 +79,7 @@ class RatingOfMemberApi(APIView):
         series = rating_store.member_series(member)
         if not series:
             raise exceptions.NotFound(
-                _("%(name)s has no rated rounds yet, so they have no rating.")
-                % {"name": member.name}
+                _("This member has no rated rounds yet, so they have no rating.")
             )
         slugs = dict(member.links.values_list("player__tournament_id", "player__tournament__slug"))
         return Response(
@@ -104,8 +104,9 @@ class LadderLineOutput(serializers.Serializer):
     shared = serializers.BooleanField(help_text="Another member has the same place.")
     member = serializers.IntegerField()
     name = serializers.CharField()
-    member_number = serializers.CharField(allow_blank=True)
-    value = serializers.CharField(help_text="Points, or the average pips per round.")
+    value = serializers.CharField(
+        help_text="Points, or the average pips per round (a point before decimals: 6.25)."
+    )
     events = serializers.IntegerField(help_text="Events of the season played.")
     counted = serializers.ListField(
         child=serializers.SlugField(), help_text="The events that counted (best N), by address."
@@ -149,8 +150,7 @@ class LadderApi(APIView):
                         "shared": line.row.shared,
                         "member": line.row.member_id,
                         "name": line.row.member.name,
-                        "member_number": line.row.member.member_number,
-                        "value": line.value,
+                        "value": plain_number(line.row.value),
                         "events": line.row.events,
                         "counted": [slugs[pk] for pk in line.row.counted if pk in slugs],
                         "rounds": line.row.rounds,

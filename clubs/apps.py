@@ -32,3 +32,14 @@ class ClubsConfig(AppConfig):
         from scoring.signals import placings_decided
 
         placings_decided.connect(rebuild_ladders, dispatch_uid="clubs-rebuild-ladders")
+
+        # A tournament that leaves the club (or is deleted) or whose date moves changes what
+        # the ratings and the ladder count.
+        from django.db.models.signals import post_delete, post_save
+
+        from clubs.models import ClubTournament
+        from clubs.receivers import forget_tournament, tournament_saved
+        from tournaments.models import Tournament
+
+        post_delete.connect(forget_tournament, sender=ClubTournament, dispatch_uid="clubs-forget")
+        post_save.connect(tournament_saved, sender=Tournament, dispatch_uid="clubs-saved")

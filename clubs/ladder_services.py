@@ -146,6 +146,13 @@ def build_ladder(*, season: Season) -> list[LadderRow]:
     return rows
 
 
+@transaction.atomic
+def clear_ladder(*, season: Season) -> None:
+    """No ladder: the season has nothing it can rank by now."""
+    LadderRow.objects.filter(season=season).delete()
+    Season.objects.filter(pk=season.pk).update(ladder_built_at=None)
+
+
 def ladder_problem(season: Season) -> str:
     """Why the season's ladder cannot be built now ("" when it can): for its organisers' page."""
     try:
@@ -178,6 +185,14 @@ def send_ladder(season_id: int) -> None:
         queue.send(REBUILD_LADDER, season_id=season_id, countdown=0.5)
     except Exception:
         logger.warning("ladder: could not send the rebuild of season %s", season_id, exc_info=True)
+        _forget_pending(pending_key(season_id))  # the next change sends one again
+
+
+def _forget_pending(key: str) -> None:
+    try:
+        cache.delete(key)
+    except Exception:
+        logger.warning("ladder: cache unavailable, %s stays until it expires", key)
 
 
 def request_ladders_of(*, tournament_id: int, decided_only: bool = False) -> None:

@@ -71,7 +71,10 @@ def events_played(member: Member, series: tuple[MemberRating, ...]) -> list[Even
 
 def member_page(request: HttpRequest, slug: str, member_id: int) -> HttpResponse:
     club = get_object_or_404(Club, slug=slug)
-    member = get_object_or_404(Member, club=club, pk=member_id)
+    # Only a member who played in one of the club's tournaments has a public page: the roster
+    # itself (who is a member) is the organisers'.
+    member = get_object_or_404(Member.objects.filter(links__isnull=False).distinct(), club=club,
+                               pk=member_id)  # fmt: skip
     series = rating_store.member_series(member)
     events = events_played(member, series)
     try:

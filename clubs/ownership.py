@@ -8,7 +8,6 @@ from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from clubs import ladder_services, rating_store
 from clubs.models import Club, ClubOrganiser, ClubTournament, PlayerLink
 from tournaments import permissions
 from tournaments.models import Tournament
@@ -87,9 +86,5 @@ def remove_tournament(*, club: Club, tournament: Tournament) -> int:
             % {"tournament": tournament.name, "club": club.name}
         )
     links, _kinds = PlayerLink.objects.filter(player__tournament=tournament).delete()
-    ownership.delete()
-    if ownership.season_id is not None:  # its season's ladder no longer counts it
-        ladder_services.request_ladder(season_id=ownership.season_id)
-    if links:  # its rounds no longer count: the club's ratings from its event on
-        rating_store.request_rating(club_id=club.pk, tournament_id=tournament.pk)
+    ownership.delete()  # the ratings and the season's ladder follow (receivers.forget_tournament)
     return links

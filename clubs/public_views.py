@@ -20,7 +20,6 @@ CSV_HEADER = (
     "place",
     "shared",
     "name",
-    "member_number",
     "value",
     "events",
     "counted",
@@ -109,8 +108,7 @@ def ladder_csv(request: HttpRequest, slug: str, season_slug: str) -> HttpRespons
             line.place,
             "true" if line.row.shared else "false",
             line.row.member.name,
-            line.row.member.member_number,
-            _plain(line.row.value),
+            plain_number(line.row.value),
             line.row.events,
             len(line.row.counted),
             line.row.rounds,
@@ -127,6 +125,6 @@ def ladder_csv(request: HttpRequest, slug: str, season_slug: str) -> HttpRespons
     return response
 
 
-def _plain(value: Decimal) -> str:
+def plain_number(value: Decimal) -> str:
     """A value as a file holds it: 18, or 6.25 (a point, never the language's comma)."""
     return format(value.normalize(), "f")

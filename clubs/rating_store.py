@@ -282,3 +282,7 @@ def send_rating(club_id: int, tournament_id: int | None) -> None:
         queue.send(RATE_CLUB, club_id=club_id, tournament_id=tournament_id, countdown=0.5)
     except Exception:
         logger.warning("ratings: could not send the run of club %s", club_id, exc_info=True)
+        try:  # the next change sends one again
+            cache.delete(pending_key(club_id, tournament_id))
+        except Exception:
+            logger.warning("ratings: cache unavailable, the run of club %s waits", club_id)

@@ -1,6 +1,7 @@
 """A club's seasons, for its organisers: the list, a season's rule and the club's tournaments it
 counts (clubs.ladder_services.save_season), and building its ladder now."""
 
+import re
 from typing import Any
 
 from django import forms
@@ -26,7 +27,7 @@ def parse_points(text: str) -> list[int]:
         return []
     points = []
     for item in items:
-        if not (item.isascii() and item.lstrip("-").isdigit()) or len(item) > 6:
+        if not re.fullmatch(r"-?[0-9]{1,6}", item):
             raise ValidationError(
                 _(
                     "“%(item)s” is not a whole number: give the points for each place as whole "

@@ -232,6 +232,8 @@ def link(
             _("%(name)s is not a member of the club that owns %(tournament)s.")
             % {"name": member.name, "tournament": player.tournament.name}
         )
+    # Locked: two links of one member in one tournament at the same moment would count them twice.
+    member = Member.objects.select_for_update().get(pk=member.pk)
     if member.erased_at is not None:
         raise ValidationError(_("This member's data was erased: nobody can be linked to it."))
     existing = PlayerLink.objects.filter(player=player).select_related("member").first()

@@ -28,7 +28,7 @@ def rate_club(*, club_id: int, tournament_id: int | None = None) -> None:
 @shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
 def rebuild_ladder(*, season_id: int) -> None:
     """Rebuild the season's ladder; safe to run twice. A rule it cannot be built by (its events
-    taken away since) leaves the ladder as it was: the organisers' season page says why."""
+    taken away since) clears it: the organisers' season page says why."""
     try:
         # From here on a change sends a new rebuild: this one may have read too early for it.
         cache.delete(ladder_services.pending_key(season_id))
@@ -40,4 +40,7 @@ def rebuild_ladder(*, season_id: int) -> None:
     try:
         ladder_services.build_ladder(season=season)
     except ValidationError as refused:
-        logger.warning("ladder: season %s not rebuilt: %s", season_id, " ".join(refused.messages))
+        # Its events were taken away (or best N now exceeds them): the old ladder counted what
+        # no longer counts, so it goes; the organisers' season page says why.
+        ladder_services.clear_ladder(season=season)
+        logger.warning("ladder: season %s cleared: %s", season_id, " ".join(refused.messages))

@@ -228,6 +228,7 @@ def test_changing_the_rule_rebuilds_the_ladder(club, members, season, organiser_
 BAD_FORMS = [
     ({"points_table": "10, eight, 6"}, "“eight” is not a whole number"),
     ({"points_table": "10, -2"}, "Points cannot be negative: -2."),
+    ({"points_table": "10, --5"}, "“--5” is not a whole number"),
     ({"rule": "points", "points_table": ""}, "Give the points for each place"),
     ({"rule": "best_n", "best_n": "3"}, "Best 3 of 2 events: N cannot be more than the season"),
     ({"rule": "best_n", "best_n": ""}, "Say how many events count for each member"),
@@ -268,13 +269,18 @@ def test_season_form_refuses_bad_input_and_changes_nothing(
     assert ladder(season) == rows
 
 
-def test_building_a_season_with_no_events_is_refused_and_keeps_its_ladder(
+def test_a_season_whose_events_go_loses_its_ladder_and_building_it_is_refused(
     club, members, season, organiser_client
 ):
     stage = club_night(club, season, [members["Ann"], members["Bob"], members["Cy"]])
     decide(stage)
-    rows = ladder(season)
+    assert len(ladder(season)) == 3
     ownership.remove_tournament(club=club, tournament=stage.tournament)  # its only event
+    # The ladder counted what no longer counts: it goes, on the public page too.
+    rows = ladder(season)
+    assert rows == [] and Season.objects.get(pk=season.pk).ladder_built_at is None
+    public = Client().get(f"/en/c/{club.slug}/seasons/{season.slug}/").content.decode()
+    assert "The ladder is not built yet" in public
     address = f"/clubs/pine-valley/seasons/{season.slug}/"
     page = organiser_client.get(address).content.decode()
     assert "The ladder cannot be built: The season counts no events yet" in page
@@ -361,11 +367,10 @@ def test_ladder_csv_has_a_header_and_a_line_a_member(club, members, season):
     lines = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
     shares = "Shares 1st place with {}: equal on points, places and average per round."
     assert lines == [
-        ["place", "shared", "name", "member_number", "value", "events", "counted", "rounds",
-         "pips", "note"],
-        ["1", "true", "Ann Lee", "PV-1", "18", "2", "2", "4", "10", shares.format("Bob Ortiz")],
-        ["1", "true", "Bob Ortiz", "PV-2", "18", "2", "2", "4", "10", shares.format("Ann Lee")],
-        ["3", "false", "Cy Park", "PV-3", "12", "2", "2", "4", "40", ""],
+        ["place", "shared", "name", "value", "events", "counted", "rounds", "pips", "note"],
+        ["1", "true", "Ann Lee", "18", "2", "2", "4", "10", shares.format("Bob Ortiz")],
+        ["1", "true", "Bob Ortiz", "18", "2", "2", "4", "10", shares.format("Ann Lee")],
+        ["3", "false", "Cy Park", "12", "2", "2", "4", "40", ""],
     ]  # fmt: skip
 
 

@@ -318,6 +318,22 @@ def test_a_tournament_removed_from_the_club_takes_its_rounds_out_of_the_ratings(
     assert stored(club) == full(club)
 
 
+def test_a_date_moved_in_the_tournaments_details_rates_the_club_again_in_the_new_order(
+    club, members, django_capture_on_commit_callbacks
+):
+    ann, bob, cy, di = members
+    with django_capture_on_commit_callbacks(execute=True):
+        early = club_event(club, DAY, [[ann, bob]], rounds=1)
+        late = club_event(club, DAY + datetime.timedelta(days=7), [[ann, bob], [cy, di]], rounds=1)
+        play(early, 1, 1, [0, 10])
+        play(late, 1, 1, [10, 0])
+    with django_capture_on_commit_callbacks(execute=True):  # as the details form saves it
+        early.tournament.starts_on = DAY + datetime.timedelta(days=14)
+        early.tournament.save()
+    assert stored(club) == full(club)
+    assert rating_store.current_ratings(club.pk)[ann.pk].last_key.event_id == early.tournament.pk
+
+
 # ---- the pages ----------------------------------------------------------------------------------
 
 
@@ -366,6 +382,7 @@ def test_member_page_of_a_member_with_no_rounds_says_no_rating_yet_and_changes_n
     client, club
 ):
     member = factories.MemberFactory(club=club, name="Newcomer")
+    club_event(club, DAY, [[member, None]])  # entered, no round played yet
     response = client.get(f"/en/c/{club.slug}/members/{member.pk}/")
     assert response.status_code == 200
     page = response.content.decode()
@@ -385,6 +402,9 @@ def test_member_page_of_an_erased_member_shows_the_anonymised_name(
 def test_member_page_is_not_found_for_another_clubs_member(client, club):
     other = factories.MemberFactory()
     assert client.get(f"/en/c/{club.slug}/members/{other.pk}/").status_code == 404
+    # Nor for a member of the roster who never played: who is a member is the organisers'.
+    on_the_roster = factories.MemberFactory(club=club)
+    assert client.get(f"/en/c/{club.slug}/members/{on_the_roster.pk}/").status_code == 404
     assert client.get(f"/en/c/{club.slug}/members/999999/").status_code == 404
 
 
