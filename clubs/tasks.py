@@ -44,3 +44,17 @@ def rebuild_ladder(*, season_id: int) -> None:
         # no longer counts, so it goes; the organisers' season page says why.
         ladder_services.clear_ladder(season=season)
         logger.warning("ladder: season %s cleared: %s", season_id, " ".join(refused.messages))
+
+
+@shared_task
+def sweep_clubs() -> int:
+    """Beat's safety net: every club rated again from nothing and every season's ladder rebuilt
+    (each run sent on its own, as a change sends it). Returns how many runs it sent."""
+    sent = 0
+    for club_id in Club.objects.values_list("pk", flat=True):
+        rating_store.send_rating(club_id, None)
+        sent += 1
+    for season_id in Season.objects.values_list("pk", flat=True):
+        ladder_services.send_ladder(season_id)
+        sent += 1
+    return sent

@@ -366,6 +366,12 @@ CELERY_BEAT_SCHEDULE = {
         "task": "scoring.tasks.sweep_stale_standings",
         "schedule": STANDINGS_SWEEP_SECONDS,
     },
+    # A club's ratings and ladders, rebuilt whole now and then: what a lost run left behind
+    # (a broker down at the wrong moment) is put right within the hour.
+    "sweep-clubs": {
+        "task": "clubs.tasks.sweep_clubs",
+        "schedule": float(os.environ.get("CLUBS_SWEEP_SECONDS", "3600")),
+    },
 }
 
 LOGGING = {

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from clubs import ownership, rating_store, services
 from clubs.models import ClubTournament, Member, RatingPoint
 from clubs.rating import PROVISIONAL_ROUNDS, rate
+from clubs.tasks import sweep_clubs
 from scoring.models import RoundResult
 from scoring.services import confirm_round_result, submit_round_result
 from tables.models import Table
@@ -332,6 +333,20 @@ def test_a_date_moved_in_the_tournaments_details_rates_the_club_again_in_the_new
         early.tournament.save()
     assert stored(club) == full(club)
     assert rating_store.current_ratings(club.pk)[ann.pk].last_key.event_id == early.tournament.pk
+
+
+def test_the_sweep_puts_right_what_a_lost_run_left_behind(
+    club, members, django_capture_on_commit_callbacks
+):
+    ann, bob, cy, di = members
+    with django_capture_on_commit_callbacks(execute=True):
+        event = club_event(club, DAY, [[ann, bob, cy, di]], rounds=2)
+        play(event, 1, 1, [0, 10, 20, 30])
+    # Round 2 confirmed while the broker was down: its run was never sent.
+    play(event, 1, 2, [30, 20, 10, 0])
+    assert stored(club) != full(club)
+    assert sweep_clubs.delay().get() >= 1
+    assert stored(club) == full(club)
 
 
 # ---- the pages ----------------------------------------------------------------------------------
