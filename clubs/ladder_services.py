@@ -12,7 +12,6 @@ import logging
 from collections.abc import Iterable
 from typing import Any
 
-from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Count, F, Sum
@@ -176,23 +175,11 @@ def request_ladder(*, season_id: int) -> None:
 
 
 def send_ladder(season_id: int) -> None:
-    try:
-        if not cache.add(pending_key(season_id), 1, timeout=PENDING_SECONDS):
-            return  # a rebuild is queued and has not started: it will read this change
-    except Exception:  # the cache is down: send anyway
-        logger.warning("ladder: cache unavailable, sending the rebuild of season %s", season_id)
-    try:
-        queue.send(REBUILD_LADDER, season_id=season_id, countdown=0.5)
-    except Exception:
-        logger.warning("ladder: could not send the rebuild of season %s", season_id, exc_info=True)
-        _forget_pending(pending_key(season_id))  # the next change sends one again
-
-
-def _forget_pending(key: str) -> None:
-    try:
-        cache.delete(key)
-    except Exception:
-        logger.warning("ladder: cache unavailable, %s stays until it expires", key)
+    """One rebuild for a burst of changes of the season."""
+    queue.send_once(
+        pending_key(season_id), REBUILD_LADDER, pending=PENDING_SECONDS, countdown=0.5,
+        season_id=season_id,
+    )  # fmt: skip
 
 
 def request_ladders_of(*, tournament_id: int, decided_only: bool = False) -> None:

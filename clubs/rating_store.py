@@ -22,7 +22,6 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from django.core.cache import cache
 from django.db import connection, transaction
 from django.db.models import OuterRef, Q, Subquery
 
@@ -273,16 +272,7 @@ def request_rating(*, club_id: int, tournament_id: int | None) -> None:
 
 def send_rating(club_id: int, tournament_id: int | None) -> None:
     """One run for a burst of changes from the same event (a players' import links many)."""
-    try:
-        if not cache.add(pending_key(club_id, tournament_id), 1, timeout=PENDING_SECONDS):
-            return  # a run from this event is queued and has not started: it will see this
-    except Exception:  # the cache is down: send anyway
-        logger.warning("ratings: cache unavailable, sending the run of club %s", club_id)
-    try:
-        queue.send(RATE_CLUB, club_id=club_id, tournament_id=tournament_id, countdown=0.5)
-    except Exception:
-        logger.warning("ratings: could not send the run of club %s", club_id, exc_info=True)
-        try:  # the next change sends one again
-            cache.delete(pending_key(club_id, tournament_id))
-        except Exception:
-            logger.warning("ratings: cache unavailable, the run of club %s waits", club_id)
+    queue.send_once(
+        pending_key(club_id, tournament_id), RATE_CLUB, pending=PENDING_SECONDS, countdown=0.5,
+        club_id=club_id, tournament_id=tournament_id,
+    )  # fmt: skip

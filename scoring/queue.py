@@ -1,16 +1,20 @@
 """Sending scoring's Celery tasks by name: the modules the tasks call (the standings, the stages)
 send them without importing scoring.tasks, which imports those modules."""
 
+import logging
 from typing import Any
 
 import redis.exceptions
 from celery import current_app
+from django.core.cache import cache
 
 from config.redis_breaker import breaker_for
 
 REBUILD_STANDINGS = "scoring.tasks.rebuild_standings"
 ADVANCE_FROM_STAGE = "scoring.tasks.advance_from_stage"
 CLOSE_GAME = "scoring.tasks.close_game"
+
+logger = logging.getLogger(__name__)
 
 
 def send(name: str, *, countdown: float | None = None, **kwargs: Any) -> None:
@@ -38,3 +42,24 @@ def _no_retry_after_a_timeout(error: Exception, interval: float) -> None:
     wait; a refused or reset connection (a restarted Redis) is still retried."""
     if isinstance(error, (TimeoutError, redis.exceptions.TimeoutError)):
         raise error
+
+
+def send_once(key: str, name: str, *, pending: float, countdown: float, **kwargs: Any) -> None:
+    """Send the task `name` once for a burst of changes: while `key` is in the cache (`pending`
+    seconds, or until the task starts and deletes it), a later call sends nothing, as the queued
+    run will see its change. Never raises: with the cache down it sends anyway; a send that
+    failed forgets the key, so the next change sends again (and the beat sweepers resend what is
+    still owed)."""
+    try:
+        if not cache.add(key, 1, timeout=pending):
+            return
+    except Exception:
+        logger.warning("%s: cache unavailable, sending %s anyway", name, kwargs)
+    try:
+        send(name, countdown=countdown, **kwargs)
+    except Exception:
+        logger.warning("could not send %s %s", name, kwargs, exc_info=True)
+        try:
+            cache.delete(key)
+        except Exception:
+            logger.warning("%s: cache unavailable, %s stays until it expires", name, key)

@@ -3,7 +3,6 @@ rebuild after the commit; the sweeper finds the stages still stale."""
 
 import logging
 
-from django.core.cache import cache
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
@@ -33,18 +32,13 @@ def request_rebuild(stage: Stage) -> None:
 
 
 def send_rebuild(stage_id: int) -> None:
-    """Send one rebuild for a burst of changes; a Redis or broker failure is left to the sweeper."""
-    try:
-        if not cache.add(pending_key(stage_id), 1, timeout=30):
-            return  # a rebuild is queued and has not started: it will include this change
-    except Exception:  # the cache is down: send anyway
-        logger.warning("standings: cache unavailable, sending rebuild of stage %s", stage_id)
-    try:
-        queue.send(queue.REBUILD_STANDINGS, stage_id=stage_id, countdown=0.2)
-    except Exception:
-        # Redis or the broker is down: the result is safe in PostgreSQL and the stage is marked
-        # stale there; the beat sweeper sends the rebuild when the broker is back.
-        logger.warning("standings: could not send the rebuild of stage %s", stage_id, exc_info=True)
+    """Send one rebuild for a burst of changes. With Redis or the broker down, the result is safe
+    in PostgreSQL and the stage is marked stale there: the beat sweeper sends the rebuild when
+    the broker is back."""
+    queue.send_once(
+        pending_key(stage_id), queue.REBUILD_STANDINGS, pending=30, countdown=0.2,
+        stage_id=stage_id,
+    )  # fmt: skip
 
 
 def stale_stage_ids() -> list[int]:
