@@ -324,7 +324,10 @@ wait_until_ready() {
   local deadline=$((SECONDS + STACK_START_TIMEOUT)) role answer
   while :; do
     for role in "${APP_ROLES[@]}"; do
-      live_pid "$role" >/dev/null || fail_start "$role exited during start"
+      # Alive, not live_pid: until its exec, a child's command line is still this script's, and
+      # on a busy machine the first check can come before it (CI saw "worker1 exited during
+      # start" with an empty log).
+      kill -0 "$(<"$(pid_file "$role")")" 2>/dev/null || fail_start "$role exited during start"
     done
     answer="$(http_get "http://127.0.0.1:$PORT/health/ready/")"
     if [[ "$answer" == 200* ]] &&
