@@ -282,16 +282,23 @@ def test_results_of_a_tournament_no_club_owns_rate_nothing(django_capture_on_com
     assert not RatingPoint.objects.exists()
 
 
-def test_a_changed_event_date_makes_the_next_run_a_full_recompute(
-    club, members, django_capture_on_commit_callbacks
-):
+def early_and_late(club, members, capture) -> tuple[Event, Event]:
+    """Two rated events a week apart: Ann and Bob in the early one, everyone in the late one."""
     ann, bob, cy, di = members
-    with django_capture_on_commit_callbacks(execute=True):
+    with capture(execute=True):
         early = club_event(club, DAY, [[ann, bob]], rounds=1)
         late = club_event(club, DAY + datetime.timedelta(days=7), [[ann, bob], [cy, di]], rounds=1)
         play(early, 1, 1, [0, 10])
         play(late, 1, 1, [10, 0])
         play(late, 2, 1, [0, 10])
+    return early, late
+
+
+def test_a_changed_event_date_makes_the_next_run_a_full_recompute(
+    club, members, django_capture_on_commit_callbacks
+):
+    ann = members[0]
+    early, late = early_and_late(club, members, django_capture_on_commit_callbacks)
     # The early event turns out to have been played after the late one.
     type(early.tournament).objects.filter(pk=early.tournament.pk).update(
         starts_on=DAY + datetime.timedelta(days=14)
@@ -322,12 +329,8 @@ def test_a_tournament_removed_from_the_club_takes_its_rounds_out_of_the_ratings(
 def test_a_date_moved_in_the_tournaments_details_rates_the_club_again_in_the_new_order(
     club, members, django_capture_on_commit_callbacks
 ):
-    ann, bob, cy, di = members
-    with django_capture_on_commit_callbacks(execute=True):
-        early = club_event(club, DAY, [[ann, bob]], rounds=1)
-        late = club_event(club, DAY + datetime.timedelta(days=7), [[ann, bob], [cy, di]], rounds=1)
-        play(early, 1, 1, [0, 10])
-        play(late, 1, 1, [10, 0])
+    ann = members[0]
+    early, _late = early_and_late(club, members, django_capture_on_commit_callbacks)
     with django_capture_on_commit_callbacks(execute=True):  # as the details form saves it
         early.tournament.starts_on = DAY + datetime.timedelta(days=14)
         early.tournament.save()
