@@ -71,7 +71,8 @@ beat: install
 clean:
 	rm -rf $(VENV) .tools db.sqlite3
 
-# The production topology on this machine (deploy/stack.sh): gunicorn, two workers and beat.
+# The production topology on this machine (deploy/stack.sh): nginx, two gunicorn pools, two workers
+# and beat.
 .PHONY: stack stack-stop stack-status
 
 stack: install

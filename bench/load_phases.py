@@ -99,6 +99,7 @@ class Measure:
         pids = role_pids(args)
         self.groups = {
             pids.get("web", -1): "gunicorn (web)",
+            pids.get("staff", -1): "gunicorn (staff)",
             pids.get("worker1", -1): "celery workers",
             pids.get("worker2", -1): "celery workers",
             pids.get("beat", -1): "celery beat",
@@ -409,6 +410,7 @@ def memory(args: argparse.Namespace) -> list[procstats.ProcMemory]:
     out = []
     labels = {
         "web": ("gunicorn master", "gunicorn worker"),
+        "staff": ("gunicorn (staff) master", "gunicorn (staff) worker"),
         "worker1": ("celery worker1 (main)", "celery worker1 (pool process)"),
         "worker2": ("celery worker2 (main)", "celery worker2 (pool process)"),
         "beat": ("celery beat", "celery beat (child)"),

@@ -50,7 +50,7 @@ def stack(args: argparse.Namespace, *command: str, extra: dict[str, str] | None 
 
 def role_pids(args: argparse.Namespace) -> dict[str, int]:
     out = {}
-    for role in ("web", "worker1", "worker2", "beat"):
+    for role in ("web", "staff", "worker1", "worker2", "beat"):
         path = Path(args.stack_dir) / f"{role}.pid"
         if path.exists() and path.read_text().strip().isdigit():
             out[role] = int(path.read_text().strip())

@@ -3,6 +3,7 @@
 # for the migrations (worker, beat), then become the role's process so it receives the signals.
 #
 #   entrypoint.sh web                   gunicorn config.wsgi -c deploy/gunicorn.conf.py
+#   entrypoint.sh staff                 the same, for the staff's pool: waits for web's migrations
 #   entrypoint.sh worker [celery args]  celery -A config worker --loglevel=INFO
 #   entrypoint.sh beat [celery args]    celery -A config beat --loglevel=INFO (exactly one)
 #   entrypoint.sh manage CMD [args]     a one-off manage.py command (createsuperuser, ...)
@@ -97,6 +98,12 @@ case "$role" in
     wait_until "the database" database_answers
     # One web container migrates; with several, run `entrypoint.sh manage migrate` once first.
     python manage.py migrate --noinput
+    exec gunicorn config.wsgi -c deploy/gunicorn.conf.py "$@"
+    ;;
+  staff)
+    # The pool nginx sends signed-in people, tokens and writes to (deploy/README.md, "Two pools").
+    deploy_check
+    wait_until "the database and its migrations (web applies them)" migrations_applied
     exec gunicorn config.wsgi -c deploy/gunicorn.conf.py "$@"
     ;;
   worker)

@@ -3,15 +3,18 @@
 # on this machine's PostgreSQL and Redis, with a production-like environment. State, pids, logs
 # and nginx's cache in .stack/. The stack's address, for people and tests, is nginx's:
 # http://127.0.0.1:$NGINX_PORT/ (static files from disk, public answers cached as the origin's
-# Cache-Control says: deploy/nginx.conf). gunicorn still answers on $PORT, for the benchmarks.
+# Cache-Control says: deploy/nginx.conf). Two gunicorn pools behind it: web on $PORT for the
+# public's GETs, staff on $STAFF_PORT for signed-in people, tokens and every write (nginx picks;
+# deploy/README.md, "Two pools"). Both still answer on their ports, for the benchmarks.
 #
-#   deploy/stack.sh start            deploy check, migrations, the four processes, then nginx
+#   deploy/stack.sh start            deploy check, migrations, the five processes, then nginx
 #   deploy/stack.sh status           each process, /health/ready/ from gunicorn and through nginx
 #   deploy/stack.sh stop             QUIT to nginx, TERM to the others, wait STACK_STOP_TIMEOUT s,
 #                                    then KILL what is left
 #   deploy/stack.sh manage CMD ...   a manage.py command with the stack's environment
 #
-# Overridable: PORT (8100, gunicorn), NGINX_PORT (PORT + 80: 8180), NGINX (the nginx binary),
+# Overridable: PORT (8100, gunicorn for the public), STAFF_PORT (PORT + 1: 8101, gunicorn for the
+# staff), STAFF_WORKERS (1), NGINX_PORT (PORT + 80: 8180), NGINX (the nginx binary),
 # STACK_DIR (.stack), STACK_DB (roundhouse_stack), STACK_PG_URL (postgres://postgres@127.0.0.1:5432),
 # STACK_REDIS_URL (redis://127.0.0.1:6379; broker db STACK_BROKER_DB=2, cache db
 # STACK_CACHE_DB=3), STACK_QUEUE (roundhouse-stack), STACK_START_TIMEOUT (90), STACK_STOP_TIMEOUT
@@ -30,6 +33,10 @@ SECRET_FILE="$STACK_DIR/secret"
 PORT="${PORT:-8100}"
 # PORT + 80 unless set: a second stack given only a PORT of its own (bench/) gets its own nginx.
 NGINX_PORT="${NGINX_PORT:-$((PORT + 80))}"
+STAFF_PORT="${STAFF_PORT:-$((PORT + 1))}"
+# The staff's pool: officials, organisers and scripts are tens, not thousands; one worker of
+# gunicorn.conf.py's threads, and the public pool's workers are WEB_CONCURRENCY (2).
+STAFF_WORKERS="${STAFF_WORKERS:-1}"
 NGINX="${NGINX:-$(command -v nginx || echo /usr/sbin/nginx)}"
 NGINX_TEMPLATE="$ROOT/deploy/nginx.conf"
 # nginx's module for live push (deploy/README.md, "Live push (nchan)"): without it the stack
@@ -62,7 +69,7 @@ STACK_START_TIMEOUT="${STACK_START_TIMEOUT:-90}"
 STACK_STOP_TIMEOUT="${STACK_STOP_TIMEOUT:-20}"
 
 # The app's processes start first; nginx once gunicorn answers, and it stops first.
-APP_ROLES=(web worker1 worker2 beat)
+APP_ROLES=(web staff worker1 worker2 beat)
 ROLES=(nginx "${APP_ROLES[@]}")
 
 say() { printf 'stack: %s\n' "$*"; }
@@ -146,7 +153,8 @@ write_nginx_conf() {
   mkdir -p "$STACK_DIR/nginx-temp"
   # A fresh cache at each start: the database may have changed since the last one.
   rm -rf "${STACK_DIR:?}/nginx-cache"
-  NGINX_PORT="$NGINX_PORT" UPSTREAM="127.0.0.1:$PORT" STATIC_ROOT="$STATIC_ROOT" \
+  NGINX_PORT="$NGINX_PORT" UPSTREAM="127.0.0.1:$PORT" STAFF_UPSTREAM="127.0.0.1:$STAFF_PORT" \
+    STATIC_ROOT="$STATIC_ROOT" \
     NGINX_STATE="$STACK_DIR" NGINX_ACCESS_LOG="$STACK_DIR/nginx-access.log" \
     NCHAN_LOAD="$NCHAN_LOAD" LIVE_PUBLISH_ALLOW="allow 127.0.0.1;" \
     "$PY" - "$NGINX_TEMPLATE" "$STACK_DIR/nginx.conf" <<'PY'
@@ -155,8 +163,8 @@ import re
 import sys
 
 names = (
-    "NGINX_PORT", "UPSTREAM", "STATIC_ROOT", "NGINX_STATE", "NGINX_ACCESS_LOG", "NCHAN_LOAD",
-    "LIVE_PUBLISH_ALLOW",
+    "NGINX_PORT", "UPSTREAM", "STAFF_UPSTREAM", "STATIC_ROOT", "NGINX_STATE", "NGINX_ACCESS_LOG",
+    "NCHAN_LOAD", "LIVE_PUBLISH_ALLOW",
 )
 template = open(sys.argv[1], encoding="utf-8").read()
 if not os.environ["NCHAN_LOAD"]:  # no nchan: its locations would not pass nginx -t
@@ -242,7 +250,8 @@ DJANGO_HSTS_PRELOAD=1
 DJANGO_BEHIND_PROXY=1
 DJANGO_LOG_LEVEL=INFO
 PORT=$PORT
-# Not Django's: where stack.sh status finds nginx.
+# Not Django's: where stack.sh status finds the staff's gunicorn and nginx.
+STAFF_PORT=$STAFF_PORT
 NGINX_PORT=$NGINX_PORT
 # nginx's publisher of live versions (empty without nchan: the pages poll).
 LIVE_PUBLISH_URL=$LIVE_PUBLISH_URL
@@ -284,6 +293,10 @@ launch() {
   local -a command priority=()
   case "$role" in
     web) command=(gunicorn config.wsgi -c deploy/gunicorn.conf.py --bind "127.0.0.1:$PORT") ;;
+    staff)
+      command=(gunicorn config.wsgi -c deploy/gunicorn.conf.py --bind "127.0.0.1:$STAFF_PORT"
+        --workers "$STAFF_WORKERS")
+      ;;
     worker1 | worker2)
       command=(celery -A config worker --loglevel=INFO -n "$role@%h" --concurrency 1)
       # Below the web's priority: a rebuild waits a moment for the cores, an official does not.
@@ -331,6 +344,7 @@ wait_until_ready() {
     done
     answer="$(http_get "http://127.0.0.1:$PORT/health/ready/")"
     if [[ "$answer" == 200* ]] &&
+      [[ "$(http_get "http://127.0.0.1:$STAFF_PORT/health/ready/")" == 200* ]] &&
       grep -q ' ready\.' "$(log_file worker1)" &&
       grep -q ' ready\.' "$(log_file worker2)" &&
       grep -q 'beat: Starting' "$(log_file beat)"; then
@@ -375,8 +389,8 @@ start() {
   fi
   check_services
   local port
-  for port in "$PORT" "$NGINX_PORT"; do
-    "$PY" - "$port" <<'PY' || die "port $port is taken: set PORT (gunicorn) and NGINX_PORT to free ones"
+  for port in "$PORT" "$STAFF_PORT" "$NGINX_PORT"; do
+    "$PY" - "$port" <<'PY' || die "port $port is taken: set PORT, STAFF_PORT (gunicorn's) and NGINX_PORT to free ones"
 import socket
 import sys
 
@@ -388,7 +402,8 @@ with socket.socket() as probe:
         sys.exit(1)
 PY
   done
-  [[ "$PORT" != "$NGINX_PORT" ]] || die "PORT and NGINX_PORT are both $PORT: give nginx its own"
+  [[ "$(printf '%s\n' "$PORT" "$STAFF_PORT" "$NGINX_PORT" | sort -u | wc -l)" == 3 ]] ||
+    die "PORT ($PORT), STAFF_PORT ($STAFF_PORT) and NGINX_PORT ($NGINX_PORT) must differ"
   write_env
   write_nginx_conf
   load_stack_env
@@ -398,11 +413,11 @@ PY
   for role in "${APP_ROLES[@]}"; do
     launch "$role"
   done
-  say "started web, worker1, worker2, beat; waiting for /health/ready/"
+  say "started ${APP_ROLES[*]}; waiting for /health/ready/"
   wait_until_ready
   launch nginx
   wait_until_proxied
-  say "ready: http://127.0.0.1:$NGINX_PORT/ (nginx; gunicorn itself on :$PORT; logs in $STACK_DIR)"
+  say "ready: http://127.0.0.1:$NGINX_PORT/ (nginx; gunicorn itself on :$PORT, the staff's on :$STAFF_PORT; logs in $STACK_DIR)"
 }
 
 stop_all() {
@@ -454,12 +469,14 @@ status() {
   if ((up == 0)); then
     return 3
   fi
-  local answer proxied
+  local answer staff proxied
   answer="$(http_get "http://127.0.0.1:$(stack_port)/health/ready/")"
   printf 'ready    %s\n' "$answer"
+  staff="$(http_get "http://127.0.0.1:$(stack_port STAFF_PORT)/health/ready/")"
+  printf 'staff    %s\n' "$staff"
   proxied="$(http_get "http://127.0.0.1:$(stack_port NGINX_PORT)/health/ready/")"
   printf 'proxied  %s\n' "$proxied"
-  ((up == ${#ROLES[@]})) && [[ "$answer" == 200* && "$proxied" == 200* ]]
+  ((up == ${#ROLES[@]})) && [[ "$answer" == 200* && "$staff" == 200* && "$proxied" == 200* ]]
 }
 
 manage() {

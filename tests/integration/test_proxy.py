@@ -196,6 +196,17 @@ def test_nginx_caches_public_answers_and_never_private_ones(stack):
     access = (stack.directory / "nginx-access.log").read_text()
     assert re.search(rf'"GET {re.escape(path)} HTTP/1.1" 200 \d+ cache=MISS rt=[\d.]+ ', access)
 
+    # Two pools of gunicorn (deploy/README.md, "Two pools"): what may come from the cache went
+    # to the public's (web.log), a signed-in person, a token and every write to the staff's
+    # (staff.log), so an official's result never waits behind a public page's render.
+    public_log, staff_log = gunicorn_log(stack), (stack.directory / "staff.log").read_text()
+    for line in (f'"GET {path} HTTP/1.0" 304', f'"GET {path} HTTP/1.0" 200'):
+        assert line in public_log, line
+    assert f'"GET {path} HTTP/1.0" 200' in staff_log  # the token's and the session's GETs
+    for write in ('"POST /accounts/login/ HTTP/1.0" 302', f'"POST {path} HTTP/1.0" 405'):
+        assert write in staff_log and write not in public_log, write
+    assert '"PUT /api/v1/tables/' in staff_log and '"PUT /api/v1/tables/' not in public_log
+
     # The public standings are cached, and revalidated with their ETag (this needs the API to
     # send a public Cache-Control with a max-age, and to answer If-None-Match with a 304).
     assert f'"GET {path} HTTP/1.0" 304' in gunicorn_log(stack), "nginx never revalidated"

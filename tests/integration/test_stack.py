@@ -78,12 +78,13 @@ class Stack:
     """One stack of deploy/stack.sh, with a port, a database, a queue and a directory of its own."""
 
     def __init__(self, *, directory: Path, redis_url: str, pg_url: str, nginx: str) -> None:
-        self.port, self.nginx_port = free_port(), free_port()
+        self.port, self.staff_port, self.nginx_port = free_port(), free_port(), free_port()
         self.directory, self.pg_url = directory, pg_url
         self.database = f"roundhouse_stack_test_{uuid.uuid4().hex[:8]}"
         self.env = {
             **os.environ,
             "PORT": str(self.port),
+            "STAFF_PORT": str(self.staff_port),
             "NGINX_PORT": str(self.nginx_port),
             "NGINX": nginx,
             "STACK_DIR": str(directory),
@@ -131,7 +132,7 @@ class Stack:
         )
 
     def pids(self) -> set[int]:
-        """Every process of the stack: the four main ones and their process groups' members."""
+        """Every process of the stack: the main ones and their process groups' members."""
         leaders = {int(p.read_text()) for p in self.directory.glob("*.pid")}
         members = set(leaders)
         for stat in Path("/proc").glob("[0-9]*/stat"):
@@ -349,12 +350,15 @@ def test_stack_plays_a_tournament_over_http_then_stops(stack):
     assert "cache=BYPASS" in access
 
     pids = stack.pids()
-    assert len(pids) >= 7  # five main processes, nginx's and gunicorn's workers, Celery's pools
+    # Six main processes (nginx, two gunicorn pools, two Celery workers, beat), and their
+    # children: nginx's and gunicorn's workers, Celery's pools.
+    assert len(pids) >= 10
     stopped = stack.run("stop")
     assert stopped.returncode == 0, stopped.stdout + stopped.stderr
     alive = {pid for pid in pids if running(pid)}
     assert not alive, f"still running after stop: {alive}"
     assert stack.run("status").returncode == 3
-    for base in (stack.base, stack.origin):  # nginx's port and gunicorn's
+    staff = f"http://127.0.0.1:{stack.staff_port}"
+    for base in (stack.base, stack.origin, staff):  # nginx's port and both gunicorns'
         with pytest.raises(urllib.error.URLError):
             urllib.request.urlopen(f"{base}/health/live/", timeout=2)
