@@ -11,6 +11,7 @@ import math
 import random
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from loadgen import percentile
 
@@ -219,6 +220,22 @@ def pcts(values: list[float]) -> dict[str, float]:
     return {f"p{q}": percentile(values, q) for q in (50, 95, 99)}
 
 
+def print_size(r: dict[str, Any]) -> None:
+    p = r["phone_ms"]
+    print(
+        f"  phones: {r['phone_requests']:,} requests ({r['phone_rate']:,.0f}/s), "
+        f"{r['phone_errors']} errors, p50 {ms(p['p50'])} p95 {ms(p['p95'])} "
+        f"p99 {ms(p['p99'])}; gunicorn {r['origin_public_per_s']:.1f} public/s; "
+        f"HIT {r['nginx']['hit_ratio']:.1%}; confirmation to phone p50 "
+        f"{seconds(r['visible_s']['p50'])} "
+        f"p95 {seconds(r['visible_s']['p95'])}"
+        f" ({r['visible_n']}); officials p99 {ms(r['official_ms']['p99'])}"
+    )
+    print("  cores: " + ", ".join(f"{k} {v:.2f}" for k, v in r["cores"].items()), flush=True)
+    if r["phone_error_kinds"]:
+        print("  errors: " + ", ".join(f"{k}: {v}" for k, v in r["phone_error_kinds"].items()))
+
+
 def markdown_table(runs: list[dict], groups: list[str]) -> str:
     """One column per size: the figures of each run (as hall.py's JSON has them)."""
     head = "| | " + " | ".join(f"{r['phones']:,} phones" for r in runs) + " |"
@@ -286,3 +303,26 @@ def markdown_table(runs: list[dict], groups: list[str]) -> str:
 
 def _ratio(value: float) -> str:
     return "-" if value is None or math.isnan(value) else f"{value:.1%}"
+
+
+# ---- wrk (--compare-wrk) ------------------------------------------------------------------------
+
+
+WRK_LATENCY = re.compile(r"^\s+(50|75|90|99)%\s+([\d.]+)(us|ms|s)\s*$", re.M)
+
+
+def wrk_figures(text: str) -> dict[str, Any]:
+    """Requests/s, latency percentiles (ms) and errors from `wrk --latency`'s output."""
+    scale = {"us": 0.001, "ms": 1.0, "s": 1000.0}
+    out: dict[str, Any] = {f"p{q}": float(v) * scale[u] for q, v, u in WRK_LATENCY.findall(text)}
+    rate = re.search(r"Requests/sec:\s+([\d.]+)", text)
+    total = re.search(r"(\d+) requests in", text)
+    errors = re.search(r"Socket errors: (.*)", text)
+    non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", text)
+    out.update(
+        rate=float(rate.group(1)) if rate else math.nan,
+        requests=int(total.group(1)) if total else 0,
+        socket_errors=errors.group(1).strip() if errors else "",
+        non_2xx_3xx=int(non2xx.group(1)) if non2xx else 0,
+    )
+    return out

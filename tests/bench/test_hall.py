@@ -126,3 +126,37 @@ def test_percentile_is_nearest_rank():
     assert [percentile(values, q) for q in (50, 95, 99)] == [50, 95, 99]
     assert hall_parts.pcts([3.0]) == {"p50": 3.0, "p95": 3.0, "p99": 3.0}
     assert math.isnan(percentile([], 50))
+
+
+WRK_OUTPUT = """Running 30s test @ http://127.0.0.1:8590
+  2 threads and 5000 connections
+  Thread Stats   Avg      Stdev     Max   +/- Stdev
+    Latency     1.23ms    2.34ms  50.12ms   95.00%
+    Req/Sec   340.12    100.00   500.00     70.00%
+  Latency Distribution
+     50%  812.00us
+     75%    1.20ms
+     90%    2.50ms
+     99%    1.50s
+  20310 requests in 30.01s, 100.00MB read
+  Socket errors: connect 0, read 0, write 0, timeout 12
+  Non-2xx or 3xx responses: 3
+Requests/sec:    676.80
+Transfer/sec:      3.33MB
+"""
+
+
+def test_wrk_figures_reads_rate_percentiles_in_ms_and_errors():
+    figures = hall_parts.wrk_figures(WRK_OUTPUT)
+    assert figures["p50"] == pytest.approx(0.812)  # microseconds, seconds: all in ms
+    assert figures["p75"] == pytest.approx(1.2)
+    assert figures["p99"] == pytest.approx(1500.0)
+    assert (figures["rate"], figures["requests"]) == (676.8, 20310)
+    assert figures["socket_errors"] == "connect 0, read 0, write 0, timeout 12"
+    assert figures["non_2xx_3xx"] == 3
+
+
+def test_wrk_figures_of_an_empty_output_are_nan_and_zero():
+    figures = hall_parts.wrk_figures("")
+    assert math.isnan(figures["rate"]) and figures["requests"] == 0
+    assert "p99" not in figures
