@@ -71,7 +71,8 @@ document.addEventListener("click", (event) => {
 // Live push: a part of the page that refreshes itself and names its tournament (data-live-slug)
 // also listens to the tournament's channel on nginx (/live/<slug>/, nchan: deploy/nginx.conf).
 // Each message is the tournament's version, sent the moment a rebuild commits; every part not
-// already showing it (data-live-version), and that it changed (below), is fetched again at once, at its own address with
+// already showing it (data-live-version), and that it changed (below), is fetched again within
+// SPREAD_MS (each page at a random moment), at its own address with
 // ?v=<version>, so a cache in front keeps one copy a version and a burst of phones makes one
 // request to the origin. While the channel is open, a part's own polling runs at most every
 // SAFETY_MS (what no rebuild announces: a clock, a closed stage); without the channel (no
@@ -79,6 +80,7 @@ document.addEventListener("click", (event) => {
 (function () {
   "use strict";
   var SAFETY_MS = 60000;
+  var SPREAD_MS = 500;
   var loaded = Date.now();
   var open = false;
   var version = null;
@@ -111,14 +113,20 @@ document.addEventListener("click", (event) => {
     var tables = words.length > 1 ? words[1].split(",") : null;
     version = at;
     document.dispatchEvent(new CustomEvent("roundhouse:live", { detail: { version: at, at: Date.now() } }));
-    parts().forEach(function (el) {
-      var table = el.getAttribute("data-live-table");
-      if (table && tables && tables.indexOf(table) < 0) {
-        got[el.id] = at;  // unchanged at this version
-      } else if (el.getAttribute("data-live-version") !== at) {
-        fetchAt(el, at);
-      }
-    });
+    // Each page waits a moment of its own (up to SPREAD_MS) before it fetches, so the phones of
+    // a hall do not all ask in the same instant: the venue's Wi-Fi and the cache see the burst
+    // spread over half a second instead of at once.
+    window.setTimeout(function () {
+      if (version !== at) return;  // a newer version came meanwhile: its own turn fetches
+      parts().forEach(function (el) {
+        var table = el.getAttribute("data-live-table");
+        if (table && tables && tables.indexOf(table) < 0) {
+          got[el.id] = at;  // unchanged at this version
+        } else if (el.getAttribute("data-live-version") !== at) {
+          fetchAt(el, at);
+        }
+      });
+    }, Math.random() * SPREAD_MS);
   }
   document.addEventListener("htmx:beforeRequest", function (event) {
     var el = event.detail.elt;
