@@ -105,6 +105,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="processes the phones are dealt to (one per core here), apart from this script's "
         "own, which times the officials and the projector",
     )
+    p.add_argument(
+        "--phones-nice",
+        type=int,
+        default=0,
+        help="the phones' processes' niceness (0: the stack's own priority)",
+    )
     p.add_argument("--officials", type=int, default=60)
     p.add_argument("--think-min", type=float, default=20.0)
     p.add_argument("--think-max", type=float, default=40.0)
@@ -296,6 +302,7 @@ class Hall:
             1 for a in self.desk.acks if a < (min(acks) if acks else end)
         )
         delays, missed = hall_parts.confirmation_to_phone(acks, sightings, counted_before)
+        each = hall_parts.confirmation_to_each_phone(acks, sightings, counted_before)
         desk = [s for s in self.desk.samples if measure_from <= s.due < end]
         screen = [s for s in self.screen if measure_from <= s.due < end]
         cores = sampler.cores()
@@ -327,6 +334,7 @@ class Hall:
             "visible_s": pcts(delays),
             "visible_n": len(delays),
             "visible_missed": missed,
+            "visible_each_s": pcts(each),
             "official_ms": pcts([s.latency * 1000 for s in desk]),
             "official_requests": len(desk),
             "official_errors": sum(1 for s in desk if s.error or s.status not in (200, 201)),
@@ -343,7 +351,9 @@ class Hall:
 async def phone_pool(args: argparse.Namespace) -> ProcessPoolExecutor:
     """The phones' processes, started now (each has imported hall_phones before a size begins)."""
     spawn = multiprocessing.get_context("spawn")
-    pool = ProcessPoolExecutor(args.phone_processes, mp_context=spawn)
+    pool = ProcessPoolExecutor(
+        args.phone_processes, mp_context=spawn, initializer=os.nice, initargs=(args.phones_nice,)
+    )
     loop = asyncio.get_running_loop()
     pids = await asyncio.gather(
         *(loop.run_in_executor(pool, hall_phones.ready) for _ in range(args.phone_processes))

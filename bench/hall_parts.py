@@ -131,22 +131,37 @@ def is_public(path: str) -> bool:
 
 def nginx_digest(text: str) -> dict:
     """The public pages' answers in a slice of nginx's log: how many, by cache status, and how
-    many nginx fetched from gunicorn (background refreshes are subrequests, not logged)."""
+    many nginx fetched from gunicorn (background refreshes are subrequests, not logged); and
+    nginx's own time (ms, from the request's first byte to the answer's last, the network to the
+    phone left out) for a cached answer, for one through gunicorn, and for the officials' results
+    (PUT and POST under /api/v1/tables/): the server's side of what the phones and officials
+    wait, without the load generator's."""
     by_cache: dict[str, int] = {}
     public = upstream = 0
+    hit_ms: list[float] = []
+    origin_ms: list[float] = []
+    officials_ms: list[float] = []
     for line in text.splitlines():
         parsed = parse_nginx_line(line)
-        if parsed is None or parsed.method != "GET" or not is_public(parsed.path):
+        if parsed is None:
+            continue
+        if parsed.method in ("PUT", "POST") and parsed.path.startswith("/api/v1/tables/"):
+            officials_ms.append(parsed.request_time * 1000)
+        if parsed.method != "GET" or not is_public(parsed.path):
             continue
         public += 1
         by_cache[parsed.cache] = by_cache.get(parsed.cache, 0) + 1
         upstream += parsed.upstream
+        (origin_ms if parsed.upstream else hit_ms).append(parsed.request_time * 1000)
     hits = by_cache.get("HIT", 0)
     return {
         "public": public,
         "by_cache": dict(sorted(by_cache.items())),
         "upstream": upstream,
         "hit_ratio": hits / public if public else math.nan,
+        "cached_ms": pcts(hit_ms),
+        "through_gunicorn_ms": pcts(origin_ms),
+        "officials_ms": pcts(officials_ms),
     }
 
 
@@ -174,19 +189,18 @@ def gunicorn_public_by_page(text: str) -> dict[str, int]:
 
 
 def confirmation_to_phone(
-    acks: list[float], sightings: list[tuple[float, int]], counted_before: int
+    acks: list[float], sightings: list[tuple], counted_before: int
 ) -> tuple[list[float], int]:
     """For each confirmation (the time its 200 answer came, `acks`), the time until a phone's
-    answer (`sightings`: (time the answer came, results counted in it)) first counted it, in
-    seconds; and how many were never seen.
+    answer (`sightings`: (time the answer came, results counted in it, ...)) first counted it,
+    in seconds; and how many were never seen.
 
     The standings count results: the k-th confirmation answered (in time order) is shown once a
     phone sees `counted_before + k` results, at or after its answer. Confirmations are
     committed before they are answered, so the k-th answered has k results committed before it
     (a result committed earlier but answered later can make this a few milliseconds early)."""
     ordered_acks = sorted(acks)
-    ordered = sorted(sightings)
-    # The earliest sighting time at or after each index with count >= target: scan by count.
+    ordered = sorted((s[0], s[1]) for s in sightings)
     times = [t for t, _ in ordered]
     delays = []
     missed = 0
@@ -199,6 +213,30 @@ def confirmation_to_phone(
         else:
             delays.append(seen - ack)
     return delays, missed
+
+
+def confirmation_to_each_phone(
+    acks: list[float], sightings: list[tuple[float, int, str]], counted_before: int
+) -> list[float]:
+    """As confirmation_to_phone, for every standings phone rather than the first: for each
+    confirmation and each phone that had the standings open before it (a sighting before the
+    answer), the seconds until that phone's first answer counting it; a phone that never saw it
+    before its last answer is left out (it stopped asking)."""
+    by_phone: dict[str, list[tuple[float, int]]] = {}
+    for t, n, phone in sightings:
+        by_phone.setdefault(phone, []).append((t, n))
+    delays = []
+    for seen in by_phone.values():
+        seen.sort()
+        times = [t for t, _ in seen]
+        for k, ack in enumerate(sorted(acks), start=1):
+            start = bisect.bisect_left(times, ack)
+            if start == 0:
+                continue  # the phone opened its page after this confirmation
+            found = next((t for t, n in seen[start:] if n >= counted_before + k), None)
+            if found is not None:
+                delays.append(found - ack)
+    return delays
 
 
 # ---- the report --------------------------------------------------------------------------------
@@ -229,7 +267,8 @@ def print_size(r: dict[str, Any]) -> None:
         f"HIT {r['nginx']['hit_ratio']:.1%}; confirmation to phone p50 "
         f"{seconds(r['visible_s']['p50'])} "
         f"p95 {seconds(r['visible_s']['p95'])}"
-        f" ({r['visible_n']}); officials p99 {ms(r['official_ms']['p99'])}"
+        f" ({r['visible_n']}), each phone p95 {seconds(r['visible_each_s']['p95'])}; "
+        f"officials p99 {ms(r['official_ms']['p99'])}"
     )
     print("  cores: " + ", ".join(f"{k} {v:.2f}" for k, v in r["cores"].items()), flush=True)
     if r["phone_error_kinds"]:
@@ -280,6 +319,10 @@ def markdown_table(runs: list[dict], groups: list[str]) -> str:
             ),
         ),
         row(
+            "confirmation to each standings phone p50 / p95",
+            lambda r: " / ".join(seconds(r["visible_each_s"][k]) for k in ("p50", "p95")),
+        ),
+        row(
             "officials p50 / p95 / p99",
             lambda r: (
                 " / ".join(ms(r["official_ms"][k]) for k in ("p50", "p95", "p99"))
@@ -287,6 +330,18 @@ def markdown_table(runs: list[dict], groups: list[str]) -> str:
             ),
         ),
         row("projector p99", lambda r: ms(r["screen_ms"]["p99"])),
+        row(
+            "nginx's own time: cached answers p50 / p99",
+            lambda r: " / ".join(ms(r["nginx"]["cached_ms"][k]) for k in ("p50", "p99")),
+        ),
+        row(
+            "nginx's own time: public answers through gunicorn p50 / p99",
+            lambda r: " / ".join(ms(r["nginx"]["through_gunicorn_ms"][k]) for k in ("p50", "p99")),
+        ),
+        row(
+            "nginx's own time: officials' results p50 / p99",
+            lambda r: " / ".join(ms(r["nginx"]["officials_ms"][k]) for k in ("p50", "p99")),
+        ),
     ]
     rows += [
         row(f"CPU: {group} (cores)", lambda r, g=group: f"{r['cores'].get(g, 0.0):.2f}")

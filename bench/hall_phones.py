@@ -11,6 +11,7 @@ clock on Linux: the same in every process, so hall.py compares them with its own
 
 import asyncio
 import os
+import random
 import re
 import time
 import zlib
@@ -22,6 +23,7 @@ from loadgen import HttpClient, Sample, timed
 
 HOST = "127.0.0.1"
 SAFETY = 60.0
+SPREAD = 0.5  # live.js's SPREAD_MS
 # What a phone's browser says it takes: the public pages come gzip-compressed (once, at the
 # origin; nginx keeps the compressed copy), a tenth of their size.
 BROWSER_ENCODING = {"Accept-Encoding": "gzip, deflate, br, zstd"}
@@ -62,7 +64,8 @@ class Crowd:
     """What the phones of one size got."""
 
     answers: list[PhoneAnswer] = field(default_factory=list)
-    sightings: list[tuple[float, int]] = field(default_factory=list)  # (perf time, counted)
+    # (perf time, results counted, which phone): each standings answer with a count
+    sightings: list[tuple[float, int, str]] = field(default_factory=list)
     opened: int = 0
     push_events: int = 0
 
@@ -123,7 +126,7 @@ async def _fetch(
             if visit.kind == "standings":
                 counted = counted_in(body_of(response, 20000))
                 if counted is not None:
-                    crowd.sightings.append((sample.done, counted))
+                    crowd.sightings.append((sample.done, counted, f"{os.getpid()}-{id(client)}"))
         elif response.status != 304:
             sample.error = f"HTTP {response.status}"
     crowd.answers.append(PhoneAnswer(visit.kind, sample, cache, counted))
@@ -136,7 +139,8 @@ async def phone_push(
     """One phone as live.js runs it: the page in full at load_at, one server-sent-events
     connection to /live/<slug>/, and for each announced version not already shown, the page's
     part at `?v=<version>`; while the channel is open the part's own poll runs at most every
-    SAFETY seconds (live.js's SAFETY_MS)."""
+    SAFETY seconds (live.js's SAFETY_MS), and a version's fetch waits up to SPREAD seconds (its
+    SPREAD_MS)."""
     client = HttpClient(HOST, target.nginx_port, max_conns=1, timeout=timeout)
     await sleep_until(load_at)
     headers = {"Accept-Language": "en", "Accept": "text/html", **BROWSER_ENCODING}
@@ -173,6 +177,9 @@ async def phone_push(
             crowd.push_events += 1
             if table and len(words) > 1 and table not in words[1].split(","):
                 continue
+            # live.js waits a moment of its own, up to its SPREAD_MS, before it fetches; the
+            # wait is the page's, not the server's: the latency counts from its end.
+            await asyncio.sleep(random.uniform(0, SPREAD))
             last_fetch = time.perf_counter()
             sep = "&" if "?" in visit.path else "?"
             await _fetch(
@@ -229,7 +236,7 @@ async def _group(
     await loop_lag(measure_end, lags)
     cores = (time.process_time() - cpu0) / max(1e-9, time.perf_counter() - wall0)
     left = max(0.0, end - time.perf_counter()) + timeout + 5
-    _, pending = await asyncio.wait(tasks, timeout=left)
+    _, pending = await asyncio.wait(tasks, timeout=left) if tasks else (set(), set())
     for task in pending:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)

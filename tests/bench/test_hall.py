@@ -47,6 +47,10 @@ def test_nginx_digest_counts_public_pages_only():
     assert digest["by_cache"] == {"EXPIRED": 1, "HIT": 2}
     assert digest["upstream"] == 1
     assert digest["hit_ratio"] == pytest.approx(2 / 3)
+    # nginx's own times in ms: the cached answers, those through gunicorn, the officials'.
+    assert digest["cached_ms"]["p99"] == 0.0
+    assert digest["through_gunicorn_ms"]["p50"] == pytest.approx(4.0)
+    assert digest["officials_ms"]["p50"] == pytest.approx(20.0)
     assert math.isnan(hall_parts.nginx_digest("")["hit_ratio"])
 
 
@@ -119,6 +123,21 @@ def test_confirmation_to_phone_waits_for_the_count_after_the_answer():
     assert missed == 0
     delays, missed = hall_parts.confirmation_to_phone([1.0, 2.0, 2.5], sightings, 10)
     assert missed == 1  # a 13th result never shown
+
+
+def test_confirmation_to_each_phone_counts_every_phone_that_had_the_page_open():
+    # 10 results counted before; confirmations answered at 1.0 and 2.0 s. Phone "a" sees the
+    # first at 1.5 and the second at 2.8; "b" sees both only at 3.0; "c" opened its page at 2.5
+    # (after both: left out); "d" had it open but never saw the second (left out for it).
+    sightings = [
+        (0.5, 10, "a"), (1.5, 11, "a"), (2.8, 12, "a"),
+        (0.9, 10, "b"), (3.0, 12, "b"),
+        (2.5, 12, "c"),
+        (0.7, 10, "d"), (1.1, 11, "d"),
+    ]  # fmt: skip
+    delays = hall_parts.confirmation_to_each_phone([1.0, 2.0], sightings, 10)
+    assert sorted(delays) == pytest.approx(sorted([0.5, 0.8, 2.0, 1.0, 0.1]))
+    assert hall_parts.confirmation_to_each_phone([], sightings, 10) == []
 
 
 def test_percentile_is_nearest_rank():
