@@ -245,12 +245,14 @@ class Hall:
             loop.run_in_executor(
                 self.pool,
                 hall_phones.run_group,
-                target,
-                args.mode,
-                phones[i :: args.phone_processes],
-                (measure_from, end),
-                end + TAIL,
-                args.timeout,
+                hall_phones.Group(
+                    target,
+                    args.mode,
+                    phones[i :: args.phone_processes],
+                    (measure_from, end),
+                    end + TAIL,
+                    args.timeout,
+                ),
             )
             for i in range(args.phone_processes)
         ]

@@ -215,27 +215,33 @@ async def sleep_until(when: float) -> None:
 # ---- a group of phones in a process of its own -------------------------------------------------
 
 
-async def _group(
-    target: Target,
-    mode: str,
-    phones: list[tuple[Visit, float]],
-    window: tuple[float, float],
-    end: float,
-    timeout: float,
-) -> dict:
+@dataclass(frozen=True)
+class Group:
+    """A phones' process's share: the phones (each a page and the moment it loads), the measured
+    window (perf-counter times), when they stop, and how long a phone waits for an answer."""
+
+    target: Target
+    mode: str  # "poll" or "push"
+    phones: list[tuple[Visit, float]]
+    window: tuple[float, float]
+    end: float
+    timeout: float
+
+
+async def _group(group: Group) -> dict:
     crowd = Crowd()
-    phone = phone_push if mode == "push" else phone_poll
+    phone = phone_push if group.mode == "push" else phone_poll
     tasks = [
-        asyncio.create_task(phone(target, visit, load_at, end, crowd, timeout))
-        for visit, load_at in phones
+        asyncio.create_task(phone(group.target, visit, load_at, group.end, crowd, group.timeout))
+        for visit, load_at in group.phones
     ]
-    measure_from, measure_end = window
+    measure_from, measure_end = group.window
     await sleep_until(measure_from)
     cpu0, wall0 = time.process_time(), time.perf_counter()
     lags: list[float] = []
     await loop_lag(measure_end, lags)
     cores = (time.process_time() - cpu0) / max(1e-9, time.perf_counter() - wall0)
-    left = max(0.0, end - time.perf_counter()) + timeout + 5
+    left = max(0.0, group.end - time.perf_counter()) + group.timeout + 5
     _, pending = await asyncio.wait(tasks, timeout=left) if tasks else (set(), set())
     for task in pending:
         task.cancel()
@@ -251,18 +257,11 @@ async def _group(
     }
 
 
-def run_group(
-    target: Target,
-    mode: str,
-    phones: list[tuple[Visit, float]],
-    window: tuple[float, float],
-    end: float,
-    timeout: float,
-) -> dict:
-    """Run these phones (each a page and the moment it loads) until `end`, in this process's own
-    event loop; what they got, and over `window` (the measured seconds) this process's event
-    loop lag (ms) and its CPU (cores). The entry point of a phones' process."""
-    return asyncio.run(_group(target, mode, phones, window, end, timeout))
+def run_group(group: Group) -> dict:
+    """Run the group's phones until its end, in this process's own event loop; what they got,
+    and over its window this process's event loop lag (ms) and its CPU (cores). The entry point
+    of a phones' process."""
+    return asyncio.run(_group(group))
 
 
 def ready() -> int:
