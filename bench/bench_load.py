@@ -43,14 +43,12 @@ anything else running meanwhile: the report gives the cores each group of proces
 import argparse
 import asyncio
 import shutil
-import signal
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any
 
 from load_run import run
-from load_stack import PYTHON, BenchError, stack
+from load_stack import BenchError, own_stack
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -122,41 +120,12 @@ def main(argv: list[str] | None = None) -> int:
     command = ".venv/bin/python bench/bench_load.py" + (
         " " + " ".join(argv if argv is not None else sys.argv[1:]) if (argv or sys.argv[1:]) else ""
     )
-    if not PYTHON.exists():
-        sys.exit(f"bench_load: no {PYTHON}: run 'make install' first")
-    status = stack(args, "status", capture_output=True)
-    started = False
-    if args.use_running:
-        if status.returncode:
-            sys.exit(f"bench_load: --use-running, but the stack is not up:\n{status.stdout}")
-    else:
-        if status.returncode != 3:
-            sys.exit(
-                "bench_load: a stack is already running (or partly) in "
-                f"{args.stack_dir}:\n{status.stdout}\nuse --use-running, or stop it with "
-                f"STACK_DIR={args.stack_dir} bash deploy/stack.sh stop"
-            )
-        print(f"starting the stack on port {args.port} ({args.stack_dir}) ...", flush=True)
-        started = True
-
-    def terminate(signum: int, frame: Any) -> None:
-        raise SystemExit(128 + signum)
-
-    signal.signal(signal.SIGTERM, terminate)
     try:
-        if started:
-            done = stack(args, "start", capture_output=True)
-            if done.returncode:
-                print(done.stdout[-2000:], done.stderr[-4000:], sep="\n", file=sys.stderr)
-                return 1
-        return asyncio.run(run(args, command))
+        with own_stack(args):
+            return asyncio.run(run(args, command))
     except BenchError as error:
         print(f"bench_load: {error}", file=sys.stderr)
         return 1
-    finally:
-        if started and not args.keep_running:
-            print("stopping the stack ...", flush=True)
-            stack(args, "stop", capture_output=True)
 
 
 if __name__ == "__main__":

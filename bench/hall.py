@@ -47,7 +47,6 @@ import os
 import queue
 import random
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -65,7 +64,7 @@ from hall_parts import Visit, pcts
 from hall_phones import HOST, PhoneAnswer, Target, sleep_until
 from load_event import PLAYERS, SEED, build_event
 from load_phases import Measure, PgWaits, vacuum
-from load_stack import PYTHON, ROOT, BenchError, WebLog, machine, stack
+from load_stack import ROOT, BenchError, WebLog, machine, own_stack
 from loadgen import HttpClient, Sample
 
 TAIL = 5.0
@@ -483,6 +482,7 @@ async def compare_wrk(args: argparse.Namespace) -> dict[str, Any]:
     event = await build_event(origin, args, "hallwrk-" + time.strftime("%m%d%H%M%S"))
     prefix = await find_prefix(proxied, event.slug)
     args.stage_order = 1
+    args.live_path = f"/live/{event.slug}/"  # unused: the phones poll here
     await origin.close()
     await proxied.close()
     hall = Hall(args, event, prefix, await phone_pool(args))
@@ -529,55 +529,32 @@ async def compare_wrk(args: argparse.Namespace) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    if not PYTHON.exists():
-        sys.exit(f"hall: no {PYTHON}: run 'make install' first")
-    status = stack(args, "status", capture_output=True)
-    started = False
-    if args.use_running:
-        if status.returncode:
-            sys.exit(f"hall: --use-running, but the stack is not up:\n{status.stdout}")
-    elif status.returncode != 3:
-        sys.exit(
-            f"hall: a stack is already running in {args.stack_dir}:\n{status.stdout}\nuse "
-            f"--use-running, or stop it with STACK_DIR={args.stack_dir} bash deploy/stack.sh stop"
-        )
-    else:
-        started = True
-
-    def terminate(signum: int, frame: Any) -> None:
-        raise SystemExit(128 + signum)
-
-    signal.signal(signal.SIGTERM, terminate)
     try:
-        if started:
-            print(f"starting the stack (nginx on {args.nginx_port}) ...", flush=True)
-            done = stack(args, "start", capture_output=True)
-            if done.returncode:
-                print(done.stdout[-2000:], done.stderr[-4000:], sep="\n", file=sys.stderr)
-                return 1
-        info = machine()
-        out = asyncio.run(compare_wrk(args) if args.compare_wrk else run(args))
-        out["machine"] = info
-        out["command"] = ".venv/bin/python bench/hall.py " + " ".join(
-            argv if argv is not None else sys.argv[1:]
-        )
-        out["when"] = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
-        if "runs" in out:
-            table = hall_parts.markdown_table(out["runs"], GROUPS)
-            out["table"] = table
-            print()
-            print(table)
-        if args.json:
-            Path(args.json).write_text(json.dumps(out, indent=2, default=_jsonable))
-            print(f"\nwrote {args.json}")
-        return 0
+        with own_stack(args):
+            return report(args, argv)
     except BenchError as error:
         print(f"hall: {error}", file=sys.stderr)
         return 1
-    finally:
-        if started and not args.keep_running:
-            print("stopping the stack ...", flush=True)
-            stack(args, "stop", capture_output=True)
+
+
+def report(args: argparse.Namespace, argv: list[str] | None) -> int:
+    """The run (or --compare-wrk), printed and written to --json."""
+    info = machine()
+    out = asyncio.run(compare_wrk(args) if args.compare_wrk else run(args))
+    out["machine"] = info
+    out["command"] = ".venv/bin/python bench/hall.py " + " ".join(
+        argv if argv is not None else sys.argv[1:]
+    )
+    out["when"] = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    if "runs" in out:
+        table = hall_parts.markdown_table(out["runs"], GROUPS)
+        out["table"] = table
+        print()
+        print(table)
+    if args.json:
+        Path(args.json).write_text(json.dumps(out, indent=2, default=_jsonable))
+        print(f"\nwrote {args.json}")
+    return 0
 
 
 def _jsonable(value: Any) -> Any:

@@ -9,7 +9,9 @@ import os
 import platform
 import re
 import shutil
+import signal
 import subprocess
+from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -26,11 +28,17 @@ class BenchError(Exception):
 
 
 def stack_env(args: argparse.Namespace) -> dict[str, str]:
+    """deploy/stack.sh's environment for the bench's own stack: args' port, folder, database,
+    Redis databases and queue, and nothing of the caller's app settings (a DATABASE_URL for the
+    tests, say). nginx is on the port + 80, the staff's gunicorn on the port + 1 (stack.sh's
+    defaults); `args.no_push` (when there is one) leaves nchan out, so the pages poll."""
     env = {
         k: v
         for k, v in os.environ.items()
-        if not k.startswith(("DATABASE_URL", "REDIS_URL", "CELERY_", "DJANGO_"))
+        if not k.startswith(("DATABASE_URL", "REDIS_URL", "CELERY_", "DJANGO_", "LIVE_"))
     }
+    if getattr(args, "no_push", False):
+        env["NCHAN_MODULE"] = ""
     env.update(
         PORT=str(args.port),
         STACK_DIR=args.stack_dir,
@@ -46,6 +54,48 @@ def stack_env(args: argparse.Namespace) -> dict[str, str]:
 def stack(args: argparse.Namespace, *command: str, extra: dict[str, str] | None = None, **kw: Any):
     env = {**stack_env(args), **(extra or {})}
     return subprocess.run(["bash", str(STACK_SH), *command], cwd=ROOT, env=env, text=True, **kw)
+
+
+@contextlib.contextmanager
+def own_stack(args: argparse.Namespace) -> Iterator[None]:
+    """The bench's stack while the block runs: the one running in args.stack_dir with
+    `--use-running` (when the bench has the option), else one started here and stopped at the
+    end (SIGTERM included) unless `--keep-running`. Raises BenchError when there is no
+    virtualenv, when `--use-running` finds no stack, when one is already running there without
+    it, or when it does not start (with the ends of its output)."""
+    if not PYTHON.exists():
+        raise BenchError(f"no {PYTHON}: run 'make install' first")
+    status = stack(args, "status", capture_output=True)
+    if getattr(args, "use_running", False):
+        if status.returncode:
+            raise BenchError(f"--use-running, but the stack is not up:\n{status.stdout}")
+        yield
+        return
+    if status.returncode != 3:
+        raise BenchError(
+            f"a stack is already running (or partly) in {args.stack_dir}:\n{status.stdout}\n"
+            f"stop it with STACK_DIR={args.stack_dir} bash deploy/stack.sh stop"
+            + (" or use --use-running" if hasattr(args, "use_running") else "")
+        )
+
+    def terminate(signum: int, frame: Any) -> None:
+        raise SystemExit(128 + signum)
+
+    signal.signal(signal.SIGTERM, terminate)
+    print(
+        f"starting the stack (gunicorn on {args.port}, nginx on {args.port + 80}) ...", flush=True
+    )
+    try:
+        done = stack(args, "start", capture_output=True)
+        if done.returncode:
+            raise BenchError(
+                f"the stack did not start:\n{done.stdout[-2000:]}\n{done.stderr[-4000:]}"
+            )
+        yield
+    finally:
+        if not getattr(args, "keep_running", False):
+            print("stopping the stack ...", flush=True)
+            stack(args, "stop", capture_output=True)
 
 
 def role_pids(args: argparse.Namespace) -> dict[str, int]:

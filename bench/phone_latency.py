@@ -24,7 +24,6 @@ import argparse
 import json
 import os
 import statistics
-import subprocess
 import sys
 import time
 import urllib.error
@@ -34,9 +33,8 @@ from pathlib import Path
 from typing import Any
 
 import psycopg
+from load_stack import BenchError, own_stack, stack
 
-ROOT = Path(__file__).resolve().parent.parent
-STACK_SH = ROOT / "deploy" / "stack.sh"
 TABLES, SEATS, ROUNDS = 6, 4, 4
 PASSWORD = "phone-bench-password-1"
 
@@ -72,37 +70,6 @@ new MutationObserver(() => window.__check()).observe(document, {
 """
 
 
-def stack_env(args: argparse.Namespace) -> dict[str, str]:
-    env = {
-        k: v
-        for k, v in os.environ.items()
-        if not k.startswith(("DATABASE_URL", "REDIS_URL", "CELERY_", "DJANGO_", "LIVE_"))
-    }
-    env.update(
-        PORT=str(args.port),
-        NGINX_PORT=str(args.port + 80),
-        STACK_DIR=args.stack_dir,
-        STACK_DB=args.stack_db,
-        STACK_PG_URL=args.pg_url,
-        STACK_QUEUE=args.stack_queue,
-        STACK_BROKER_DB=str(args.broker_db),
-        STACK_CACHE_DB=str(args.cache_db),
-    )
-    if args.no_push:
-        env["NCHAN_MODULE"] = ""
-    return env
-
-
-def stack(args: argparse.Namespace, *command: str, extra: dict[str, str] | None = None):
-    return subprocess.run(
-        ["bash", str(STACK_SH), *command],
-        cwd=ROOT,
-        env={**stack_env(args), **(extra or {})},
-        text=True,
-        capture_output=True,
-    )
-
-
 class Api:
     def __init__(self, base: str) -> None:
         self.base, self.token = base, ""
@@ -135,6 +102,7 @@ def build_event(args: argparse.Namespace, api: Api, slug: str) -> tuple[dict, li
             "DJANGO_SUPERUSER_PASSWORD": PASSWORD,
             "DJANGO_SUPERUSER_EMAIL": f"{admin}@example.invalid",
         },
+        capture_output=True,
     )
     assert made.returncode == 0, made.stderr
     status, _, token = api.call(
@@ -364,19 +332,18 @@ def main() -> int:
     parser.add_argument("--settle", type=float, default=3.0, help="s after opening the pages")
     parser.add_argument("--timeout", type=float, default=20.0, help="s to wait for every page")
     parser.add_argument("--no-push", action="store_true", help="without nchan: the pages poll")
-    parser.add_argument("--keep", action="store_true", help="leave the stack running")
+    parser.add_argument(
+        "--keep-running", "--keep", action="store_true", help="leave the stack running"
+    )
     parser.add_argument("--json", help="write the results here")
     args = parser.parse_args()
 
-    started = stack(args, "start")
-    if started.returncode:
-        print(started.stdout, started.stderr, file=sys.stderr)
-        return 1
     try:
-        report = run(args)
-    finally:
-        if not args.keep:
-            stack(args, "stop")
+        with own_stack(args):
+            report = run(args)
+    except BenchError as error:
+        print(f"phone_latency: {error}", file=sys.stderr)
+        return 1
     print(json.dumps(report["summary"], indent=2))
     if args.json:
         Path(args.json).write_text(json.dumps(report, indent=2))
