@@ -3,12 +3,12 @@
 import logging
 
 from celery import shared_task
-from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.db import OperationalError
 
 from clubs import ladder_services, rating_store
 from clubs.models import Club, Season
+from scoring import queue
 
 logger = logging.getLogger(__name__)
 
@@ -16,11 +16,7 @@ logger = logging.getLogger(__name__)
 @shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
 def rate_club(*, club_id: int, tournament_id: int | None = None) -> None:
     """Rate the club's members again from the tournament's event on (None: from the start)."""
-    try:
-        # From here on a new change sends a new run: this one may have read too early for it.
-        cache.delete(rating_store.pending_key(club_id, tournament_id))
-    except Exception:
-        logger.warning("ratings: cache unavailable while rating club %s", club_id)
+    queue.run_started(rating_store.pending_key(club_id, tournament_id), "ratings")
     if Club.objects.filter(pk=club_id).exists():  # else deleted after the run was queued
         rating_store.rate_club(club_id=club_id, tournament_id=tournament_id)
 
@@ -29,11 +25,7 @@ def rate_club(*, club_id: int, tournament_id: int | None = None) -> None:
 def rebuild_ladder(*, season_id: int) -> None:
     """Rebuild the season's ladder; safe to run twice. A rule it cannot be built by (its events
     taken away since) clears it: the organisers' season page says why."""
-    try:
-        # From here on a change sends a new rebuild: this one may have read too early for it.
-        cache.delete(ladder_services.pending_key(season_id))
-    except Exception:
-        logger.warning("ladder: cache unavailable while rebuilding season %s", season_id)
+    queue.run_started(ladder_services.pending_key(season_id), "ladder")
     season = Season.objects.filter(pk=season_id).first()
     if season is None:  # deleted after the rebuild was queued
         return

@@ -63,3 +63,13 @@ def send_once(key: str, name: str, *, pending: float, countdown: float, **kwargs
             cache.delete(key)
         except Exception:
             logger.warning("%s: cache unavailable, %s stays until it expires", name, key)
+
+
+def run_started(key: str, what: str) -> None:
+    """The start of a task that send_once sent under `key`: from here on a new change sends a
+    new run, as this one may have read too early for it. Never raises: with the cache down the
+    key expires by itself (send_once's `pending`)."""
+    try:
+        cache.delete(key)
+    except Exception:
+        logger.warning("%s: cache unavailable as a run starts; %s expires by itself", what, key)

@@ -1,25 +1,16 @@
 """Celery tasks of scoring: ids in, one service call."""
 
-import logging
-
 from celery import shared_task
-from django.core.cache import cache
 from django.db import OperationalError
 
-from scoring import game_close, stages, standings
+from scoring import game_close, queue, stages, standings
 from tournaments.models import Stage
-
-logger = logging.getLogger(__name__)
 
 
 @shared_task(bind=True, autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
 def rebuild_standings(self, *, stage_id: int) -> None:
     """Rebuild a stage's standings; safe to run twice and in parallel."""
-    try:
-        # From here on a new change sends a new task: this one may have read too early for it.
-        cache.delete(standings.pending_key(stage_id))
-    except Exception:
-        logger.warning("standings: cache unavailable while rebuilding stage %s", stage_id)
+    queue.run_started(standings.pending_key(stage_id), "standings")
     stage = Stage.objects.filter(pk=stage_id).first()
     if stage is None:  # deleted after the task was queued
         return
