@@ -178,7 +178,9 @@ async def phone_push(
             if table and len(words) > 1 and table not in words[1].split(","):
                 continue
             # live.js waits a moment of its own, up to its SPREAD_MS, before it fetches; the
-            # wait is the page's, not the server's: the latency counts from its end.
+            # wait is the page's, not the server's: the latency counts from its end. (A page folds
+            # the versions it hears while it waits into one fetch at the newest; here each is
+            # fetched in turn: if anything, a request more than a page makes.)
             await asyncio.sleep(random.uniform(0, SPREAD))
             last_fetch = time.perf_counter()
             sep = "&" if "?" in visit.path else "?"

@@ -81,6 +81,9 @@ document.addEventListener("click", (event) => {
   "use strict";
   var SAFETY_MS = 60000;
   var SPREAD_MS = 500;
+  var waiting = 0;  // the timer of the fetch that waits its moment (0: none)
+  var named = [];  // the tables the versions heard since the last fetch named
+  var namedAll = false;  // one of them named none: every part fetches
   var loaded = Date.now();
   var open = false;
   var version = null;
@@ -115,18 +118,30 @@ document.addEventListener("click", (event) => {
     document.dispatchEvent(new CustomEvent("roundhouse:live", { detail: { version: at, at: Date.now() } }));
     // Each page waits a moment of its own (up to SPREAD_MS) before it fetches, so the phones of
     // a hall do not all ask in the same instant: the venue's Wi-Fi and the cache see the burst
-    // spread over half a second instead of at once.
-    window.setTimeout(function () {
-      if (version !== at) return;  // a newer version came meanwhile: its own turn fetches
-      parts().forEach(function (el) {
-        var table = el.getAttribute("data-live-table");
-        if (table && tables && tables.indexOf(table) < 0) {
-          got[el.id] = at;  // unchanged at this version
-        } else if (el.getAttribute("data-live-version") !== at) {
-          fetchAt(el, at);
-        }
-      });
-    }, Math.random() * SPREAD_MS);
+    // spread over half a second instead of at once. Versions heard meanwhile join the wait: one
+    // fetch at the newest, for every table any of them named.
+    if (!tables) {
+      namedAll = true;
+    } else {
+      named = named.concat(tables);
+    }
+    if (!waiting) waiting = window.setTimeout(fetchNamed, Math.random() * SPREAD_MS);
+  }
+  function fetchNamed() {
+    var at = version;
+    var all = namedAll;
+    var tables = named;
+    waiting = 0;
+    namedAll = false;
+    named = [];
+    parts().forEach(function (el) {
+      var table = el.getAttribute("data-live-table");
+      if (table && !all && tables.indexOf(table) < 0) {
+        got[el.id] = at;  // unchanged at this version
+      } else if (el.getAttribute("data-live-version") !== at) {
+        fetchAt(el, at);
+      }
+    });
   }
   document.addEventListener("htmx:beforeRequest", function (event) {
     var el = event.detail.elt;
