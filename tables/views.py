@@ -1,6 +1,7 @@
 """The organiser's seating pages: seat a stage, see its tables, late players, withdrawals."""
 
 from collections.abc import Callable
+from typing import Any
 
 from django import forms
 from django.contrib import messages
@@ -276,15 +277,22 @@ def _change_stage(
     form_class: type[forms.Form],
     name: str,
     done: Callable[[Stage], str],
+    *,
+    form_options: Callable[[Stage], dict[str, Any]] = lambda stage: {},
+    save: Callable[[Stage, dict[str, Any]], Stage] | None = None,
 ) -> HttpResponse:
-    """Save a form of the stage's settings through the service: said done; refused by the
-    stage's state, said why; otherwise the page again, each error beside its field."""
+    """Save a form of the stage's settings through the service (`save`, by default
+    update_stage with the cleaned data): said done; refused by the stage's state, said why;
+    otherwise the page again, each error beside its field."""
     tournament = organised_tournament(request, slug)
     stage = get_object_or_404(Stage, tournament=tournament, order=order)
-    form = form_class(request.POST)
+    form = form_class(request.POST, **form_options(stage))
     try:
         if form.is_valid():
-            stage = tournament_services.update_stage(stage=stage, changes=form.cleaned_data)
+            if save is None:
+                stage = tournament_services.update_stage(stage=stage, changes=form.cleaned_data)
+            else:
+                stage = save(stage, form.cleaned_data)
             messages.success(request, done(stage))
             return redirect("manage-stage", slug=slug, order=order)
     except ValidationError as error:
@@ -299,27 +307,30 @@ def _change_stage(
 @form_action
 def rating_options(request: HttpRequest, slug: str, order: int) -> HttpResponse:
     """Turn seating by club rating on or off: balanced tables, or a playoff seeded by rating."""
-    tournament = organised_tournament(request, slug)
-    stage = get_object_or_404(Stage, tournament=tournament, order=order)
-    form = RatingOptionsForm(request.POST, seeded=by_rating.seated_from_advancers(stage))
-    try:
-        if form.is_valid():
-            stage = by_rating.set_rating_options(
-                stage=stage,
-                balance_by_rating=form.cleaned_data.get("balance_by_rating", False),
-                seed_by_rating=form.cleaned_data.get("seed_by_rating", False),
-            )
-            if stage.balance_by_rating:
-                done = _("%(stage)s: its tables will be balanced by rating when it is seated.")
-            elif stage.seed_by_rating:
-                done = _("%(stage)s: its players will be seeded by rating when it is seated.")
-            else:
-                done = _("%(stage)s: seating will not use ratings.")
-            messages.success(request, done % {"stage": stage.display_name})
-            return redirect("manage-stage", slug=slug, order=order)
-    except ValidationError as error:
-        errors_onto(form, error)
-    except StateConflict as conflict:
-        messages.error(request, str(conflict))
-        return redirect("manage-stage", slug=slug, order=order)
-    return _stage_page(request, tournament, stage, status=400, rating_form=form)
+
+    def save(stage: Stage, data: dict[str, Any]) -> Stage:
+        return by_rating.set_rating_options(
+            stage=stage,
+            balance_by_rating=data.get("balance_by_rating", False),
+            seed_by_rating=data.get("seed_by_rating", False),
+        )
+
+    def done(stage: Stage) -> str:
+        if stage.balance_by_rating:
+            said = _("%(stage)s: its tables will be balanced by rating when it is seated.")
+        elif stage.seed_by_rating:
+            said = _("%(stage)s: its players will be seeded by rating when it is seated.")
+        else:
+            said = _("%(stage)s: seating will not use ratings.")
+        return said % {"stage": stage.display_name}
+
+    return _change_stage(
+        request,
+        slug,
+        order,
+        RatingOptionsForm,
+        "rating_form",
+        done,
+        form_options=lambda stage: {"seeded": by_rating.seated_from_advancers(stage)},
+        save=save,
+    )
