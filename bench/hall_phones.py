@@ -70,8 +70,14 @@ class Crowd:
     push_events: int = 0
 
 
+# How much of a standings answer is read for its count ("N of M results in"): the fragment
+# says it in its first lines (templates/scoring/_standings.html), the whole page after the
+# site's header. Decompressing no more than that is most of this process's CPU it saves.
+COUNT_BYTES = {"fragment": 6000, "page": 20000}
+
+
 def counted_in(body: bytes) -> int | None:
-    match = COUNTED_RE.search(body[:20000].decode(errors="replace"))
+    match = COUNTED_RE.search(body.decode(errors="replace"))
     return int(match.group(1)) if match else None
 
 
@@ -124,7 +130,8 @@ async def _fetch(
                     table = LIVE_TABLE_RE.search(head)
                     table_out.append(table.group(1) if table else "")
             if visit.kind == "standings":
-                counted = counted_in(body_of(response, 20000))
+                read = COUNT_BYTES["fragment" if "HX-Request" in headers else "page"]
+                counted = counted_in(body_of(response, read))
                 if counted is not None:
                     crowd.sightings.append((sample.done, counted, f"{os.getpid()}-{id(client)}"))
         elif response.status != 304:
@@ -133,59 +140,123 @@ async def _fetch(
     return etag
 
 
+@dataclass
+class Heard:
+    """What a phone's channel said since its last fetch, folded as live.js's heard() folds it:
+    the newest version, and when the page's wait ends (the first unfetched version that
+    concerns the page, plus a random moment of up to SPREAD seconds, live.js's SPREAD_MS). A
+    version concerns the standings always, a sheet or a player's page (`table`) when it names
+    the page's table or names none. Versions heard during the wait, or while a fetch was under
+    way, join it: one fetch at the newest, as a page makes."""
+
+    version: str
+    table: str = ""
+    wait_ends: float | None = None  # None: nothing to fetch since the last take
+    news: asyncio.Event = field(default_factory=asyncio.Event)
+    error: BaseException | None = None
+
+    def hear(self, line: bytes, now: float, spread: float = SPREAD) -> bool:
+        """Take one line of the event stream; True when it was a version not heard before."""
+        if not line.startswith(b"data:"):
+            return False
+        words = line[5:].decode(errors="replace").split()
+        if not words or words[0] == self.version:
+            return False
+        self.version = words[0]  # then the changed tables' ids, as live.js reads them
+        concerns = not self.table or len(words) < 2 or self.table in words[1].split(",")
+        if concerns and self.wait_ends is None:
+            self.wait_ends = now + random.uniform(0, spread)
+            self.news.set()
+        return True
+
+    def take(self) -> str:
+        """The version to fetch; the wait starts over."""
+        self.wait_ends = None
+        self.news.clear()
+        return self.version
+
+
+class _Channel(asyncio.Protocol):
+    """A phone's event stream (/live/<slug>/), read as it arrives into its Heard: a callback per
+    chunk, no task woken unless a version concerns the page (a process of thousands of phones
+    reads every version on each of their channels)."""
+
+    def __init__(self, heard: Heard, crowd: Crowd) -> None:
+        self.heard, self.crowd = heard, crowd
+        self.buffer = b""
+        self.opened: asyncio.Future = asyncio.get_running_loop().create_future()
+
+    def data_received(self, data: bytes) -> None:
+        self.buffer += data
+        if not self.opened.done():
+            head, found, self.buffer = self.buffer.partition(b"\r\n\r\n")
+            if not found:
+                self.buffer = head
+                return
+            self.opened.set_result(head)
+        *lines, self.buffer = self.buffer.split(b"\n")
+        now = time.perf_counter()
+        for line in lines:
+            if self.heard.hear(line.strip(), now):
+                self.crowd.push_events += 1
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        error = exc or ConnectionError("the event stream closed")
+        if not self.opened.done():
+            self.opened.set_exception(error)
+        self.heard.error = error
+        self.heard.news.set()
+
+
 async def phone_push(
     target: Target, visit: Visit, load_at: float, end: float, crowd: Crowd, timeout: float
 ):
     """One phone as live.js runs it: the page in full at load_at, one server-sent-events
-    connection to /live/<slug>/, and for each announced version not already shown, the page's
-    part at `?v=<version>`; while the channel is open the part's own poll runs at most every
-    SAFETY seconds (live.js's SAFETY_MS), and a version's fetch waits up to SPREAD seconds (its
-    SPREAD_MS)."""
+    connection to /live/<slug>/, and for each announced version that concerns the page and is
+    not already shown, the page's part at `?v=<version>`; while the channel is open the part's
+    own poll runs at most every SAFETY seconds (live.js's SAFETY_MS). A phone that falls behind
+    its channel fetches the newest version once, as a page does (Heard), not each it missed."""
     client = HttpClient(HOST, target.nginx_port, max_conns=1, timeout=timeout)
     await sleep_until(load_at)
     headers = {"Accept-Language": "en", "Accept": "text/html", **BROWSER_ENCODING}
     mine: list[str] = []
-    version = await _fetch(client, visit, visit.path, load_at, headers, crowd, timeout, True, mine)
-    table = mine[0] if mine else ""  # a sheet's or a player's page fetches for its table only
+    shown = await _fetch(client, visit, visit.path, load_at, headers, crowd, timeout, True, mine)
+    heard = Heard(shown, table=mine[0] if mine else "")
     headers["HX-Request"] = "true"
+    sep = "&" if "?" in visit.path else "?"
     last_fetch = time.perf_counter()
-    writer = None
+    transport = None
     try:
-        reader, writer = await asyncio.open_connection(HOST, target.nginx_port)
-        writer.write(
+        transport, channel = await asyncio.get_running_loop().create_connection(
+            lambda: _Channel(heard, crowd), HOST, target.nginx_port
+        )
+        transport.write(
             f"GET {target.live_path} HTTP/1.1\r\nHost: {HOST}\r\n"
             "Accept: text/event-stream\r\n\r\n".encode()
         )
-        await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), timeout)
+        async with asyncio.timeout(timeout):
+            await channel.opened
         crowd.opened += 1
         while (now := time.perf_counter()) < end:
-            wake = min(end, last_fetch + SAFETY)
             try:
-                line = await asyncio.wait_for(reader.readline(), max(0.0, wake - now))
+                async with asyncio.timeout(max(0.0, min(end, last_fetch + SAFETY) - now)):
+                    await heard.news.wait()
             except TimeoutError:
                 if time.perf_counter() < end:  # the safety-net poll
                     last_fetch = time.perf_counter()
                     await _fetch(client, visit, visit.path, last_fetch, headers, crowd, timeout)
                 continue
-            if not line:
-                raise ConnectionError("the event stream closed")
-            text = line.decode(errors="replace").strip()
-            words = text[5:].split() if text.startswith("data:") else []
-            if not words or words[0] == version:
+            if heard.error is not None:
+                raise heard.error
+            # The page's own wait, not the server's: the latency counts from its end.
+            await sleep_until(heard.wait_ends or 0.0)
+            at = heard.take()
+            if at == shown:
                 continue
-            version = words[0]  # then the changed tables' ids, as live.js reads them
-            crowd.push_events += 1
-            if table and len(words) > 1 and table not in words[1].split(","):
-                continue
-            # live.js waits a moment of its own, up to its SPREAD_MS, before it fetches; the
-            # wait is the page's, not the server's: the latency counts from its end. (A page folds
-            # the versions it hears while it waits into one fetch at the newest; here each is
-            # fetched in turn: if anything, a request more than a page makes.)
-            await asyncio.sleep(random.uniform(0, SPREAD))
             last_fetch = time.perf_counter()
-            sep = "&" if "?" in visit.path else "?"
+            shown = at
             await _fetch(
-                client, visit, f"{visit.path}{sep}v={version}", last_fetch, headers, crowd, timeout
+                client, visit, f"{visit.path}{sep}v={at}", last_fetch, headers, crowd, timeout
             )
     except (OSError, asyncio.IncompleteReadError, TimeoutError) as error:
         now = time.perf_counter()
@@ -193,8 +264,8 @@ async def phone_push(
             PhoneAnswer(visit.kind, Sample(now, now, now, 0, f"event stream: {error!r}"), "", None)
         )
     finally:
-        if writer is not None:
-            writer.close()
+        if transport is not None:
+            transport.close()
         crowd.opened += client.opened
         await client.close()
 

@@ -11,6 +11,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 
 import hall_parts
+from hall_phones import Heard
 from loadgen import percentile
 
 NGINX_HIT = (
@@ -179,3 +180,30 @@ def test_wrk_figures_of_an_empty_output_are_nan_and_zero():
     figures = hall_parts.wrk_figures("")
     assert math.isnan(figures["rate"]) and figures["requests"] == 0
     assert "p99" not in figures
+
+
+def test_a_phone_behind_its_channel_fetches_the_newest_version_once():
+    """As live.js: versions heard during the page's wait (or while a fetch was under way) fold
+    into one fetch at the newest; the wait is the first's."""
+    heard = Heard("10-1")
+    assert not heard.hear(b"data: 10-1 3", now=100.0)  # the version the page shows
+    assert not heard.hear(b": keep-alive", now=100.0)
+    assert heard.hear(b"data: 10-2 3,4", now=100.0, spread=0.5)
+    first_wait = heard.wait_ends
+    assert 100.0 <= first_wait <= 100.5 and heard.news.is_set()
+    assert heard.hear(b"data: 10-3 9", now=100.2)
+    assert heard.wait_ends == first_wait  # the later version joins the wait
+    assert heard.take() == "10-3"
+    assert heard.wait_ends is None and not heard.news.is_set()
+
+
+def test_a_table_page_waits_only_for_versions_that_name_its_table():
+    heard = Heard("10-1", table="7")
+    assert heard.hear(b"data: 10-2 3,4", now=100.0)  # heard, but not this page's table
+    assert heard.wait_ends is None and not heard.news.is_set()
+    assert heard.hear(b"data: 10-3 4,7", now=100.1, spread=0.0)
+    assert heard.wait_ends == 100.1 and heard.news.is_set()
+    assert heard.hear(b"data: 10-4 2", now=100.2)  # joins the wait: fetched at the newest
+    assert heard.take() == "10-4"
+    assert heard.hear(b"data: 10-5", now=101.0, spread=0.0)  # a version alone: every part
+    assert heard.news.is_set()
