@@ -232,6 +232,11 @@ class Hall:
             "phone_ms_by_cache": by_cache,
             "phone_service_ms": pcts([s.service * 1000 for s in samples]),
             "generator_loop_lag_ms": pcts(phone_lags),
+            "generator_gc_pauses_ms": {
+                "count": sum(len(g["gc_pauses"]) for g in got),
+                "total": sum(sum(g["gc_pauses"]) for g in got),
+                "max": max((p for g in got for p in g["gc_pauses"]), default=0.0),
+            },
             "phone_processes": args.phone_processes,
             "phone_process_cores": [g["cores"] for g in got],
             "phone_statuses": statuses,

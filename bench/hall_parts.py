@@ -296,6 +296,13 @@ def markdown_table(runs: list[dict], groups: list[str]) -> str:
             lambda r: ms(r["phone_service_ms"]["p99"]),
         ),
         row("generator's event loop lag p99", lambda r: ms(r["generator_loop_lag_ms"]["p99"])),
+        row(
+            "generator's garbage collections: count / longest",
+            lambda r: "{count} / {longest}".format(
+                count=r.get("generator_gc_pauses_ms", {}).get("count", "-"),
+                longest=ms(r.get("generator_gc_pauses_ms", {}).get("max", math.nan)),
+            ),
+        ),
         row("phone errors", lambda r: f"{r['phone_errors']:,} of {r['phone_requests']:,}"),
         row(
             "public requests reaching gunicorn /s",
