@@ -10,10 +10,10 @@ import logging
 import time
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
-from datetime import datetime, timedelta
 from urllib.parse import urlsplit
 
 from django.conf import settings
+from django.db.models import Count, Max, Sum
 from django.dispatch import Signal
 from django.http import HttpRequest
 from django.urls import reverse
@@ -51,20 +51,34 @@ def live_version(*, stage_id: int, built_seq: int) -> str:
     return f"{stage_id}-{built_seq}"
 
 
-# A result saved this long before the last build may still have been missed by it (committed
-# after the build read the results: a rebuild takes well under a second): its table is named
-# again. One fetch too many is harmless; a margin of many seconds would name most tables of a
-# busy hall in every message.
-CHANGED_MARGIN = timedelta(seconds=2)
+def table_digests(stage: Stage) -> dict[str, str]:
+    """Each table's results (by table id) as its sheet and its players' pages show them, in a
+    few characters: how many, the sum of their versions (every save, correction and
+    confirmation adds one) and the latest save. A rebuild reads them before the results it
+    counts: a result committed in between is in the count and not in the digest, so the next
+    build names its table again (once too many, harmless), and no result is ever counted
+    without its table being named."""
+    rows = (
+        RoundResult.objects.filter(stage=stage)
+        .values("table_id")
+        .annotate(count=Count("id"), versions=Sum("version"), last=Max("updated_at"))
+        .order_by()
+    )
+    return {
+        str(row["table_id"]): f"{row['count']}:{row['versions']}:{row['last'].isoformat()}"
+        for row in rows
+    }
 
 
-def changed_tables(stage: Stage, *, since: datetime | None) -> list[int] | None:
-    """The tables (ids) whose results were saved since the stage's last build; None (every
-    part fetches again) for a first build."""
-    if since is None:
+def changed_tables(before: dict[str, str] | None, now: dict[str, str]) -> list[int] | None:
+    """The tables (ids) whose digest differs between the last build's and this one's (a table
+    whose results are gone too); None (every part fetches again) when the last build's is not
+    known: a first build."""
+    if before is None:
         return None
-    rows = RoundResult.objects.filter(stage=stage, updated_at__gt=since - CHANGED_MARGIN)
-    return sorted(set(rows.values_list("table_id", flat=True)))
+    return sorted(
+        int(table) for table in before.keys() | now.keys() if before.get(table) != now.get(table)
+    )
 
 
 def message(version: str, tables: list[int] | None) -> str:

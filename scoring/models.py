@@ -203,6 +203,10 @@ class StageStandings(models.Model):
     results_expected = models.PositiveIntegerField(default=0)
     rebuilds = models.PositiveBigIntegerField(default=0)
     flags = models.JSONField(default=list, blank=True)
+    # Each table's results as the last build read them, in a few characters
+    # (scoring.announce.table_digests): the next build names the tables whose digest changed.
+    # None: not known (never built since it was added).
+    table_digests = models.JSONField(null=True, blank=True, default=None)
 
     class Meta:
         verbose_name_plural = "stage standings"

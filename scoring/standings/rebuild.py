@@ -58,8 +58,10 @@ def _rebuild(stage: Stage, *, asynchronous_commit: bool) -> StageStandings:
     seq = meta.change_seq
     if meta.built_seq >= seq and meta.computed_at is not None:
         return meta  # current already: a coalesced request
-    previous_build = meta.computed_at
     stage = Stage.objects.select_related("tournament").get(pk=stage.pk)
+    # Before the results are read: what this build may count is in the digests or named by the
+    # next build (announce.table_digests).
+    digests = announce.table_digests(stage)
     records, seats, counted, finished, through, counting = stage_records(stage)
     decisions = [
         rules.Decision(order=tuple(d.order), method=d.method)
@@ -88,6 +90,10 @@ def _rebuild(stage: Stage, *, asynchronous_commit: bool) -> StageStandings:
     meta.ranked_through = through
     meta.results_expected = time_called.results_expected(stage)
     meta.rebuilds = F("rebuilds") + 1
+    # The tables whose results changed since the last build: only their sheets and their
+    # players' pages fetch again when the pages hear of this one (the standings always do).
+    tables = announce.changed_tables(meta.table_digests, digests)
+    meta.table_digests = digests
     # Never write change_seq back: a change committed meanwhile must keep the stage stale.
     meta.save(
         update_fields=[
@@ -98,15 +104,14 @@ def _rebuild(stage: Stage, *, asynchronous_commit: bool) -> StageStandings:
             "results_expected",
             "rebuilds",
             "flags",
+            "table_digests",
         ]
     )
     meta.refresh_from_db(fields=["rebuilds", "change_seq"])
     transaction.on_commit(lambda: forget_cached(stage.pk))
-    # The pages hear the new version once it is readable (live push; nothing without nginx's),
-    # with the tables whose results changed since the last build: only their sheets and their
-    # players' pages fetch again (the standings always do).
+    # The pages hear the new version, and the tables it changed, once it is readable (live push;
+    # nothing without nginx's).
     slug = stage.tournament.slug
-    tables = announce.changed_tables(stage, since=previous_build)
     transaction.on_commit(
         lambda: announce.announce_rebuild(
             slug=slug, stage_id=stage.pk, built_seq=seq, tables=tables

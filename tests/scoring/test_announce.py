@@ -57,21 +57,78 @@ def test_a_rebuild_names_the_tables_it_changed(publisher):
 
     play(stage, second, 1, [4, 0, 7])
     meta = standings.rebuild_standings(stage=stage)
-    # Table 1's result is from before the last build, but within the margin a result committed
-    # late could be: named again. Table 2's is new.
-    assert publisher[-1][1] == f"{stage.pk}-{meta.built_seq} {tables[1].pk},{tables[2].pk}"
+    # Only table 2 changed: table 1's sheet and players' pages do not fetch again.
+    assert publisher[-1][1] == f"{stage.pk}-{meta.built_seq} {tables[2].pk}"
+
+    # A correction (a new version of table 1's result) names table 1, and only it.
+    first_result = stage.round_results.get(table=tables[1])
+    first_result.version += 1
+    first_result.save(update_fields=["version", "updated_at"])
+    standings.request_rebuild(stage)
+    meta = standings.rebuild_standings(stage=stage)
+    assert publisher[-1][1] == f"{stage.pk}-{meta.built_seq} {tables[1].pk}"
+
+    # A change that is no result's (a stage setting, a tie-break decision): the standings only.
+    standings.request_rebuild(stage)
+    meta = standings.rebuild_standings(stage=stage)
+    assert publisher[-1][1] == f"{stage.pk}-{meta.built_seq} -"
 
 
 @pytest.mark.django_db
-def test_changed_tables_leave_out_results_saved_long_before_the_last_build():
+def test_changed_tables_compare_each_tables_digest_with_the_last_builds():
     stage = factories.StageFactory(status="seated", rounds=2)
     first, second = seat_tables(stage, [["Ann", "Bob", "Cy"], ["Di", "Eve", "Fay"]])
-    early = play(stage, first, 1, [0, 5, 9])
-    late = play(stage, second, 1, [4, 0, 7])
-    built = late.updated_at
-    type(early).objects.filter(pk=early.pk).update(updated_at=built - announce.CHANGED_MARGIN * 2)
-    assert announce.changed_tables(stage, since=built) == [late.table_id]
-    assert announce.changed_tables(stage, since=None) is None  # a first build: everything
+    one = play(stage, first, 1, [0, 5, 9])
+    before = announce.table_digests(stage)
+    assert list(before) == [str(one.table_id)]
+    assert announce.changed_tables(before, announce.table_digests(stage)) == []
+    two = play(stage, second, 1, [4, 0, 7])  # a new result
+    assert announce.changed_tables(before, announce.table_digests(stage)) == [two.table_id]
+    # A new version of a result, a result gone: its table.
+    type(one).objects.filter(pk=one.pk).update(version=2)
+    assert announce.changed_tables(before, announce.table_digests(stage)) == sorted(
+        [one.table_id, two.table_id]
+    )
+    one.delete()
+    assert announce.changed_tables(before, announce.table_digests(stage)) == sorted(
+        [one.table_id, two.table_id]
+    )
+    # Not known (a first build, or built before digests were kept): every part fetches.
+    assert announce.changed_tables(None, announce.table_digests(stage)) is None
+
+
+@pytest.mark.django_db
+def test_a_result_committed_after_the_digest_is_named_by_the_next_build(monkeypatch):
+    """A result committed between a build's digest and its read of the results is counted
+    without its table being named; the next build names it."""
+    stage = factories.StageFactory(status="seated", rounds=2)
+    first, second = seat_tables(stage, [["Ann", "Bob", "Cy"], ["Di", "Eve", "Fay"]])
+    play(stage, first, 1, [0, 5, 9])
+    standings.rebuild_standings(stage=stage)
+    digests = announce.table_digests
+
+    def then_a_result_commits(stage_):
+        read = digests(stage_)
+        play(stage_, second, 1, [4, 0, 7])
+        return read
+
+    monkeypatch.setattr(announce, "table_digests", then_a_result_commits)
+    named = []
+    monkeypatch.setattr(
+        announce,
+        "changed_tables",
+        lambda before, now, real=announce.changed_tables: (
+            named.append(real(before, now)) or named[-1]
+        ),
+    )
+    standings.mark_changed(stage)  # a rebuild owed (a stage setting changed, say)
+    meta = standings.rebuild_standings(stage=stage)
+    assert meta.results_counted == 2  # counted...
+    assert named[-1] == []  # ...and its table not named by this build
+    monkeypatch.setattr(announce, "table_digests", digests)
+    assert meta.stale  # its change came after the build began
+    standings.rebuild_standings(stage=stage)
+    assert named[-1] == [stage.tables.get(number=2).pk]
 
 
 def test_the_message_is_the_version_then_the_tables():
