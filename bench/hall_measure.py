@@ -227,6 +227,7 @@ class Hall:
             "phone_errors": sum(errors.values()),
             "phone_error_kinds": errors,
             "phone_rate": (len(samples) - sum(errors.values())) / wall,
+            "pages_watched": hall_parts.pages_watched([visit for visit, _ in phones]),
             "phone_ms": pcts(latencies),
             "phone_ms_by_page": by_kind,
             "phone_ms_by_cache": by_cache,

@@ -62,6 +62,12 @@ def phone_visits(
     return visits
 
 
+def pages_watched(visits: list[Visit]) -> dict[str, int]:
+    """How many distinct pages of each kind the phones have open (the origin's public load
+    follows these, not the phones)."""
+    return {kind: len({v.path for v in visits if v.kind == kind}) for kind in ("sheet", "player")}
+
+
 def poll_times(period: float, offset: float, start: float, end: float) -> list[float]:
     """When a phone that opened its page at `start + offset` polls it, before `end`: every
     `period` seconds after the page's load (the load itself is the first)."""
@@ -313,6 +319,12 @@ def markdown_table(runs: list[dict], groups: list[str]) -> str:
             lambda r: " / ".join(
                 f"{r['origin_by_page_per_s'].get(k, 0.0):.1f}"
                 for k in ("standings", "sheet", "player", "screen")
+            ),
+            row(
+                "distinct sheets / players' pages the phones watch",
+                lambda r: "{sheet} / {player}".format(
+                    **r.get("pages_watched", {"sheet": "-", "player": "-"})
+                ),
             ),
         ),
         row("nginx cache HIT ratio (public pages)", lambda r: _ratio(r["nginx"]["hit_ratio"])),

@@ -207,3 +207,18 @@ def test_a_table_page_waits_only_for_versions_that_name_its_table():
     assert heard.take() == "10-4"
     assert heard.hear(b"data: 10-5", now=101.0, spread=0.0)  # a version alone: every part
     assert heard.news.is_set()
+
+
+def test_pages_watched_counts_distinct_sheets_and_players_pages():
+    visits = hall_parts.phone_visits(
+        2000, prefix="/en", slug="hall", stage_order=1, table_numbers=list(range(1, 126)),
+        player_numbers=list(range(1, 501)), seed=7,
+    )  # fmt: skip
+    watched = hall_parts.pages_watched(visits)
+    assert watched["sheet"] <= 125 and watched["player"] <= 500
+    assert watched == {
+        "sheet": len({v.path for v in visits if "/tables/" in v.path}),
+        "player": len({v.path for v in visits if "/players/" in v.path}),
+    }
+    sheet = next(v for v in visits if v.kind == "sheet")
+    assert hall_parts.pages_watched([sheet] * 3) == {"sheet": 1, "player": 0}  # one page
