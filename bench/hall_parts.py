@@ -320,11 +320,11 @@ def markdown_table(runs: list[dict], groups: list[str]) -> str:
                 f"{r['origin_by_page_per_s'].get(k, 0.0):.1f}"
                 for k in ("standings", "sheet", "player", "screen")
             ),
-            row(
-                "distinct sheets / players' pages the phones watch",
-                lambda r: "{sheet} / {player}".format(
-                    **r.get("pages_watched", {"sheet": "-", "player": "-"})
-                ),
+        ),
+        row(
+            "distinct sheets / players' pages the phones watch",
+            lambda r: "{sheet} / {player}".format(
+                **r.get("pages_watched", {"sheet": "-", "player": "-"})
             ),
         ),
         row("nginx cache HIT ratio (public pages)", lambda r: _ratio(r["nginx"]["hit_ratio"])),

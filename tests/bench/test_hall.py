@@ -2,6 +2,7 @@
 the access-log lines, confirmation-to-phone, percentiles. No stack: the benchmark itself runs
 by hand (bench/hall.py)."""
 
+import json
 import math
 import sys
 from pathlib import Path
@@ -222,3 +223,15 @@ def test_pages_watched_counts_distinct_sheets_and_players_pages():
     }
     sheet = next(v for v in visits if v.kind == "sheet")
     assert hall_parts.pages_watched([sheet] * 3) == {"sheet": 1, "player": 0}  # one page
+
+
+def test_markdown_table_renders_a_size_row_by_row():
+    """The table docs/PERFORMANCE.md takes, from one size of a run (bench/hall.py --json)."""
+    run = json.loads((Path(__file__).parent / "hall_run.json").read_text())
+    table = hall_parts.markdown_table([run], sorted(run["cores"]))
+    lines = table.splitlines()
+    assert lines[0] == "| | 500 phones |"
+    assert "| phone requests/s (answered) | 368 |" in lines
+    assert "| distinct sheets / players' pages the phones watch | 77 / 68 |" in lines
+    assert "| generator's garbage collections: count / longest | 95 / 3.8 ms |" in lines
+    assert all(line.startswith("| ") and line.endswith(" |") for line in lines[2:])
