@@ -143,16 +143,18 @@ async def _fetch(
 
 @dataclass
 class Heard:
-    """What a phone's channel said since its last fetch, folded as live.js's heard() folds it:
-    the newest version, and when the page's wait ends (the first unfetched version that
-    concerns the page, plus a random moment of up to SPREAD seconds, live.js's SPREAD_MS). A
-    version concerns the standings always, a sheet or a player's page (`table`) when it names
-    the page's table or names none. Versions heard during the wait, or while a fetch was under
-    way, join it: one fetch at the newest, as a page makes."""
+    """What a phone's channel said since its last fetch, folded as live.js's heard() folds it.
+    A version the page has not seen opens a wait of a random moment of up to SPREAD seconds
+    (live.js's SPREAD_MS), unless one is open; versions heard during it join it; at its end the
+    page fetches once, at the newest version, if any of them concerns it: the standings always,
+    a sheet or a player's page (`table`) when one names its table or names none. The wait is
+    kept as its end time, without a timer: a phone's task wakes only for a wait that ends in a
+    fetch (`news`, `wait_ends`)."""
 
     version: str
     table: str = ""
-    wait_ends: float | None = None  # None: nothing to fetch since the last take
+    window_ends: float | None = None  # the open wait's end (live.js's timer); None: none open
+    wait_ends: float | None = None  # that end, once a version in it concerns the page
     news: asyncio.Event = field(default_factory=asyncio.Event)
     error: BaseException | None = None
 
@@ -164,15 +166,17 @@ class Heard:
         if not words or words[0] == self.version:
             return False
         self.version = words[0]  # then the changed tables' ids, as live.js reads them
+        if self.wait_ends is None and (self.window_ends is None or now >= self.window_ends):
+            self.window_ends = now + random.uniform(0, spread)  # a new wait opens
         concerns = not self.table or len(words) < 2 or self.table in words[1].split(",")
         if concerns and self.wait_ends is None:
-            self.wait_ends = now + random.uniform(0, spread)
+            self.wait_ends = self.window_ends
             self.news.set()
         return True
 
     def take(self) -> str:
-        """The version to fetch; the wait starts over."""
-        self.wait_ends = None
+        """The version to fetch; the next version opens a new wait."""
+        self.wait_ends = self.window_ends = None
         self.news.clear()
         return self.version
 
@@ -180,26 +184,55 @@ class Heard:
 class _Channel(asyncio.Protocol):
     """A phone's event stream (/live/<slug>/), read as it arrives into its Heard: a callback per
     chunk, no task woken unless a version concerns the page (a process of thousands of phones
-    reads every version on each of their channels)."""
+    reads every version on each of their channels). The answer's chunked framing is taken off
+    before its lines are read, so a message split between two chunks reads whole."""
 
     def __init__(self, heard: Heard, crowd: Crowd) -> None:
         self.heard, self.crowd = heard, crowd
-        self.buffer = b""
+        self.raw = b""  # as received: the head, then the body (chunked or not)
+        self.text = b""  # the body's text not yet split into whole lines
+        self.chunked = False
+        self.left = 0  # bytes of the current chunk not yet received (chunked)
         self.opened: asyncio.Future = asyncio.get_running_loop().create_future()
 
     def data_received(self, data: bytes) -> None:
-        self.buffer += data
+        self.raw += data
         if not self.opened.done():
-            head, found, self.buffer = self.buffer.partition(b"\r\n\r\n")
+            head, found, rest = self.raw.partition(b"\r\n\r\n")
             if not found:
-                self.buffer = head
                 return
+            self.raw = rest
+            self.chunked = b"transfer-encoding: chunked" in head.lower()
             self.opened.set_result(head)
-        *lines, self.buffer = self.buffer.split(b"\n")
+        self.text += self._unframed() if self.chunked else self._all()
+        *lines, self.text = self.text.split(b"\n")
         now = time.perf_counter()
         for line in lines:
             if self.heard.hear(line.strip(), now):
                 self.crowd.push_events += 1
+
+    def _all(self) -> bytes:
+        body, self.raw = self.raw, b""
+        return body
+
+    def _unframed(self) -> bytes:
+        """The chunks' data received so far, without their sizes and line ends."""
+        out = []
+        while self.raw:
+            if self.left:
+                piece, self.raw = self.raw[: self.left], self.raw[self.left :]
+                out.append(piece)
+                self.left -= len(piece)
+                continue
+            size_line, found, rest = self.raw.partition(b"\r\n")
+            if not found:
+                break
+            if not size_line:  # the line end after a chunk's data
+                self.raw = rest
+                continue
+            self.raw = rest
+            self.left = int(size_line.split(b";")[0], 16)
+        return b"".join(out)
 
     def connection_lost(self, exc: Exception | None) -> None:
         error = exc or ConnectionError("the event stream closed")

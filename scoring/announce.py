@@ -52,14 +52,14 @@ def live_version(*, stage_id: int, built_seq: int) -> str:
 
 
 def table_digests(stage: Stage) -> dict[str, str]:
-    """Each table's results (by table id) as its sheet and its players' pages show them, in a
-    few characters: how many, the sum of their versions (every save, correction and
+    """Each table's confirmed results (by table id), what its sheet and its players' pages show
+    of them, in a few characters: how many, the sum of their versions (every correction and
     confirmation adds one) and the latest save. A rebuild reads them before the results it
     counts: a result committed in between is in the count and not in the digest, so the next
     build names its table again (once too many, harmless), and no result is ever counted
     without its table being named."""
     rows = (
-        RoundResult.objects.filter(stage=stage)
+        RoundResult.objects.filter(stage=stage, status=RoundResult.Status.CONFIRMED)
         .values("table_id")
         .annotate(count=Count("id"), versions=Sum("version"), last=Max("updated_at"))
         .order_by()
@@ -72,13 +72,26 @@ def table_digests(stage: Stage) -> dict[str, str]:
 
 def changed_tables(before: dict[str, str] | None, now: dict[str, str]) -> list[int] | None:
     """The tables (ids) whose digest differs between the last build's and this one's (a table
-    whose results are gone too); None (every part fetches again) when the last build's is not
-    known: a first build."""
+    whose results are gone too); None when the last build's is not known."""
     if before is None:
         return None
     return sorted(
         int(table) for table in before.keys() | now.keys() if before.get(table) != now.get(table)
     )
+
+
+def tables_to_name(
+    before: dict[str, str] | None, now: dict[str, str], *, every_page: bool
+) -> list[int] | None:
+    """What a build tells the pages to fetch besides the standings: the tables whose confirmed
+    results changed (changed_tables), or None, every part, when the build includes a change
+    that may show on any page (`every_page`: a seat, a name, a tie-break decision, time called)
+    or the last build's digests are not known. A player's rank moves with other tables'
+    results too: a page whose table no message names shows its new rank at its next fetch
+    (the safety poll, live.js's SAFETY_MS), as the standings page shows it at once."""
+    if every_page:
+        return None
+    return changed_tables(before, now)
 
 
 def message(version: str, tables: list[int] | None) -> str:

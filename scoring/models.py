@@ -203,10 +203,13 @@ class StageStandings(models.Model):
     results_expected = models.PositiveIntegerField(default=0)
     rebuilds = models.PositiveBigIntegerField(default=0)
     flags = models.JSONField(default=list, blank=True)
-    # Each table's results as the last build read them, in a few characters
+    # Each table's confirmed results as the last build read them, in a few characters
     # (scoring.announce.table_digests): the next build names the tables whose digest changed.
     # None: not known (never built since it was added).
     table_digests = models.JSONField(null=True, blank=True, default=None)
+    # The last change that was not only round results (a seat, a name, a tie-break decision,
+    # time called, a stage closed): a build that includes one tells every page to fetch again.
+    every_page_seq = models.PositiveBigIntegerField(default=0)
 
     class Meta:
         verbose_name_plural = "stage standings"

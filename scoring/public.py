@@ -287,7 +287,11 @@ def draw_standings_tables(*, stage_id: int, **kwargs: Any) -> None:
     """The current snapshot's standings table of a stage, in every language, drawn and kept
     (the worker does it before announcing a new version: scoring/announce.py)."""
     stage = Stage.objects.select_related("tournament").get(pk=stage_id)
-    meta = StageStandings.objects.filter(stage=stage, computed_at__isnull=False).first()
+    meta = (
+        StageStandings.objects.filter(stage=stage, computed_at__isnull=False)
+        .defer("table_digests")
+        .first()
+    )
     if meta is None:
         return
     for code, _name in settings.LANGUAGES:

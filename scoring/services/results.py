@@ -237,7 +237,7 @@ def _save(
         score.position = seat_of[score.player_id].position
     _record_version(result, scores=scores, action=action, by=by, meta=meta, reason=reason)
     if was_confirmed:
-        standings.request_rebuild(stage)
+        standings.request_rebuild(stage, results=True)
     body = result_body(result, scores)
     return Outcome(body=body, etag=result.etag, result=result, created=created)
 
@@ -364,6 +364,6 @@ def confirm_round_result(
     _record_version(
         result, scores=scores, action=RoundResultVersion.Action.CONFIRMED, by=by, meta=meta
     )
-    standings.request_rebuild(result.stage)
+    standings.request_rebuild(result.stage, results=True)
     game_close.after_confirm(stage)  # the last round of a game seated on from: close it
     return result

@@ -84,6 +84,9 @@ def _rebuild(stage: Stage, *, asynchronous_commit: bool) -> StageStandings:
     # worker: store the message in the site's language; pages show tie_message in their own.
     with translation.override(settings.LANGUAGE_CODE):
         meta.flags = [{**flag, "message": tie_message(flag)} for flag in flags]
+    # A change other than results in this build (a seat, a name, a tie-break decision, time
+    # called) may show on any page: every page fetches again (scoring.standings.mark_changed).
+    every_page = meta.every_page_seq > meta.built_seq
     meta.built_seq = seq
     meta.computed_at = timezone.now()
     meta.results_counted = counted
@@ -92,7 +95,7 @@ def _rebuild(stage: Stage, *, asynchronous_commit: bool) -> StageStandings:
     meta.rebuilds = F("rebuilds") + 1
     # The tables whose results changed since the last build: only their sheets and their
     # players' pages fetch again when the pages hear of this one (the standings always do).
-    tables = announce.changed_tables(meta.table_digests, digests)
+    tables = announce.tables_to_name(meta.table_digests, digests, every_page=every_page)
     meta.table_digests = digests
     # Never write change_seq back: a change committed meanwhile must keep the stage stale.
     meta.save(

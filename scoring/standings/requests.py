@@ -15,18 +15,23 @@ from tournaments.models import Stage
 logger = logging.getLogger(__name__)
 
 
-def mark_changed(stage: Stage) -> None:
-    """Record, in this transaction, that the stage's standings are owed a rebuild."""
-    updated = StageStandings.objects.filter(stage=stage).update(
-        change_seq=F("change_seq") + 1, changed_at=timezone.now()
-    )
+def mark_changed(stage: Stage, *, results: bool = False) -> None:
+    """Record, in this transaction, that the stage's standings are owed a rebuild. `results`:
+    the change is round results alone, and the rebuild names their tables to the live pages
+    (scoring.announce); any other change may show on every public page, and the rebuild that
+    includes it tells them all to fetch again."""
+    changes = {"change_seq": F("change_seq") + 1, "changed_at": timezone.now()}
+    if not results:
+        changes["every_page_seq"] = F("change_seq") + 1
+    updated = StageStandings.objects.filter(stage=stage).update(**changes)
     if not updated:
         StageStandings.objects.bulk_create([StageStandings(stage=stage)], ignore_conflicts=True)
 
 
-def request_rebuild(stage: Stage) -> None:
-    """Mark the stage stale now and send a rebuild after the commit; never fails the caller."""
-    mark_changed(stage)
+def request_rebuild(stage: Stage, *, results: bool = False) -> None:
+    """Mark the stage stale now (mark_changed) and send a rebuild after the commit; never fails
+    the caller."""
+    mark_changed(stage, results=results)
     stage_id = stage.pk
     transaction.on_commit(lambda: send_rebuild(stage_id))
 

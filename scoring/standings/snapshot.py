@@ -18,12 +18,14 @@ logger = logging.getLogger(__name__)
 
 def standings_meta(stage: Stage) -> StageStandings:
     """The snapshot's header; a stage never built is built now (its seating just happened)."""
-    meta = StageStandings.objects.filter(stage=stage).first()
+    meta = StageStandings.objects.filter(stage=stage).defer("table_digests").first()
     if meta is None or meta.computed_at is None:
         try:
             meta = rebuild_standings(stage=stage)
         except RebuildBusy:  # a worker is building it: its header, or none yet (stale)
-            meta = StageStandings.objects.filter(stage=stage).first() or StageStandings(stage=stage)
+            meta = StageStandings.objects.filter(stage=stage).defer(
+                "table_digests"
+            ).first() or StageStandings(stage=stage)
     return meta
 
 

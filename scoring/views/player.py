@@ -19,7 +19,10 @@ def player_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         for seat in Seat.objects.filter(player=player).select_related("table", "stage")
     }
     rows = {row.stage_id: row for row in StandingRow.objects.filter(player=player)}
-    metas = {meta.stage_id: meta for meta in StageStandings.objects.filter(stage_id__in=seats)}
+    metas = {
+        meta.stage_id: meta
+        for meta in StageStandings.objects.filter(stage_id__in=seats).defer("table_digests")
+    }
     went_out = set(
         Score.objects.filter(
             player=player, went_out=True, result__status=RoundResult.Status.CONFIRMED

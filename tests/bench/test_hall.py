@@ -2,8 +2,10 @@
 the access-log lines, confirmation-to-phone, percentiles. No stack: the benchmark itself runs
 by hand (bench/hall.py)."""
 
+import asyncio
 import json
 import math
+import random
 import sys
 from pathlib import Path
 
@@ -12,7 +14,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 
 import hall_parts
-from hall_phones import Heard
+from hall_phones import Crowd, Heard, _Channel
 from loadgen import percentile
 
 NGINX_HIT = (
@@ -198,31 +200,38 @@ def test_a_phone_behind_its_channel_fetches_the_newest_version_once():
     assert heard.wait_ends is None and not heard.news.is_set()
 
 
-def test_a_table_page_waits_only_for_versions_that_name_its_table():
+def test_a_table_page_fetches_at_the_end_of_the_wait_a_version_opened(monkeypatch):
+    """As live.js: any new version opens the wait (a timer), even one that does not name the
+    page's table; a version naming it during the wait makes the page fetch at its end, at the
+    newest version; a wait that ends with none naming it fetches nothing."""
+    monkeypatch.setattr(random, "uniform", lambda low, high: high)  # each wait: the longest
     heard = Heard("10-1", table="7")
-    assert heard.hear(b"data: 10-2 3,4", now=100.0)  # heard, but not this page's table
+    assert heard.hear(b"data: 10-2 3,4", now=100.0, spread=0.5)  # opens a wait: not ours
+    assert heard.window_ends == 100.5
     assert heard.wait_ends is None and not heard.news.is_set()
-    assert heard.hear(b"data: 10-3 4,7", now=100.1, spread=0.0)
-    assert heard.wait_ends == 100.1 and heard.news.is_set()
-    assert heard.hear(b"data: 10-4 2", now=100.2)  # joins the wait: fetched at the newest
+    assert heard.hear(b"data: 10-3 4,7", now=100.1)  # ours, within that wait
+    assert heard.wait_ends == 100.5 and heard.news.is_set()  # it ends when it was to
+    assert heard.hear(b"data: 10-4 2", now=100.2)  # joins: fetched at the newest
     assert heard.take() == "10-4"
-    assert heard.hear(b"data: 10-5", now=101.0, spread=0.0)  # a version alone: every part
-    assert heard.news.is_set()
+    heard.hear(b"data: 10-5 2", now=200.0)  # not ours: its wait ends with nothing to fetch
+    assert not heard.news.is_set()
+    assert heard.hear(b"data: 10-6 -", now=200.6)  # a new wait (the last ended); no table
+    assert heard.window_ends == 201.1 and not heard.news.is_set()
+    assert heard.hear(b"data: 10-7", now=200.7)  # a version alone: every part
+    assert heard.news.is_set() and heard.wait_ends == 201.1
 
 
 def test_pages_watched_counts_distinct_sheets_and_players_pages():
-    visits = hall_parts.phone_visits(
-        2000, prefix="/en", slug="hall", stage_order=1, table_numbers=list(range(1, 126)),
-        player_numbers=list(range(1, 501)), seed=7,
-    )  # fmt: skip
-    watched = hall_parts.pages_watched(visits)
-    assert watched["sheet"] <= 125 and watched["player"] <= 500
-    assert watched == {
-        "sheet": len({v.path for v in visits if "/tables/" in v.path}),
-        "player": len({v.path for v in visits if "/players/" in v.path}),
-    }
-    sheet = next(v for v in visits if v.kind == "sheet")
-    assert hall_parts.pages_watched([sheet] * 3) == {"sheet": 1, "player": 0}  # one page
+    base = "/en/t/hall"
+    visits = [
+        hall_parts.Visit("standings", f"{base}/", 5.0),
+        hall_parts.Visit("sheet", f"{base}/tables/1/3/", 10.0),
+        hall_parts.Visit("sheet", f"{base}/tables/1/3/", 10.0),  # the same table: one page
+        hall_parts.Visit("sheet", f"{base}/tables/1/4/", 10.0),
+        hall_parts.Visit("player", f"{base}/players/9/", 15.0),
+    ]
+    assert hall_parts.pages_watched(visits) == {"sheet": 2, "player": 1}
+    assert hall_parts.pages_watched([]) == {"sheet": 0, "player": 0}
 
 
 def test_markdown_table_renders_a_size_row_by_row():
@@ -235,3 +244,27 @@ def test_markdown_table_renders_a_size_row_by_row():
     assert "| distinct sheets / players' pages the phones watch | 77 / 68 |" in lines
     assert "| generator's garbage collections: count / longest | 95 / 3.8 ms |" in lines
     assert all(line.startswith("| ") and line.endswith(" |") for line in lines[2:])
+
+
+def test_the_channel_reads_messages_split_across_packets_and_chunks():
+    """nchan's answer is chunked: a message split between two chunks (or two packets, the head
+    included) still reads as one version with its tables."""
+
+    async def heard_of(pieces: list[bytes]) -> tuple[Heard, Crowd]:
+        heard, crowd = Heard("1-1", table="7"), Crowd()
+        channel = _Channel(heard, crowd)
+        for piece in pieces:
+            channel.data_received(piece)
+        assert channel.opened.done()
+        return heard, crowd
+
+    head = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
+    first, second = b"data: 1-2 3,", b"7\n\n"
+    body = b"%x\r\n%s\r\n%x\r\n%s\r\n" % (len(first), first, len(second), second)
+    for cut in range(1, len(head + body)):
+        stream = head + body
+        heard, crowd = asyncio.run(heard_of([stream[:cut], stream[cut:]]))
+        assert (heard.version, crowd.push_events, heard.news.is_set()) == ("1-2", 1, True), cut
+    plain = b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\n"
+    heard, crowd = asyncio.run(heard_of([plain + b"data: 1-3 4\r\n", b"\r\n"]))
+    assert (heard.version, heard.news.is_set()) == ("1-3", False)  # table 4, not this page's

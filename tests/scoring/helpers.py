@@ -45,7 +45,7 @@ def play(stage, players, round_no, pips, *, status="confirmed", blocked=False) -
         Score(result=result, player=player, pips=value, went_out=value == 0 and not blocked)
         for player, value in zip(players, pips, strict=True)
     )
-    standings.request_rebuild(stage)
+    standings.request_rebuild(stage, results=True)
     return result
 
 

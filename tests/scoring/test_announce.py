@@ -6,6 +6,7 @@ import http.server
 import threading
 
 import pytest
+from django.db.models import F
 from django.utils import translation
 
 from scoring import announce, public, standings
@@ -51,27 +52,48 @@ def test_a_rebuild_names_the_tables_it_changed(publisher):
     tables = {t.number: t for t in stage.tables.all()}
     slug = stage.tournament.slug
 
-    play(stage, first, 1, [0, 5, 9])
+    def said() -> str:
+        return publisher[-1][1].removeprefix(f"{stage.pk}-{meta.built_seq}")
+
+    one = play(stage, first, 1, [0, 5, 9])
     meta = standings.rebuild_standings(stage=stage)  # the first build: every part fetches
     assert publisher[-1] == (f"/_live/publish/{slug}", f"{stage.pk}-{meta.built_seq}")
 
     play(stage, second, 1, [4, 0, 7])
     meta = standings.rebuild_standings(stage=stage)
+    assert said() == f" {tables[2].pk}"
+
+    play(stage, second, 2, [3, 0, 8])
+    meta = standings.rebuild_standings(stage=stage)
     # Only table 2 changed: table 1's sheet and players' pages do not fetch again.
-    assert publisher[-1][1] == f"{stage.pk}-{meta.built_seq} {tables[2].pk}"
+    assert said() == f" {tables[2].pk}"
 
-    # A correction (a new version of table 1's result) names table 1, and only it.
-    first_result = stage.round_results.get(table=tables[1])
-    first_result.version += 1
-    first_result.save(update_fields=["version", "updated_at"])
+    # A correction (a new version of table 1's confirmed result) names table 1, and only it.
+    one.version += 1
+    one.save(update_fields=["version", "updated_at"])
+    standings.request_rebuild(stage, results=True)
+    meta = standings.rebuild_standings(stage=stage)
+    assert said() == f" {tables[1].pk}"
+
+    # A result entered, not yet confirmed: no public page shows it; the standings only.
+    play(stage, first, 2, [0, 2, 2], status="submitted")
+    meta = standings.rebuild_standings(stage=stage)
+    assert said() == " -"
+
+    # A change that is no result's (a seat, a name, a tie-break decision): every part.
     standings.request_rebuild(stage)
     meta = standings.rebuild_standings(stage=stage)
-    assert publisher[-1][1] == f"{stage.pk}-{meta.built_seq} {tables[1].pk}"
+    assert said() == ""
 
-    # A change that is no result's (a stage setting, a tie-break decision): the standings only.
-    standings.request_rebuild(stage)
+    # Confirmed: its table. (The ranking now counts round 2; the other players' pages show
+    # their new ranks at their next poll, the standings at once.)
+    stage.round_results.filter(table=tables[1], round_no=2).update(
+        status="confirmed", confirmed_by=F("submitted_by")
+    )
+    standings.request_rebuild(stage, results=True)
     meta = standings.rebuild_standings(stage=stage)
-    assert publisher[-1][1] == f"{stage.pk}-{meta.built_seq} -"
+    assert meta.ranked_through == 2
+    assert said() == f" {tables[1].pk}"
 
 
 @pytest.mark.django_db
@@ -102,31 +124,32 @@ def test_a_result_committed_after_the_digest_is_named_by_the_next_build(monkeypa
     """A result committed between a build's digest and its read of the results is counted
     without its table being named; the next build names it."""
     stage = factories.StageFactory(status="seated", rounds=2)
-    first, second = seat_tables(stage, [["Ann", "Bob", "Cy"], ["Di", "Eve", "Fay"]])
-    play(stage, first, 1, [0, 5, 9])
-    standings.rebuild_standings(stage=stage)
-    digests = announce.table_digests
+    first, second, third = seat_tables(
+        stage, [["Ann", "Bob", "Cy"], ["Di", "Eve", "Fay"], ["Gus", "Hal", "Ida"]]
+    )
+    for players, pips in ((first, [0, 5, 9]), (second, [4, 0, 7]), (third, [6, 6, 0])):
+        play(stage, players, 1, pips)
+    standings.rebuild_standings(stage=stage)  # ranked through round 1; table 3 plays no more
+    digests, to_name = announce.table_digests, announce.tables_to_name
+    named = []
 
     def then_a_result_commits(stage_):
         read = digests(stage_)
-        play(stage_, second, 1, [4, 0, 7])
+        play(stage_, second, 2, [3, 0, 8])
         return read
 
+    def recorded(before, now, *, every_page):
+        named.append(to_name(before, now, every_page=every_page))
+        return named[-1]
+
     monkeypatch.setattr(announce, "table_digests", then_a_result_commits)
-    named = []
-    monkeypatch.setattr(
-        announce,
-        "changed_tables",
-        lambda before, now, real=announce.changed_tables: (
-            named.append(real(before, now)) or named[-1]
-        ),
-    )
-    standings.mark_changed(stage)  # a rebuild owed (a stage setting changed, say)
+    monkeypatch.setattr(announce, "tables_to_name", recorded)
+    play(stage, first, 2, [0, 1, 1])  # the result this build is for
     meta = standings.rebuild_standings(stage=stage)
-    assert meta.results_counted == 2  # counted...
-    assert named[-1] == []  # ...and its table not named by this build
-    monkeypatch.setattr(announce, "table_digests", digests)
+    assert meta.results_counted == 5  # both round-2 results counted...
+    assert named[-1] == [stage.tables.get(number=1).pk]  # ...table 2's not named yet
     assert meta.stale  # its change came after the build began
+    monkeypatch.setattr(announce, "table_digests", digests)
     standings.rebuild_standings(stage=stage)
     assert named[-1] == [stage.tables.get(number=2).pk]
 
