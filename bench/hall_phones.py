@@ -341,7 +341,8 @@ async def keep_from_collector(end: float, every: float = 1.0) -> None:
     phones' tasks and connections live for the whole run: 100,000 objects and more at 5,000
     phones, none of them garbage, which each full collection scanned again, its event loop
     standing still meanwhile (up to 1 s at 5,000 phones, 0.15 cores in all). What is frozen is
-    never collected: short-lived garbage is, by the collections in between."""
+    never collected, cyclic garbage that happens to be alive at that moment included: a little
+    memory, a few minutes long (the phones' processes serve the run's sizes, then end)."""
     while time.perf_counter() < end:
         await asyncio.sleep(every)
         gc.freeze()
