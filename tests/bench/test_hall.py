@@ -3,6 +3,7 @@ the access-log lines, confirmation-to-phone, percentiles. No stack: the benchmar
 by hand (bench/hall.py)."""
 
 import asyncio
+import concurrent.futures
 import json
 import math
 import random
@@ -250,6 +251,12 @@ def test_the_channel_reads_messages_split_across_packets_and_chunks():
     """nchan's answer is chunked: a message split between two chunks (or two packets, the head
     included) still reads as one version with its tables."""
 
+    def run(coroutine):
+        # In a thread of its own: in the whole suite, the browser tests' Playwright keeps an
+        # event loop running in this one.
+        with concurrent.futures.ThreadPoolExecutor(1) as thread:
+            return thread.submit(asyncio.run, coroutine).result()
+
     async def heard_of(pieces: list[bytes]) -> tuple[Heard, Crowd]:
         heard, crowd = Heard("1-1", table="7"), Crowd()
         channel = _Channel(heard, crowd)
@@ -263,8 +270,8 @@ def test_the_channel_reads_messages_split_across_packets_and_chunks():
     body = b"%x\r\n%s\r\n%x\r\n%s\r\n" % (len(first), first, len(second), second)
     for cut in range(1, len(head + body)):
         stream = head + body
-        heard, crowd = asyncio.run(heard_of([stream[:cut], stream[cut:]]))
+        heard, crowd = run(heard_of([stream[:cut], stream[cut:]]))
         assert (heard.version, crowd.push_events, heard.news.is_set()) == ("1-2", 1, True), cut
     plain = b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\n"
-    heard, crowd = asyncio.run(heard_of([plain + b"data: 1-3 4\r\n", b"\r\n"]))
+    heard, crowd = run(heard_of([plain + b"data: 1-3 4\r\n", b"\r\n"]))
     assert (heard.version, heard.news.is_set()) == ("1-3", False)  # table 4, not this page's
