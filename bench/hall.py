@@ -17,7 +17,8 @@ confirmed) with 60 officials, finds the public pages' prefix (`/t/<slug>/` may r
   moment of the warm-up, then polls it as HTMX does (`HX-Request: true`, `If-None-Match` of the
   last ETag it got). Each phone is open loop: a poll is due every period whatever happened to
   the last, and its latency counts from when it was due. The phones are dealt to
-  `--phone-processes` processes (2), each with an event loop of its own.
+  `--phone-processes` processes (2), each with an event loop of its own (`--loop`: uvloop, or
+  the standard library's asyncio) and no cyclic garbage collector.
 - officials (bench/hall_desk.py), in this script's own process with the projector, so that no
   phone's answer delays theirs: 60 clients, each entering results at tables of its own (a PUT
   with an Idempotency-Key, then the confirm with If-Match, as bench_load does), pausing 20-40 s
@@ -60,7 +61,7 @@ from hall_phones import HOST
 from load_event import PLAYERS, SEED, build_event
 from load_phases import vacuum
 from load_stack import ROOT, BenchError, machine, own_stack
-from loadgen import HttpClient
+from loadgen import LOOPS, HttpClient
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -83,6 +84,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         type=int,
         default=0,
         help="the phones' processes' niceness (0: the stack's own priority)",
+    )
+    p.add_argument(
+        "--loop",
+        choices=LOOPS,
+        default="uvloop",
+        help="the event loop of the phones' and the desk's processes (uvloop: libuv's; asyncio: "
+        "the standard library's)",
     )
     p.add_argument("--officials", type=int, default=60)
     p.add_argument("--think-min", type=float, default=20.0)
@@ -186,6 +194,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             seed=SEED + 100,
             think=(args.think_min, args.think_max),
             screen_path=f"{prefix}/t/{event.slug}/screen/",
+            loop=args.loop,
         )
     )
     runs = []

@@ -14,7 +14,7 @@ from html import unescape
 from hall_parts import SCREEN_PERIOD
 from hall_phones import BROWSER_ENCODING, HOST, body_of
 from load_event import ROUNDS, SETUP_ROUNDS, submit_and_confirm
-from loadgen import HttpClient, Sample, timed
+from loadgen import HttpClient, Sample, run_in_loop, timed
 
 
 @dataclass
@@ -109,6 +109,7 @@ class DeskPlan:
     seed: int
     think: tuple[float, float]
     screen_path: str
+    loop: str = "uvloop"  # the event loop's kind (loadgen.run_in_loop)
 
 
 async def _desk(plan: DeskPlan, out, stopped) -> None:
@@ -144,4 +145,4 @@ def run_desk(plan: DeskPlan, out, stopped) -> None:
     """The desk's process: the officials and the projector in an event loop of their own until
     `stopped` (a multiprocessing.Event) is set, putting what they got on `out` (a
     multiprocessing.Queue) every half second, then ("done", officials out of work)."""
-    asyncio.run(_desk(plan, out, stopped))
+    run_in_loop(_desk(plan, out, stopped), plan.loop)

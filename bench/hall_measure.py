@@ -162,6 +162,7 @@ class Hall:
                     (measure_from, end),
                     end + TAIL,
                     args.timeout,
+                    args.loop,
                 ),
             )
             for i in range(args.phone_processes)
@@ -239,7 +240,9 @@ class Hall:
                 "max": max((p for g in got for p in g["gc_pauses"]), default=0.0),
             },
             "phone_processes": args.phone_processes,
+            "event_loop": args.loop,
             "phone_process_cores": [g["cores"] for g in got],
+            "phone_process_max_rss_mb": [g.get("max_rss_mb", 0.0) for g in got],
             "phone_statuses": statuses,
             "connections_opened": sum(g["opened"] for g in got),
             "push_events": sum(g["push_events"] for g in got),

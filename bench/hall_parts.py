@@ -309,6 +309,14 @@ def markdown_table(runs: list[dict], groups: list[str]) -> str:
                 longest=ms(r.get("generator_gc_pauses_ms", {}).get("max", math.nan)),
             ),
         ),
+        row(
+            "generator's event loop; its phones' processes' peak memory",
+            lambda r: "{loop}; {rss}".format(
+                loop=r.get("event_loop", "asyncio"),
+                rss=" / ".join(f"{mb:.0f} MB" for mb in r.get("phone_process_max_rss_mb", []))
+                or "-",
+            ),
+        ),
         row("phone errors", lambda r: f"{r['phone_errors']:,} of {r['phone_requests']:,}"),
         row(
             "public requests reaching gunicorn /s",

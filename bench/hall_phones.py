@@ -14,13 +14,14 @@ import gc
 import os
 import random
 import re
+import resource
 import time
 import zlib
 from dataclasses import dataclass, field
 
 import hall_parts
 from hall_parts import COUNTED_RE, Visit
-from loadgen import HttpClient, Sample, timed
+from loadgen import HttpClient, Sample, run_in_loop, timed
 
 HOST = "127.0.0.1"
 SAFETY = 60.0
@@ -333,19 +334,7 @@ class Group:
     window: tuple[float, float]
     end: float
     timeout: float
-
-
-async def keep_from_collector(end: float, every: float = 1.0) -> None:
-    """Until `end`, once a `every` seconds, move what this process holds out of the garbage
-    collector's sight (gc.freeze). A phones' process keeps every answer for the report, and its
-    phones' tasks and connections live for the whole run: 100,000 objects and more at 5,000
-    phones, none of them garbage, which each full collection scanned again, its event loop
-    standing still meanwhile (up to 1 s at 5,000 phones, 0.15 cores in all). What is frozen is
-    never collected, cyclic garbage that happens to be alive at that moment included: a little
-    memory, a few minutes long (the phones' processes serve the run's sizes, then end)."""
-    while time.perf_counter() < end:
-        await asyncio.sleep(every)
-        gc.freeze()
+    loop: str = "uvloop"  # the event loop's kind (loadgen.run_in_loop)
 
 
 async def _group(group: Group) -> dict:
@@ -355,7 +344,14 @@ async def _group(group: Group) -> dict:
         asyncio.create_task(phone(group.target, visit, load_at, group.end, crowd, group.timeout))
         for visit, load_at in group.phones
     ]
-    freezer = asyncio.create_task(keep_from_collector(group.end))
+    # No cyclic garbage collection in a phones' process: it keeps every answer for the report,
+    # and its phones' tasks and connections live for the whole run (100,000 objects and more at
+    # 5,000 phones, none of them garbage), which each full collection scanned again, the event
+    # loop standing still meanwhile: up to 987 ms at 5,000 phones, and still up to 108 ms with
+    # gc.freeze() once a second (docs/PERFORMANCE.md). What it would have collected is the
+    # little cyclic garbage of a few minutes (a timed-out wait's exception and its frames); the
+    # process's peak memory is in the report ("max_rss_mb").
+    gc.disable()
     measure_from, measure_end = group.window
     await sleep_until(measure_from)
     cpu0, wall0 = time.process_time(), time.perf_counter()
@@ -380,7 +376,6 @@ async def _group(group: Group) -> dict:
     for task in pending:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
-    freezer.cancel()
     return {
         "pid": os.getpid(),
         "answers": crowd.answers,
@@ -390,6 +385,7 @@ async def _group(group: Group) -> dict:
         "lags": lags,
         "gc_pauses": pauses,
         "cores": cores,
+        "max_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
     }
 
 
@@ -397,7 +393,7 @@ def run_group(group: Group) -> dict:
     """Run the group's phones until its end, in this process's own event loop; what they got,
     and over its window this process's event loop lag (ms) and its CPU (cores). The entry point
     of a phones' process."""
-    return asyncio.run(_group(group))
+    return run_in_loop(_group(group), group.loop)
 
 
 def ready() -> int:

@@ -20,6 +20,23 @@ from dataclasses import dataclass
 from typing import Any
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
+LOOPS = ("uvloop", "asyncio")
+
+
+def run_in_loop(main: Awaitable[Any], loop: str = "uvloop") -> Any:
+    """asyncio.run(main) in an event loop of the kind named: "uvloop" (libuv's, in C: reading a
+    40 KB answer on a kept-alive connection took this client about 107 µs of CPU against 145 µs
+    on the standard library's, docs/PERFORMANCE.md) or "asyncio" (the standard library's)."""
+    if loop not in LOOPS:
+        raise ValueError(f"event loop {loop!r} is not one of {LOOPS}")
+    if loop == "uvloop":
+        import uvloop
+
+        factory = uvloop.new_event_loop
+    else:
+        factory = asyncio.new_event_loop
+    with asyncio.Runner(loop_factory=factory) as runner:
+        return runner.run(main)
 
 
 class HttpError(Exception):

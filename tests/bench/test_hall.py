@@ -16,7 +16,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 
 import hall_parts
 from hall_phones import Crowd, Heard, _Channel
-from loadgen import percentile
+from loadgen import percentile, run_in_loop
 
 NGINX_HIT = (
     '127.0.0.1 [26/Nov/2026:14:30:01 +0000] "GET /en/t/hall/ HTTP/1.1" 304 0 cache=HIT '
@@ -244,6 +244,14 @@ def test_markdown_table_renders_a_size_row_by_row():
     assert "| phone requests/s (answered) | 368 |" in lines
     assert "| distinct sheets / players' pages the phones watch | 77 / 68 |" in lines
     assert "| generator's garbage collections: count / longest | 95 / 3.8 ms |" in lines
+    # A run from before the event loop was chosen ran on the standard library's.
+    assert "| generator's event loop; its phones' processes' peak memory | asyncio; - |" in lines
+    run.update(event_loop="uvloop", phone_process_max_rss_mb=[212.4, 208.6])
+    lines = hall_parts.markdown_table([run], sorted(run["cores"])).splitlines()
+    assert (
+        "| generator's event loop; its phones' processes' peak memory | uvloop; 212 MB / 209 MB |"
+        in lines
+    )
     assert all(line.startswith("| ") and line.endswith(" |") for line in lines[2:])
 
 
@@ -275,3 +283,22 @@ def test_the_channel_reads_messages_split_across_packets_and_chunks():
     plain = b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\n"
     heard, crowd = run(heard_of([plain + b"data: 1-3 4\r\n", b"\r\n"]))
     assert (heard.version, heard.news.is_set()) == ("1-3", False)  # table 4, not this page's
+
+
+def test_the_generator_runs_in_the_event_loop_named():
+    """bench/hall.py --loop: libuv's loop (uvloop) or the standard library's; any other name is
+    refused before anything runs."""
+
+    async def loop_kind() -> str:
+        return type(asyncio.get_running_loop()).__module__.split(".")[0]
+
+    def run(loop: str) -> str:
+        with concurrent.futures.ThreadPoolExecutor(1) as thread:  # (as above: Playwright's loop)
+            return thread.submit(run_in_loop, loop_kind(), loop).result()
+
+    assert run("uvloop") == "uvloop"
+    assert run("asyncio") == "asyncio"
+    never_awaited = loop_kind()
+    with pytest.raises(ValueError, match="'trio' is not one of"):
+        run_in_loop(never_awaited, "trio")
+    never_awaited.close()
