@@ -21,7 +21,8 @@ from dataclasses import dataclass, field
 
 import hall_parts
 from hall_parts import COUNTED_RE, Visit
-from loadgen import HttpClient, Sample, run_in_loop, timed
+from loadgen import Sample, run_in_loop, timed
+from phone_http import PhoneClient, Unchunk
 
 HOST = "127.0.0.1"
 SAFETY = 60.0
@@ -87,7 +88,7 @@ async def phone_poll(
     target: Target, visit: Visit, load_at: float, end: float, crowd: Crowd, timeout: float
 ):
     """One phone polling its page: the page in full at load_at, then an HTMX poll every period."""
-    client = HttpClient(HOST, target.nginx_port, max_conns=1, timeout=timeout)
+    client = PhoneClient(HOST, target.nginx_port, timeout=timeout)
     etag = ""
     try:
         for n, due in enumerate(hall_parts.poll_times(visit.period, load_at, 0.0, end)):
@@ -104,7 +105,7 @@ async def phone_poll(
 
 
 async def _fetch(
-    client: HttpClient,
+    client: PhoneClient,
     visit: Visit,
     path: str,
     due: float,
@@ -190,50 +191,27 @@ class _Channel(asyncio.Protocol):
 
     def __init__(self, heard: Heard, crowd: Crowd) -> None:
         self.heard, self.crowd = heard, crowd
-        self.raw = b""  # as received: the head, then the body (chunked or not)
+        self.raw = b""  # the head as received
         self.text = b""  # the body's text not yet split into whole lines
-        self.chunked = False
-        self.left = 0  # bytes of the current chunk not yet received (chunked)
+        self.unchunk: Unchunk | None = None  # nchan's answer is chunked
         self.opened: asyncio.Future = asyncio.get_running_loop().create_future()
 
     def data_received(self, data: bytes) -> None:
-        self.raw += data
         if not self.opened.done():
-            head, found, rest = self.raw.partition(b"\r\n\r\n")
+            self.raw += data
+            head, found, data = self.raw.partition(b"\r\n\r\n")
             if not found:
                 return
-            self.raw = rest
-            self.chunked = b"transfer-encoding: chunked" in head.lower()
+            self.raw = b""
+            if b"transfer-encoding: chunked" in head.lower():
+                self.unchunk = Unchunk()
             self.opened.set_result(head)
-        self.text += self._unframed() if self.chunked else self._all()
+        self.text += self.unchunk.feed(data) if self.unchunk is not None else data
         *lines, self.text = self.text.split(b"\n")
         now = time.perf_counter()
         for line in lines:
             if self.heard.hear(line.strip(), now):
                 self.crowd.push_events += 1
-
-    def _all(self) -> bytes:
-        body, self.raw = self.raw, b""
-        return body
-
-    def _unframed(self) -> bytes:
-        """The chunks' data received so far, without their sizes and line ends."""
-        out = []
-        while self.raw:
-            if self.left:
-                piece, self.raw = self.raw[: self.left], self.raw[self.left :]
-                out.append(piece)
-                self.left -= len(piece)
-                continue
-            size_line, found, rest = self.raw.partition(b"\r\n")
-            if not found:
-                break
-            if not size_line:  # the line end after a chunk's data
-                self.raw = rest
-                continue
-            self.raw = rest
-            self.left = int(size_line.split(b";")[0], 16)
-        return b"".join(out)
 
     def connection_lost(self, exc: Exception | None) -> None:
         error = exc or ConnectionError("the event stream closed")
@@ -251,7 +229,7 @@ async def phone_push(
     not already shown, the page's part at `?v=<version>`; while the channel is open the part's
     own poll runs at most every SAFETY seconds (live.js's SAFETY_MS). A phone that falls behind
     its channel fetches the newest version once, as a page does (Heard), not each it missed."""
-    client = HttpClient(HOST, target.nginx_port, max_conns=1, timeout=timeout)
+    client = PhoneClient(HOST, target.nginx_port, timeout=timeout)
     await sleep_until(load_at)
     headers = {"Accept-Language": "en", "Accept": "text/html", **BROWSER_ENCODING}
     mine: list[str] = []

@@ -210,8 +210,10 @@ async def _roundtrip(conn: _Conn, method: str, data: bytes) -> tuple[Response, b
 
 
 async def timed(
-    client: HttpClient, method: str, path: str, due: float | None = None, **kwargs: Any
+    client: Any, method: str, path: str, due: float | None = None, **kwargs: Any
 ) -> tuple[Sample, Response | None]:
+    """One request of `client` (an HttpClient, or anything with its `request`: the hall's
+    phone_http.PhoneClient), timed; the answer, or None when it failed (the sample says why)."""
     sent = time.perf_counter()
     try:
         response = await client.request(method, path, **kwargs)
