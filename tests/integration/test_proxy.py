@@ -2,14 +2,17 @@
 from its cache as the origin's Cache-Control allows, never a signed-in person's, a token's or a
 POST; revalidated after a new snapshot; static files from disk, without gunicorn."""
 
+import concurrent.futures
 import gzip
 import http.client
 import json
 import re
+import threading
 import time
 import urllib.request
 from http.cookies import SimpleCookie
 
+import psycopg
 import pytest
 
 from tests.integration.test_stack import PASSWORD, Stack, play_round, wait_for
@@ -247,3 +250,36 @@ def test_public_pages_through_nginx_one_copy_per_language_fragment_and_encoding(
     old = fetch(stack, "/t/page-night/", headers={"Accept": "text/html", "Accept-Language": "es"})
     assert (old.status, old.headers["Location"]) == (302, "/es/t/page-night/")
     assert old.cache != "HIT"  # a redirect by language is never kept
+
+
+def test_a_burst_for_a_new_version_waits_for_one_origin_request_however_slow_the_origin(stack):
+    """Phones asking together for a version nginx has not kept yet (the worker's warm fetch
+    failed, or the origin is slow under load) wait for the one request that fills the cache,
+    even when the origin takes longer than 5 s: they must not all go to gunicorn, uncached,
+    which under load would keep every later version from being cached too."""
+    stack.open_event("Herd Night", "herd-night", players=8)
+    path = "/en/t/herd-night/?v=herd-1"
+    phone = {"Accept": "text/html", "Accept-Encoding": "gzip", "HX-Request": "true"}
+    locked = threading.Event()
+
+    def hold_the_origin(seconds: float) -> None:
+        # Every public page reads its tournament: the origin answers none until this ends.
+        with psycopg.connect(f"{stack.pg_url}/{stack.database}") as conn:
+            conn.execute("LOCK TABLE tournaments_tournament IN ACCESS EXCLUSIVE MODE")
+            locked.set()
+            time.sleep(seconds)
+            conn.rollback()
+
+    holder = threading.Thread(target=hold_the_origin, args=(7.0,))
+    holder.start()
+    assert locked.wait(10)
+    with concurrent.futures.ThreadPoolExecutor(12) as pool:
+        answers = list(pool.map(lambda _: fetch(stack, path, headers=phone), range(12)))
+    holder.join()
+    assert [a.status for a in answers] == [200] * 12
+    assert len({a.body for a in answers}) == 1
+    # The first request, and (proxy_cache_lock_age) one more once it had taken 5 s; the other
+    # ten answered from the copy those filled.
+    reached = gunicorn_log(stack).count(f'"GET {path} HTTP/1.0"')
+    assert 1 <= reached <= 2, reached
+    assert sum(a.cache == "HIT" for a in answers) >= 10, [a.cache for a in answers]
