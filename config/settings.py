@@ -248,6 +248,7 @@ DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Roundhouse <roundhous
 EMAIL_TIMEOUT = 10
 
 LANGUAGE_CODE = "en"
+FORMAT_MODULE_PATH = ["config.formats"]
 LANGUAGES = [("en", "English"), ("es", "Español")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = os.environ.get("DJANGO_TIME_ZONE", "UTC")

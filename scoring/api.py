@@ -17,7 +17,7 @@ from config import http_cache
 from config.api import MISSING, NamesUnusedFields, found
 from config.api_schema import refused
 from config.client_ip import client_ip
-from scoring import clock, exports, games, selectors, services, stages, standings
+from scoring import clock, exports, selectors, services, stages, standings
 from scoring.api_serializers import (
     ClockInput,
     ClockOutput,
@@ -423,22 +423,9 @@ class CloseStageApi(APIView):
     def post(self, request: Request, stage_id: int) -> Response:
         stage = found(Stage.objects.select_related("tournament"), pk=stage_id)
         require_organiser(request.user, stage.tournament)
-        following = games.next_game(stage)  # seated from this game by the close's follow-up
-        stage = stages.close_stage(stage=stage, by=request.user)
-        follows = Stage.objects.what_follows(stage, tables=stage.tables.count())
-        if following is not None:
-            closed = _("%(stage)s is closed. %(next)s is being seated now.")
-        elif follows == "placings":  # a final table, or a stage that places by total
-            closed = _("%(stage)s is closed. The placings are decided now.")
-        elif follows == "qualifying":
-            closed = _(
-                "%(stage)s is closed. Everyone plays the next stage, seated by the organiser."
-            )
-        else:
-            closed = _("%(stage)s is closed. The next playoff level is being seated now.")
+        stage, closed = stages.close_and_say(stage=stage, by=request.user)
         body = {
-            "detail": closed
-            % {"stage": stage.display_name, "next": following and following.display_name},
+            "detail": closed,
             "stage": StageSerializer(stage, context={"staff": True}).data,
         }
         return Response(body, status=202)

@@ -122,6 +122,27 @@ def close_stage(*, stage: Stage, by: AbstractBaseUser) -> Stage:
     return stage
 
 
+def close_and_say(*, stage: Stage, by: AbstractBaseUser) -> tuple[Stage, str]:
+    """close_stage, and what it set going, said to the organiser in the active language: the
+    next game seated, the placings decided (a final table, or a stage that places by total),
+    everyone on to the next qualifying stage, or the next playoff level seated."""
+    following = games.next_game(stage)  # seated from this game by the close's follow-up
+    stage = close_stage(stage=stage, by=by)
+    follows = Stage.objects.what_follows(stage, tables=stage.tables.count())
+    if following is not None:
+        said = _("%(stage)s is closed. %(next)s is being seated now.")
+    elif follows == "placings":
+        said = _("%(stage)s is closed. The placings are decided now.")
+    elif follows == "qualifying":
+        said = _("%(stage)s is closed. Everyone plays the next stage, seated by the organiser.")
+    else:
+        said = _("%(stage)s is closed. The next playoff level is being seated now.")
+    return stage, said % {
+        "stage": stage.display_name,
+        "next": following and following.display_name,
+    }
+
+
 class _Trial(Exception):
     """Ends a trial run, so that its savepoint is rolled back."""
 

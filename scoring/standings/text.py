@@ -9,7 +9,8 @@ from django.utils.translation import gettext as _
 from scoring.standings.records import SeatFacts
 
 
-def _and(names: Sequence[str]) -> str:
+def and_names(names: Sequence[str]) -> str:
+    """The names joined with "and", in the active language."""
     joined = names[0]
     for name in names[1:]:
         joined = _("%(names)s and %(name)s") % {"names": joined, "name": name}
@@ -18,7 +19,7 @@ def _and(names: Sequence[str]) -> str:
 
 def tie_message(flag: dict[str, Any]) -> str:
     """What an unresolved tie asks of the officials, in the active language."""
-    names = _and(flag["names"])
+    names = and_names(flag["names"])
     if flag["table"] is None:
         return _(
             "%(names)s are tied for place %(place)s overall, which decides the last wildcard. "
@@ -64,7 +65,7 @@ def separation_text(separation: Mapping[str, Any], names: Mapping[int, str]) -> 
     """How a tie-break put a player ahead of, or behind, others on the same total (a stored
     rules.Separation), in the active language: "ahead of Bo Li on rounds won, 2-1"."""
     values = {
-        "names": _and([names.get(player, f"#{player}") for player in separation["players"]]),
+        "names": and_names([names.get(player, f"#{player}") for player in separation["players"]]),
         "mine": separation.get("mine"),
         "theirs": separation.get("theirs"),
         "round": separation.get("round"),

@@ -51,6 +51,9 @@ def player_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
                     stage, seats[stage.pk].table.number, seats[stage.pk].from_table
                 ),
                 "row": row,
+                # A shared place as the standings show it: "1=".
+                "rank": _place(row.rank, row.tied) if row else "",
+                "table_rank": _place(row.table_rank, row.table_tied) if row else "",
                 "through": through,
                 "called": called,
                 "decided": bool(meta)
@@ -91,6 +94,10 @@ def player_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         "placing": placing,
     }
     return render(request, "scoring/player.html", context)
+
+
+def _place(rank: int | None, tied: bool) -> str:
+    return "" if rank is None else f"{rank}=" if tied else str(rank)
 
 
 def _neighbours(rows) -> dict[int, str]:

@@ -95,12 +95,11 @@ def close_stage_page(request: HttpRequest, slug: str, order: int) -> HttpRespons
             return redirect("manage", slug=slug)
         return render(request, "scoring/confirm_close.html", _close_context(tournament, stage))
     try:
-        stage = stages.close_stage(stage=stage, by=request.user)
+        stage, closed = stages.close_and_say(stage=stage, by=request.user)
     except StateConflict as error:
         messages.error(request, str(error))
     else:
-        closed = _("%(stage)s is closed. See the Playoffs page for what follows.")
-        messages.success(request, closed % {"stage": stage.display_name})
+        messages.success(request, closed)
     return redirect("manage", slug=slug)
 
 

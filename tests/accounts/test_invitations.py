@@ -3,9 +3,11 @@ by signing up, on a tablet without one), expired, revoked, reused; roles changed
 each kept in the staff log."""
 
 import html
+import re
 from datetime import timedelta
 
 import pytest
+from django.test import Client
 from django.utils import timezone
 
 from scoring.models import RoundResult
@@ -330,3 +332,20 @@ def test_an_expired_invitation_is_refused_with_its_date(as_organiser, tournament
     assert "This invitation expired on" in page.content.decode()
     assert client.post(join_path(made), {"as": "tablet"}).status_code == 409
     assert not Staff.objects.filter(joined_via="tablet").exists()
+
+
+def test_the_invitation_pages_end_their_sentences_once(as_organiser, tournament, organiser):
+    """ "works until Dec. 4, 2026, 9:57 AM." and never "9:57 a.m..": an English time ends with
+    no full stop of its own (config/formats/en)."""
+    made = invite(as_organiser, tournament)
+    web = Client()
+    web.force_login(organiser)
+    page = " ".join(
+        web.get(f"/t/{tournament.slug}/manage/staff/invitations/{made['id']}/")
+        .content.decode()
+        .split()
+    )
+    assert re.search(r"works until \w{3}\.? \d{1,2}, \d{4}, \d{1,2}:\d\d [AP]M\.</p>", page), page
+    join = " ".join(Client().get(join_path(made)).content.decode().split())
+    assert re.search(r"The link works once, until [^<]*[AP]M\.</p>", join)
+    assert ".." not in re.sub(r"<[^>]*>", "", join).replace("...", "")

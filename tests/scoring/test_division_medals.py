@@ -231,3 +231,29 @@ def test_a_player_who_withdrew_wins_no_medal_and_the_next_takes_it(
     rows = [row for row in results.split("<tr>") if f"/players/{leaving.number}/" in row]
     assert any("<strong>\u2013</strong>" in row for row in rows)  # in the division's table
     assert "None" not in results
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_event_placed_by_total_has_final_placings_not_playoffs(
+    tournament, as_organiser, client
+):
+    stage = qualifying_with_tables(tournament, [4, 4], decides_placings=True)
+    page = client.get(f"/en/t/{tournament.slug}/bracket/").content.decode()
+    assert "The playoffs have not started yet" not in page
+    assert "This tournament has no playoffs: when its last stage closes, everyone is placed" in page
+    assert f"<h1>{tournament.name}: final placings</h1>" in page
+    standings = client.get(f"/en/t/{tournament.slug}/").content.decode()
+    assert f'<a href="/en/t/{tournament.slug}/bracket/">Final placings</a>' in standings
+    spanish = client.get(f"/es/t/{tournament.slug}/").content.decode()
+    assert f'<a href="/es/t/{tournament.slug}/bracket/">Clasificación final</a>' in spanish
+    play_stage(stage)
+    assert close(as_organiser, stage).status_code == 202
+    placed = client.get(f"/en/t/{tournament.slug}/bracket/").content.decode()
+    assert "Final placings" in placed and "This tournament has no playoffs" not in placed
+
+
+def test_an_event_with_playoffs_still_says_playoffs(tournament, client):
+    qualifying_with_tables(tournament, [4, 4])
+    page = client.get(f"/en/t/{tournament.slug}/bracket/").content.decode()
+    assert "The playoffs have not started yet" in page
+    assert f'<a href="/en/t/{tournament.slug}/bracket/">Playoffs</a>' in page

@@ -346,3 +346,43 @@ def test_duplicate_names_from_before_block_no_other_change(as_organiser, tournam
     changed = as_organiser.patch(f"/api/v1/stages/{twin.pk}/", {"rounds": 3}, format="json")
     assert changed.status_code == 200, changed.json()
     assert changed.json()["rounds"] == 3
+
+
+def test_the_public_standings_name_a_deciding_tie_in_each_language(client, tournament):
+    stage = qualifying_with_tables(tournament, [3, 3])
+    (a, b, c), other = (
+        [s.player for s in table.seats.order_by("position")]
+        for table in Table.objects.filter(stage=stage).order_by("number")
+    )
+    for round_no in (1, 2):
+        play(stage, [a, b, c], round_no, [0, 0, 9], blocked=True)
+        play(stage, other, round_no, [0, 5, 10])
+    english = client.get(f"/en/t/{tournament.slug}/").content.decode()
+    assert f"Table 1: {a.name} &amp; {b.name}" not in english
+    assert f"Table 1: {a.name} and {b.name} are tied for place 1; an official" in english
+    spanish = client.get(f"/es/t/{tournament.slug}/").content.decode()
+    assert f"Mesa 1: {a.name} y {b.name} empatan en el puesto 1; un árbitro" in spanish
+
+
+def test_closing_on_the_page_says_what_follows_in_each_language(client, organiser, tournament):
+    """The organiser's page says what the close set going, as the API does: the placings of a
+    stage that places by total; the next playoff level of a qualifying stage."""
+    client.force_login(organiser)
+    placed = qualifying_with_tables(tournament, [3, 3], decides_placings=True)
+    play_stage(placed)
+    page = client.post(f"/t/{tournament.slug}/manage/stages/{placed.order}/close/", follow=True)
+    text = page.content.decode()
+    assert f"{placed.display_name} is closed. The placings are decided now." in text
+    assert "See the Playoffs page" not in text
+
+    other = factories.TournamentFactory()
+    factories.StaffFactory(tournament=other, user=organiser, role="organiser")
+    stage = qualifying_with_tables(other, [3, 3])
+    play_stage(stage)
+    page = client.post(
+        f"/t/{other.slug}/manage/stages/{stage.order}/close/",
+        follow=True,
+        headers={"Accept-Language": "es"},
+    )
+    text = " ".join(page.content.decode().split())
+    assert "está cerrada. Ahora se reparten las mesas de la siguiente eliminatoria." in text

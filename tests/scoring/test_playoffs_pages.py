@@ -1,6 +1,8 @@
 """The playoffs on the pages: the bracket, closing from the console, the progress board and
 the history."""
 
+import re
+
 import pytest
 
 from scoring.models import Placing
@@ -184,3 +186,8 @@ def test_history_page_lists_every_version(client, organiser, official, tournamen
     assert f"by {official.username}" in page and "from the API" in page and "Why: Bob had 5" in page
     assert f"Corrected by {official.username} at " in page
     assert "Its scores are still to be checked." in page
+    # Each version's time as the rest of the site writes it ("Nov. 27, 2026, 3:54 AM"), with
+    # no space before the comma or full stop that follows it.
+    said = re.search(r"<p>([^<]*?) Its scores", page).group(1)
+    assert re.search(r" at \w{3}\.? \d{1,2}, \d{4}, \d{1,2}:\d\d [AP]M\.$", said), said
+    assert " ," not in said and " ." not in said and ".." not in said

@@ -8,6 +8,7 @@ from django.db.models.sql.compiler import SQLCompiler
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
+from scoring.models import StandingRow
 from tests import factories
 from tests.scoring.helpers import play, play_stage, seat_tables
 from tournaments.models import Player, Stage, Tournament
@@ -196,12 +197,30 @@ def test_player_page_shows_the_seat_now_and_round_scores(client, tournament, sta
     player = Player.objects.get(tournament=tournament, name="Bob Ortiz")
     page = client.get(f"/en/t/{tournament.slug}/players/{player.number}/").content.decode()
     assert "Now: Qualifying, <strong>table 1</strong>, seat 2" in page
-    assert "Rank 3 overall, 2 at the table" in page  # Di went out too: both tables' winners lead
+    # Both tables' winners lead; Bob and Di, second at their tables on the same total, share
+    # third place, shown as the standings show it.
+    assert "Rank 3= overall, 2 at the table" in page
     assert 'hx-trigger="every 15s"' in page  # keeps itself current, like the standings
     assert '<span class="badge">out</span>' not in page  # Bob, in seat 2, never went out
     winner = Player.objects.get(tournament=tournament, name="Ann Baker")  # seat 1 goes out
     won = client.get(f"/en/t/{tournament.slug}/players/{winner.number}/").content.decode()
     assert won.count('0 <span class="badge">out</span>') == stage.rounds
+
+
+def test_a_tied_player_page_shows_the_shared_place_as_the_standings_do(client, tournament, stage):
+    play_stage(stage)
+    player = Player.objects.get(tournament=tournament, name="Bob Ortiz")
+    standings = client.get(f"/en/t/{tournament.slug}/").content.decode()
+    assert standings.count('3<span aria-hidden="true">=</span>') == 2  # Bob and Di
+    page = client.get(f"/en/t/{tournament.slug}/players/{player.number}/").content.decode()
+    assert "Rank 3= overall, 2 at the table" in page
+    assert '<span class="visually-hidden"> (tied)</span>' in page  # read out, not "equals"
+    spanish = client.get(f"/es/t/{tournament.slug}/players/{player.number}/").content.decode()
+    assert "Puesto 3= en general, 2 en la mesa" in spanish
+    # Separated (as a tie-break decision does), and tied at the table instead.
+    StandingRow.objects.filter(stage=stage, player=player).update(tied=False, table_tied=True)
+    page = client.get(f"/en/t/{tournament.slug}/players/{player.number}/").content.decode()
+    assert "Rank 3 overall, 2= at the table" in page
 
 
 def test_find_a_player_by_number_or_name(client, tournament, stage):

@@ -150,7 +150,7 @@ def test_the_staff_page_shows_times_in_the_tournaments_zone(client, tournament, 
     StaffEvent.objects.filter(pk=event.pk).update(at=datetime(2026, 11, 25, 3, 5, tzinfo=UTC))
     client.force_login(organiser)
     page = client.get(f"/t/{tournament.slug}/manage/staff/").content.decode()
-    assert "Nov. 24, 2026, 9:05 p.m." in page  # 03:05 UTC is 21:05 the day before in Chicago
+    assert "Nov. 24, 2026, 9:05 PM" in page  # 03:05 UTC is 21:05 the day before in Chicago
 
 
 def test_scores_csv_times_are_in_the_tournaments_zone(as_organiser, tournament):

@@ -6,6 +6,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import F, Q
+from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.choices import DEFAULT_TIEBREAKS
@@ -119,3 +120,13 @@ class Tournament(models.Model):
     @property
     def zone(self) -> zoneinfo.ZoneInfo:
         return zoneinfo.ZoneInfo(self.time_zone)
+
+    @cached_property
+    def placed_by_total(self) -> bool:
+        """No playoff: a stage places everyone by total when it closes, and no playoff level
+        exists (a county Silver Games). Its public pages say "Final placings", not "Playoffs"."""
+        stages = self.stages.all()
+        return (
+            stages.filter(decides_placings=True).exists()
+            and not stages.filter(kind="playoff").exists()
+        )
