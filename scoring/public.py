@@ -32,9 +32,10 @@ from tournaments.text import folded
 logger = logging.getLogger(__name__)
 
 # The projector shows a page of 30 players, in two columns of 15 that fit a screen's height, and
-# turns the page every 8 s: 300 players come round in 80 s.
+# turns the page every 8 s: 300 players come round in 80 s. Once the event is decided the medals
+# of every division take the screen's top, and the final standings' columns are 11 rows.
 SCREEN_COLUMN = 15
-SCREEN_PAGE = 2 * SCREEN_COLUMN
+SCREEN_PODIUM_COLUMN = 11
 
 
 _fresh_or_304 = not_modified  # a 304 while the visitor (or the cache in front) holds it
@@ -411,7 +412,9 @@ def screen(request: HttpRequest, slug: str) -> HttpResponse:
     # A stage just seated, before its first result: where everyone sits, by name.
     seating = stage is not None and stage.status == Stage.Status.SEATED and not newest
     rows = _where_to_sit(stage) if seating else payload["rows"] if payload else []
-    pages = max(1, -(-len(rows) // SCREEN_PAGE))
+    placings = podium(tournament, stage)
+    column = SCREEN_PODIUM_COLUMN if placings else SCREEN_COLUMN
+    pages = max(1, -(-len(rows) // (2 * column)))
     try:
         page = int(request.GET.get("page", "1")) % pages or pages
     except ValueError:
@@ -429,16 +432,17 @@ def screen(request: HttpRequest, slug: str) -> HttpResponse:
             expected=payload["results_expected"],
         ),
         "columns": [
-            rows[start : start + SCREEN_COLUMN]
-            for start in range((page - 1) * SCREEN_PAGE, page * SCREEN_PAGE, SCREEN_COLUMN)
+            rows[start : start + column]
+            for start in range((page - 1) * 2 * column, page * 2 * column, column)
             if start < len(rows) or start == 0
         ],
+        "column_rows": column,  # a full column stretches to the screen's foot
         "page": page,
         "pages": pages,
         "next_page": page % pages + 1,
         "newest": newest,
         "seating": seating,
-        "podium": podium(tournament, stage),
+        "podium": placings,
         "clock": clock.page_clock(stage) if stage and stage.status == Stage.Status.SEATED else None,
         "time_called": time_called.time_called_summary(stage),
     }
