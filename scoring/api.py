@@ -153,6 +153,9 @@ class RoundResultApi(AnswersVersionChanged, APIView):
     def answer_refusal(self, error: Exception, response: Response) -> None:
         super().answer_refusal(error, response)
         if isinstance(error, UnusualScores):
+            # The body's errors beside the scores to check, each under its key as a 400 has it.
+            for key, messages in error.errors.items():
+                response.data[key] = [str(message) for message in messages]
             response.data["warnings"] = services.warnings_body(
                 [w.as_dict() for w in error.warnings], error.names
             )

@@ -33,11 +33,19 @@ class KeyReused(Refused):
 class UnusualScores(Refused):
     """Scores the deal makes unusual (scoring.rules.plausibility), not yet checked by the
     official, from a sender that asked to be told before they are stored (the entry page:
-    `Prefer: handling=strict`). `warnings` are the rules' PipsWarning; `names` player id -> name."""
+    `Prefer: handling=strict`). `warnings` are the rules' PipsWarning; `names` player id -> name;
+    `errors` the body's other problems, said with them (the ValidationError's messages by key)."""
 
     kind = "unusual-unchecked"
 
-    def __init__(self, message: str, warnings: list, names: dict[int, str]) -> None:
+    def __init__(
+        self,
+        message: str,
+        warnings: list,
+        names: dict[int, str],
+        errors: dict[str, list[str]] | None = None,
+    ) -> None:
         super().__init__(message)
         self.warnings = warnings
         self.names = names
+        self.errors = errors or {}

@@ -31,6 +31,7 @@ from scoring.rules.ranking import (
 )
 from scoring.rules.validation import (
     BLOCKED_WENT_OUT,
+    MISSING_PIPS,
     NOBODY_WENT_OUT,
     PIPS_MESSAGE,
     WENT_OUT_MESSAGE,
@@ -44,6 +45,7 @@ __all__ = [
     "BLOCKED_WENT_OUT",
     "DEFAULT_TIEBREAKS",
     "FINAL_PLACES_DECIDED",
+    "MISSING_PIPS",
     "NOBODY_WENT_OUT",
     "PIPS_MESSAGE",
     "TIEBREAK_RULES",

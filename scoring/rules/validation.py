@@ -24,6 +24,8 @@ class ScoreLine:
 # Officials read these on the tablet and in the CSV import: lazy, so each request gets its own
 # language; validate_round turns them into plain strings.
 PIPS_MESSAGE = gettext_lazy("Enter a whole number of pips, 0 or more")
+# A score left blank is missing, not mistyped: said so, with what to enter for who went out.
+MISSING_PIPS = gettext_lazy("Enter this player's pips (0 if they went out)")
 WENT_OUT_MESSAGE = gettext_lazy("Mark went out as yes or no")
 WENT_OUT_SCORES_ZERO = gettext_lazy("A player who went out scores 0")
 NOBODY_WENT_OUT = gettext_lazy(
@@ -139,7 +141,8 @@ def validate_round(
             went_out.append(player_id)
         number = parse_pips(line.pips)
         if number is None:
-            add(key, str(PIPS_MESSAGE))
+            blank = line.pips is None or (isinstance(line.pips, str) and not line.pips.strip())
+            add(key, str(MISSING_PIPS if blank else PIPS_MESSAGE))
             continue
         pips[player_id] = number
         if number > limit:

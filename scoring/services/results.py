@@ -147,50 +147,32 @@ def _save(
                 % current,
                 existing,
             )
-    blocked, lines, reason = parse_submission(data)
-    if not 1 <= round_no <= stage.rounds:
-        message = _("%(stage)s has rounds 1 to %(rounds)s.")
-        raise ValidationError(
-            {"round_no": [message % {"stage": stage.display_name, "rounds": stage.rounds}]}
-        )
-    time_called.refuse_unplayed_round(stage, table.number, round_no)  # time called before it
-    engine = stage.engine(round_no)
-    seats = _seats_at(table)
-    seated = seated_for_round(table, round_no, seats)
-    errors = rules.validate_round(
-        seated=seated,
-        lines=lines,
-        blocked=blocked,
-        domino_set=stage.domino_set,
-        engine=engine,
-    )
-    if not blocked and time_called.round_in_play_as_stands(stage, table.number, round_no):
-        errors.setdefault("blocked", []).append(time_called.AS_STANDS_MESSAGE)
-    answer: dict[str, Any] = {}
-    if not set(data).isdisjoint(ANSWER_FIELDS):  # sent back: its users are read only then
-        answer = (
-            answer_fields(existing)
-            if existing is not None
-            else {"table": table.pk, "round_no": round_no, "engine": engine}
-        )
-    for name, messages in answer_mismatches(data, answer=answer, seats=seats).items():
-        errors.setdefault(name, []).extend(messages)
+    checked = _check(table=table, stage=stage, round_no=round_no, data=data, existing=existing)
+    blocked, lines, reason, seats = checked.blocked, checked.lines, checked.reason, checked.seats
+    engine, errors, warnings = checked.engine, checked.errors, checked.warnings
     was_confirmed = existing is not None and existing.status == RoundResult.Status.CONFIRMED
-    if was_confirmed and not reason:
-        errors.setdefault("reason", []).append(
-            _("This result was confirmed: say why it is being corrected.")
+    unasked = ask_unusual and not all(w.checked for w in warnings)
+    if errors and unasked:
+        # The entry page says every problem at once: the errors and the scores to check.
+        raise UnusualScores(
+            _(
+                "Not saved: correct the scores marked, and check the unusual ones with the "
+                'players (send them again with "checked": true on each, or correct them).'
+            ),
+            warnings,
+            checked.seated,
+            errors=errors,
         )
     if errors:
         raise ValidationError(errors)
-    warnings = unusual_scores(table, stage, lines, players=len(seated))
-    if ask_unusual and not all(w.checked for w in warnings):
+    if unasked:
         raise UnusualScores(
             _(
                 "Not saved: some scores are unusual for the deal. Check them with the players, "
                 'then send them again with "checked": true on each, or correct them.'
             ),
             warnings,
-            seated,
+            checked.seated,
         )
 
     if existing is None:
@@ -240,6 +222,82 @@ def _save(
         standings.request_rebuild(stage, results=True)
     body = result_body(result, scores)
     return Outcome(body=body, etag=result.etag, result=result, created=created)
+
+
+@dataclass
+class _Checked:
+    """A round's body read and judged (_check): what it says, and what is wrong with it."""
+
+    blocked: bool
+    lines: list[rules.ScoreLine]
+    reason: str
+    engine: int
+    seats: list[Seat]
+    seated: dict[int, str]
+    errors: dict[str, list[str]]
+    # The unusual scores among those with no error of their own: asked about with the errors.
+    warnings: list[rules.PipsWarning]
+
+
+def _check(
+    *,
+    table: Table,
+    stage: Stage,
+    round_no: int,
+    data: Mapping[str, Any],
+    existing: RoundResult | None,
+) -> _Checked:
+    """Every problem of the body for the round, found without writing anything. Raises
+    ValidationError only for a body that cannot be read or a round the stage does not have."""
+    blocked, lines, reason = parse_submission(data)
+    if not 1 <= round_no <= stage.rounds:
+        message = _("%(stage)s has rounds 1 to %(rounds)s.")
+        raise ValidationError(
+            {"round_no": [message % {"stage": stage.display_name, "rounds": stage.rounds}]}
+        )
+    time_called.refuse_unplayed_round(stage, table.number, round_no)  # time called before it
+    engine = stage.engine(round_no)
+    seats = _seats_at(table)
+    seated = seated_for_round(table, round_no, seats)
+    errors = rules.validate_round(
+        seated=seated,
+        lines=lines,
+        blocked=blocked,
+        domino_set=stage.domino_set,
+        engine=engine,
+    )
+    if not blocked and time_called.round_in_play_as_stands(stage, table.number, round_no):
+        errors.setdefault("blocked", []).append(time_called.AS_STANDS_MESSAGE)
+    answer: dict[str, Any] = {}
+    if not set(data).isdisjoint(ANSWER_FIELDS):  # sent back: its users are read only then
+        answer = (
+            answer_fields(existing)
+            if existing is not None
+            else {"table": table.pk, "round_no": round_no, "engine": engine}
+        )
+    for name, messages in answer_mismatches(data, answer=answer, seats=seats).items():
+        errors.setdefault(name, []).extend(messages)
+    was_confirmed = existing is not None and existing.status == RoundResult.Status.CONFIRMED
+    if was_confirmed and not reason:
+        errors.setdefault("reason", []).append(
+            _("This result was confirmed: say why it is being corrected.")
+        )
+    judged = [line for line in lines if f"scores.{line.player_id}" not in errors]
+    warnings = unusual_scores(table, stage, judged, players=len(seated))
+    return _Checked(blocked, lines, reason, engine, seats, seated, errors, warnings)
+
+
+def check_round_result(
+    *, table: Table, round_no: int, data: Mapping[str, Any]
+) -> tuple[dict[str, list[str]], list[rules.PipsWarning], dict[int, str]]:
+    """What submitting `data` for the round would refuse, without storing or locking anything:
+    (errors, unusual scores, player id -> name). The entry page checks a draft kept on the
+    tablet with it when it puts the draft back. Not a promise: the stage may close, or another
+    device save, before the draft is sent."""
+    stage = Stage.objects.get(pk=table.stage_id)
+    existing = RoundResult.objects.filter(table=table, round_no=round_no).first()
+    checked = _check(table=table, stage=stage, round_no=round_no, data=data, existing=existing)
+    return checked.errors, checked.warnings, checked.seated
 
 
 def submit_round_result(

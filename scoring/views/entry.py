@@ -13,7 +13,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Max
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -24,6 +24,7 @@ from config.refusals import refusal_status, refusal_text
 from scoring import clock, rules, selectors, services, standings, time_called
 from scoring.exceptions import KeyReused, UnusualScores, VersionChanged, VersionRequired
 from scoring.models import RoundResult, StageStandings, TiebreakDecision
+from scoring.services.results import check_round_result
 from tables.models import Table
 from tournaments.exceptions import StateConflict
 from tournaments.models import Stage, Tournament
@@ -169,8 +170,8 @@ def _entry_context(
     blocked_errors = [*errors.get("non_field_errors", []), *errors.get("blocked", [])]
     if errors and not general:  # the top says that nothing was saved, and where to look
         general = [_("Not saved: correct what is marked below.")]
-    if asked:
-        general = [CHECK_UNUSUAL]
+    if asked:  # asked together with the errors, not after they are corrected
+        general = [*general, CHECK_UNUSUAL]
     # Without JavaScript, the first thing to correct takes the focus as the page loads.
     wrong = next((row for row in rows if row["errors"] or row["warning"]), None)
     if wrong is not None:
@@ -272,6 +273,8 @@ def enter_round(request: HttpRequest, slug: str, table_id: int, round_no: int) -
     table = table_of(tournament, table_id)
     if not 1 <= round_no <= table.stage.rounds:
         return redirect("enter-table", slug=slug, table_id=table.pk)
+    if request.method == "POST" and request.POST.get("check_only"):
+        return _checked_draft(table, round_no, _posted_round(request, table, round_no))
     if request.method == "POST":
         data = _posted_round(request, table, round_no)
         key = request.POST.get("idempotency_key") or None
@@ -289,7 +292,9 @@ def enter_round(request: HttpRequest, slug: str, table_id: int, round_no: int) -
             )
         except UnusualScores as unusual:
             # Nothing stored: the page asks, the official corrects or confirms each score.
-            context = _entry_context(tournament, table, round_no, data=data, unusual=unusual)
+            context = _entry_context(
+                tournament, table, round_no, data=data, errors=unusual.errors, unusual=unusual
+            )
             return render(request, "scoring/enter_round.html", context, status=400)
         except ValidationError as error:
             errors = (
@@ -327,6 +332,24 @@ def enter_round(request: HttpRequest, slug: str, table_id: int, round_no: int) -
         return redirect("check-round", slug=slug, table_id=table.pk, round_no=round_no)
     context = _entry_context(tournament, table, round_no)
     return render(request, "scoring/enter_round.html", context)
+
+
+def _checked_draft(table: Table, round_no: int, data: dict[str, Any]) -> JsonResponse:
+    """A draft kept on the tablet, judged as if it were sent and nothing stored (entry.js, as it
+    puts the draft back): the API's 400 body, each problem under its key and the unusual scores
+    not checked yet in `warnings`; {} when it would be saved."""
+    try:
+        errors, warnings, names = check_round_result(table=table, round_no=round_no, data=data)
+    except ValidationError as error:
+        errors = error.message_dict if hasattr(error, "error_dict") else {}
+        warnings, names = [], {}
+    except StateConflict:
+        errors, warnings, names = {}, [], {}  # said when it is sent
+    body: dict[str, Any] = {key: [str(m) for m in messages] for key, messages in errors.items()}
+    asked = [w.as_dict() for w in warnings if not w.checked]
+    if asked:
+        body["warnings"] = services.warnings_body(asked, names)
+    return JsonResponse(body)
 
 
 @login_required

@@ -280,3 +280,43 @@ def test_a_reason_too_long_for_a_new_round_is_said_at_the_top(official_client, t
     errors_at_the_top = response.content.decode().split('id="form-errors"', 1)[1]
     assert "Keep the reason under 1,000 characters." in errors_at_the_top.split("</div>", 1)[0]
     assert not RoundResult.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("typed", "message"),
+    [
+        ("", "Enter this player&#x27;s pips (0 if they went out)"),
+        ("  ", "Enter this player&#x27;s pips (0 if they went out)"),
+        ("abc", "Enter a whole number of pips, 0 or more"),
+        ("-5", "Enter a whole number of pips, 0 or more"),
+        ("2.5", "Enter a whole number of pips, 0 or more"),
+    ],
+    ids=["blank", "spaces", "letters", "negative", "fraction"],
+)
+def test_each_bad_score_gets_its_own_message_and_nothing_is_saved(
+    official_client, table, players, typed, message
+):
+    response = official_client.post(entry_url(table), form(players, pips=("0", typed, "30", "7")))
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert re.search(rf'id="error-{players[1].pk}">{re.escape(message)}<', page)
+    assert page.count('class="error field-error" id="error-') == 1  # Bob's only
+    assert not RoundResult.objects.exists()
+
+
+def test_a_draft_is_checked_as_if_sent_and_nothing_is_stored(official_client, table, players):
+    """entry.js sends a draft it puts back with check_only: the API's 400 body, stored nothing."""
+    draft = form(players, pips=("0", "250", "abc", ""), check_only="1")
+    response = official_client.post(entry_url(table), draft)
+    assert response.status_code == 200
+    body = response.json()
+    assert body[f"scores.{players[2].pk}"] == ["Enter a whole number of pips, 0 or more"]
+    assert body[f"scores.{players[3].pk}"] == ["Enter this player's pips (0 if they went out)"]
+    assert [(w["player"], w["pips"]) for w in body["warnings"]] == [(players[1].pk, 250)]
+    assert body["warnings"][0]["message"].startswith("Bob")
+    assert not RoundResult.objects.exists()
+    # A draft that would be saved: nothing to say, and still nothing stored.
+    good = official_client.post(entry_url(table), form(players, check_only="1"))
+    assert good.json() == {}
+    assert not RoundResult.objects.exists()
+    assert not RoundResultVersion.objects.exists()

@@ -214,11 +214,39 @@ def test_a_score_changed_after_the_question_is_asked_about_again(official_client
     assert not RoundResult.objects.exists()
 
 
-def test_errors_come_before_the_question(official_client, table, players):
-    response = official_client.post(entry_url(table), form(players, ("0", "250", "3x", "7")))
+def test_the_question_is_asked_together_with_the_errors(official_client, table, players):
+    bob, cy, di = (p.pk for p in players[1:])
+    response = official_client.post(entry_url(table), form(players, ("0", "250", "3x", "")))
+    assert response.status_code == 400
+    assert not RoundResult.objects.exists()
     page = response.content.decode()
-    assert "Enter a whole number of pips, 0 or more" in page
-    assert "Are you sure?" not in page.split("data-are-you-sure")[0]
+    top = page[page.index('id="form-errors"') : page.index('id="round-form"')]
+    assert "Not saved: correct what is marked below." in top
+    assert "Not saved yet: check the scores marked below with the players." in top
+    assert f'id="error-{cy}">Enter a whole number of pips, 0 or more<' in page
+    assert f'id="error-{di}">Enter this player&#x27;s pips (0 if they went out)<' in page
+    assert f"Are you sure? {BOB_250}" in page
+    # Bob's row, the first marked, takes the focus; the box confirms 250.
+    field = page[page.index(f'id="pips-{bob}"') :].split(">", 1)[0]
+    assert 'aria-invalid="true"' in field and "autofocus" in field
+    assert f'name="checked-{bob}" value="250"' in page
+    # Corrected and ticked: saved, Bob's score flagged as checked.
+    fixed = form(players, ("0", "250", "30", "7"), **{f"checked-{bob}": "250"})
+    assert official_client.post(entry_url(table), fixed).status_code == 302
+    assert [w["checked"] for w in RoundResult.objects.get().warnings] == [True]
+
+
+def test_asking_first_answers_the_errors_and_the_warnings_together(as_official, table, players):
+    body = round_body(players, pips=(0, 250, "3x", ""))
+    strict = put(as_official, table, body, **STRICT)
+    assert strict.status_code == 400
+    answer = strict.json()
+    assert answer[f"scores.{players[2].pk}"] == ["Enter a whole number of pips, 0 or more"]
+    assert answer[f"scores.{players[3].pk}"] == ["Enter this player's pips (0 if they went out)"]
+    assert [(w["player"], w["pips"]) for w in answer["warnings"]] == [(players[1].pk, 250)]
+    # Without handling=strict an unusual score is stored with its warning: only the errors.
+    plain = put(as_official, table, body)
+    assert plain.status_code == 400 and "warnings" not in plain.json()
     assert not RoundResult.objects.exists()
 
 

@@ -56,10 +56,16 @@ def test_went_out_with_pips(as_official, table, players):
     assert errors[f"scores.{players[0].pk}"] == ["A player who went out scores 0"]
 
 
-@pytest.mark.parametrize("pips", [-1, 2.5, "twelve", None, "", True])
+@pytest.mark.parametrize("pips", [-1, 2.5, "twelve", True])
 def test_pips_must_be_whole_numbers_zero_or_more(as_official, table, players, pips):
     errors = rejected(as_official, table, round_body(players, pips=(0, pips, 30, 7)))
     assert errors[f"scores.{players[1].pk}"] == ["Enter a whole number of pips, 0 or more"]
+
+
+@pytest.mark.parametrize("pips", [None, "", "  "])
+def test_a_blank_score_is_said_to_be_missing(as_official, table, players, pips):
+    errors = rejected(as_official, table, round_body(players, pips=(0, pips, 30, 7)))
+    assert errors[f"scores.{players[1].pk}"] == ["Enter this player's pips (0 if they went out)"]
 
 
 def test_total_over_what_the_set_holds(as_official, table, players):

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from scoring.rules import (
     BLOCKED_WENT_OUT,
+    MISSING_PIPS,
     NOBODY_WENT_OUT,
     PIPS_MESSAGE,
     WENT_OUT_MESSAGE,
@@ -146,14 +147,29 @@ def test_validate_round_reports_every_missing_player() -> None:
     assert errors["scores.3"] == ["No score for Cy Young"]
 
 
-@pytest.mark.parametrize("raw", INVALID_PIPS)
+BLANK_PIPS = [None, "", "   "]  # nothing entered: said to be missing, not mistyped
+
+
+def message_for(raw: object) -> str:
+    blank = any(raw is b or raw == b for b in BLANK_PIPS)
+    return MISSING_PIPS if blank else PIPS_MESSAGE
+
+
+@pytest.mark.parametrize("raw", [raw for raw in INVALID_PIPS if raw not in BLANK_PIPS])
 def test_validate_round_rejects_pips_that_are_not_a_whole_number(raw: object) -> None:
     lines = [ScoreLine(1, 0, went_out=True), ScoreLine(2, raw), ScoreLine(3, 17)]
     assert check(lines) == {"scores.2": [PIPS_MESSAGE]}
 
 
+@pytest.mark.parametrize("raw", BLANK_PIPS)
+def test_validate_round_says_a_blank_score_is_missing(raw: object) -> None:
+    lines = [ScoreLine(1, 0, went_out=True), ScoreLine(2, raw), ScoreLine(3, 17)]
+    assert check(lines) == {"scores.2": [MISSING_PIPS]}
+
+
 def test_validate_round_pips_message_wording() -> None:
     assert PIPS_MESSAGE == "Enter a whole number of pips, 0 or more"
+    assert MISSING_PIPS == "Enter this player's pips (0 if they went out)"
 
 
 @pytest.mark.parametrize(
@@ -296,4 +312,4 @@ def test_validate_round_pins_bad_pips_on_that_player(
     errors = validate_round(
         seated=seated, lines=lines, blocked=blocked, domino_set=domino_set, engine=engine
     )
-    assert errors == {f"scores.{bad.player_id}": [PIPS_MESSAGE]}
+    assert errors == {f"scores.{bad.player_id}": [message_for(raw)]}

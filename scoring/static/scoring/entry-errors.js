@@ -1,5 +1,5 @@
 // The entry page's errors, shown where the page says each goes (entry.js's helper; load it first).
-// RoundhouseEntryErrors(form, say, collect) gives {show(status, body), clear(), ask(row, pips,
+// RoundhouseEntryErrors(form, say, collect) gives {show(status, body, stay), clear(), ask(row, pips,
 // message, checked), settle(row)}: `say` reads the page's words, `collect` the scores as typed (a
 // 412 says where the saved ones differ). An answer's `warnings` (unusual scores not checked yet)
 // are asked about in their rows: the score marked, the question beside it with a box that
@@ -85,7 +85,9 @@ window.RoundhouseEntryErrors = function (form, say, collect) {
     describe(input, block.querySelector(".warning-text").id, false);
   }
 
-  function showErrors(status, body) {
+  // `stay`: the focus stays where the official put it (errors of a draft checked as the page
+  // opens, answered after they began to type).
+  function showErrors(status, body, stay) {
     var general = document.getElementById("form-errors");
     general.innerHTML = "";
     var messages = [];
@@ -96,7 +98,6 @@ window.RoundhouseEntryErrors = function (form, say, collect) {
       var row = form.querySelector(".player-row[data-player='" + warning.player + "']");
       ask(row, warning.pips, warning.message, false);
     });
-    if (asked.length) messages.push(say("checkUnusual", "Not saved yet: check the scores marked below with the players. Correct them, or tick that they are right and save again."));
     Object.keys(body).forEach(function (key) {
       if (key === "warnings" || (key === "detail" && asked.length)) return;  // asked, in the page's words
       var list = Array.isArray(body[key]) ? body[key] : [body[key]];
@@ -132,6 +133,8 @@ window.RoundhouseEntryErrors = function (form, say, collect) {
     if (fieldErrors && !messages.length) {
       messages.push(say("fixFields", "Not saved: correct what is marked below."));
     }
+    // Asked together with the errors, not once they are corrected: the official sees all at once.
+    if (asked.length) messages.push(say("checkUnusual", "Not saved yet: check the scores marked below with the players. Correct them, or tick that they are right and save again."));
     messages.forEach(function (text) {
       var p = document.createElement("p");
       p.className = "error";
@@ -143,6 +146,7 @@ window.RoundhouseEntryErrors = function (form, say, collect) {
     var first = form.querySelector(".js-error:not([hidden]), .player-row.is-unusual [aria-invalid=true]");
     var inputs = !first ? [] : first.matches("input") ? [first] : inputsOf(first.closest("[data-error-key]"));
     var target = inputs.filter(function (input) { return input.checked; })[0] || inputs[0];
+    if (stay) return;
     if (target) {
       target.focus();
       if (target.scrollIntoView) target.scrollIntoView({block: "center"});

@@ -198,8 +198,9 @@
     });
     if (entry.body.blocked) draft.went_out = "blocked";
     draft.reason = entry.body.reason || "";
+    draft.savedAt = entry.savedAt || "";
     localStorage.setItem(form.dataset.draftKey, JSON.stringify(draft));
-    restoreDraft();
+    restoreDraft({});
     updateTotals();
     showErrors(entry.refused.status, entry.refused.body);
   }
@@ -248,7 +249,8 @@
   // What was typed, kept on the tablet with the version of the result it was typed over (the
   // page's If-Match, "" for a new round): a reload puts it back only over that same version.
   function readForm() {
-    var draft = {base: form.dataset.ifMatch || "", pips: {}, typed: {}, checked: {}, went_out: "", reason: ""};
+    var draft = {base: form.dataset.ifMatch || "", pips: {}, typed: {}, checked: {}, went_out: "", reason: "",
+      savedAt: new Date().toISOString()};
     form.querySelectorAll("input.pips").forEach(function (input) {
       draft.pips[input.id] = input.value;
       if (input.dataset.typed !== undefined) draft.typed[input.id] = input.dataset.typed;
@@ -299,7 +301,10 @@
     return values(a) === values(b);
   }
 
-  function restoreDraft() {
+  // A draft put back is said, with when it was typed, and can be discarded (announceRestored);
+  // `options.quiet` puts it back unsaid: an entry waiting to be resent shows what it sends.
+  // "restored" when a draft went back into the form over the version it was typed on.
+  function restoreDraft(options) {
     var raw = localStorage.getItem(form.dataset.draftKey);
     // A page the server rendered with what was sent (errors, or scores asked about) shows that.
     if (!raw || form.querySelector(".field-error:not(.js-error), .unusual.server-asked")) return;
@@ -312,8 +317,13 @@
     }
     var shown = readForm();
     if ((draft.base || "") === shown.base) {
+      if (sameEntry(draft, shown) && !Object.keys(draft.checked || {}).length) {
+        localStorage.removeItem(form.dataset.draftKey);  // nothing but what the page shows
+        return;
+      }
       applyDraft(draft);
-      return;
+      if (!options.quiet) announceRestored(draft);
+      return "restored";
     }
     // Typed over another version: the scores were saved elsewhere since. The page shows them as
     // they are now, and what was typed here waits beside them to be put back on purpose.
@@ -332,6 +342,57 @@
       var first = form.querySelector("input.pips");
       if (first) first.focus();
     };
+  }
+
+  // "Restored what was entered on this device at 14:02, not yet saved", with the way out.
+  function announceRestored(draft) {
+    var notice = document.getElementById("restored-notice");
+    if (!notice) return;
+    var at = draft.savedAt ? new Date(draft.savedAt) : null;
+    var text = notice.dataset.undated;
+    if (at && !isNaN(at.getTime())) {
+      var lang = document.documentElement.lang || undefined;
+      var today = at.toDateString() === new Date().toDateString();
+      var when = today
+        ? at.toLocaleTimeString(lang, {hour: "2-digit", minute: "2-digit"})
+        : at.toLocaleString(lang, {day: "numeric", month: "short", hour: "2-digit", minute: "2-digit"});
+      text = notice.dataset.at.replace("{time}", when);
+    }
+    notice.querySelector(".restored-text").textContent = text;
+    notice.hidden = false;
+  }
+
+  // The draft put back is judged by the server as if it were sent, nothing stored, and its
+  // problems marked as a refusal would mark them. Offline, or signed out, it is judged when sent.
+  function checkRestored() {
+    var fields = new URLSearchParams(new FormData(form));
+    fields.set("check_only", "1");
+    return fetch(window.location.pathname, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: {"Accept": "application/json", "X-CSRFToken": csrfToken({csrf: fields.get("csrfmiddlewaretoken")})},
+      body: fields
+    }).then(function (response) {
+      return response.ok ? response.json() : {};
+    }).then(function (body) {
+      // Marked as a refusal is; the focus taken only if the official has not begun meanwhile.
+      if (body && Object.keys(body).length) errors.show(400, body, touched);
+    }).catch(function () {});
+  }
+
+  // "Discard and start again": the draft (and an entry of this page the server refused) goes, and
+  // the form shows the round as the server has it, as the page came.
+  function discardDraft() {
+    localStorage.removeItem(form.dataset.draftKey);
+    writeOutbox(readOutbox().filter(function (e) { return !(e.refused && onThisPage(e)); }));
+    form.reset();
+    form.querySelectorAll("input.pips").forEach(function (input) { delete input.dataset.typed; });
+    clearErrors();
+    showCleared();
+    updateTotals();
+    document.getElementById("restored-notice").hidden = true;
+    var first = form.querySelector("input.pips");
+    if (first) first.focus();
   }
 
   function updateTotals() {
@@ -392,9 +453,13 @@
     input.focus();
   }
 
+  var touched = false;  // the official typed or tapped in the form since the page opened
   if (form) {
-    restoreDraft();
-    updateTotals();
+    ["input", "click", "keydown"].forEach(function (type) {
+      form.addEventListener(type, function () { touched = true; }, true);
+    });
+    var discard = document.querySelector("#restored-notice button");
+    if (discard) discard.addEventListener("click", discardDraft);
     form.addEventListener("input", function (event) {
       if (event.target.classList.contains("pips")) {
         delete event.target.dataset.typed;
@@ -436,8 +501,13 @@
     if (refused.length) {
       showRefusedHere(refused[0]);  // refused while the official was at another round
     } else if (mine.length) {
+      // Sent, not yet received: it goes as it is when the network returns, not put in question.
+      restoreDraft({quiet: true});
       lock(say("notSent", "Not sent yet: will send when the connection returns."));
+    } else if (restoreDraft({}) === "restored") {
+      checkRestored();  // never sent, or refused: its problems marked at once
     }
+    updateTotals();
   } else {
     // No form here (the stage has closed, say): the page says why; the entry is not kept.
     readOutbox().filter(function (e) { return e.refused && pageOf(e) === window.location.pathname; })
