@@ -184,7 +184,13 @@ def test_a_tablet_joins_without_an_account_until_the_organiser_ends_it(
     )
     assert again.status_code in (401, 403)
     assert RoundResult.objects.count() == 1
-    assert client.get(f"/t/{tournament.slug}/enter/").status_code == 302  # signed out
+    signed_out = client.get(f"/t/{tournament.slug}/enter/")
+    assert signed_out.status_code == 302
+    # The volunteer at the tablet is told why, where it lands (they have no account to sign in).
+    page = html.unescape(client.get(signed_out["Location"]).content.decode())
+    assert "An organiser has ended this tablet's access to score entry." in page
+    assert "ask an organiser for a new invitation link or QR code" in page
+    assert "has ended this tablet" not in client.get(signed_out["Location"]).content.decode()
 
 
 def test_an_organisers_invitation_cannot_be_used_without_an_account(
@@ -349,3 +355,31 @@ def test_the_invitation_pages_end_their_sentences_once(as_organiser, tournament,
     join = " ".join(Client().get(join_path(made)).content.decode().split())
     assert re.search(r"The link works once, until [^<]*[AP]M\.</p>", join)
     assert ".." not in re.sub(r"<[^>]*>", "", join).replace("...", "")
+
+
+def test_the_staff_page_shows_who_is_active_as_soon_as_they_are(
+    as_organiser, tournament, organiser
+):
+    """An organiser who opened the console, then the Staff page, is active; an official who
+    signed in, then accepted an invitation and opened score entry, is active from that
+    request, not "not yet" for the rest of a five-minute window."""
+    desk = Client()
+    desk.force_login(organiser)
+    assert desk.get(f"/t/{tournament.slug}/manage/").status_code == 200
+    page = " ".join(desk.get(f"/t/{tournament.slug}/manage/staff/").content.decode().split())
+    mine = re.search(rf'{organiser.username}</td>.*?Last active">([^<]*)<', page).group(1)
+    assert mine != "not yet" and re.search(r"\d{1,2}:\d\d [AP]M", mine), mine
+
+    made = invite(as_organiser, tournament)
+    lee = factories.UserFactory(username="lee", password=PASSWORD)
+    tablet = Client()
+    tablet.post("/accounts/login/", {"login": "lee", "password": PASSWORD})
+    assert tablet.get("/").status_code == 200  # signed in, no role yet
+    accepted = tablet.post(join_path(made), follow=True)
+    assert accepted.status_code == 200
+    assert tablet.get(f"/t/{tournament.slug}/enter/").status_code == 200
+    seen = Staff.objects.get(tournament=tournament, user=lee).last_seen_at
+    assert seen is not None and timezone.now() - seen < timedelta(minutes=1)
+    page = " ".join(desk.get(f"/t/{tournament.slug}/manage/staff/").content.decode().split())
+    theirs = re.search(r'lee</td>.*?Last active">([^<]*)<', page).group(1)
+    assert theirs != "not yet", theirs
