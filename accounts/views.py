@@ -24,7 +24,7 @@ from tournaments.console import organised_tournament
 from tournaments.exceptions import StateConflict
 from tournaments.models import Invitation, Staff, Stage, Tournament
 from tournaments.permissions import may_create_tournaments
-from tournaments.selectors import IN_PLAY, tournament_status
+from tournaments.selectors import FINISHED, IN_PLAY, NOT_STARTED, tournament_status
 from tournaments.services import staff as staffing
 
 
@@ -47,7 +47,8 @@ def _progress(tournament: Tournament) -> dict:
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    """Signed in: "My tournaments", each with the links of the person's role, then the others.
+    """Signed in: "My tournaments" (in play, to come, over), each with the links of the
+    person's role, then the others.
     Anyone else: every tournament."""
     tournaments = Tournament.objects.all()
     mine = []
@@ -57,6 +58,9 @@ def home(request: HttpRequest) -> HttpResponse:
             role = Staff.Role.ORGANISER if request.user.is_superuser else roles.get(tournament.pk)
             if role:
                 mine.append({"tournament": tournament, "role": role, **_progress(tournament)})
+        # What is in play first, then what is to come, then what is over (each newest first).
+        standing = {IN_PLAY: 0, NOT_STARTED: 1, FINISHED: 2}
+        mine.sort(key=lambda entry: standing[entry["status"]])
         ids = {entry["tournament"].pk for entry in mine}
         tournaments = [t for t in tournaments if t.pk not in ids]
     context = {

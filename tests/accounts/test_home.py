@@ -96,3 +96,18 @@ def test_the_home_page_speaks_spanish(client, in_play, official):
     assert "<h1>Mis torneos</h1>" in page
     assert "En juego: Qualifying, ronda 2" in page
     assert "Anotar puntos" in page
+
+
+def test_my_tournaments_lists_what_is_in_play_first(client, in_play, organiser):
+    """An organiser of many events finds the one in play at the top, then those to come, then
+    the finished ones, whatever order they were created in."""
+    coming = factories.TournamentFactory(name="Autumn Social")
+    over = factories.TournamentFactory(name="Summer Samboree")
+    factories.StageFactory(tournament=over, name="Final", status="closed", decides_placings=True)
+    for tournament in (coming, over):  # created after the one in play: newer, listed first
+        factories.StaffFactory(tournament=tournament, user=organiser, role="organiser")
+    client.force_login(organiser)
+    mine = main_of(client.get("/").content.decode()).split("Other tournaments")[0]
+    assert "Finished" in mine[mine.index("Summer Samboree") :]
+    order = sorted((mine.index(t.name), t.name) for t in (in_play, coming, over))
+    assert [name for _, name in order] == [in_play.name, "Autumn Social", "Summer Samboree"]
