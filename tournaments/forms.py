@@ -1,9 +1,10 @@
 from django import forms
 from django.core.exceptions import ValidationError
+from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import Division, Player, Stage, Tournament, available_time_zones
-from tournaments.presets import get_preset
+from tournaments.presets import PRESETS, get_preset
 from tournaments.services import check_days, further_level
 
 # A number field that brings up the numeric keypad on the tablets and phones.
@@ -43,11 +44,49 @@ class ImportPlayersForm(forms.Form):
 
 class NewTournamentForm(forms.Form):
     name = forms.CharField(max_length=200, label=_("Name"))
-    slug = forms.SlugField(max_length=60, label=_("Web address (letters, numbers and dashes)"))
-    preset = forms.ChoiceField(choices=Tournament.Preset.choices, label=_("Preset"))
-    domino_set = forms.TypedChoiceField(
-        choices=Tournament.DominoSet.choices, coerce=int, initial=12, label=_("Domino set")
+    slug = forms.SlugField(
+        max_length=60,
+        required=False,
+        label=_("Web address (letters, numbers and dashes)"),
+        help_text=_("Left empty, it is made from the name."),
+        error_messages={
+            "invalid": _(
+                "Use only letters, numbers and dashes in the web address, with no spaces or "
+                "accents: lakeside-rally-2026, say."
+            )
+        },
     )
+    preset = forms.ChoiceField(choices=Tournament.Preset.choices, label=_("Preset"))
+    # The sets some preset deals for (a set no preset deals for is never offered); each preset's
+    # own are listed below the form, and a set its preset does not deal for is refused.
+    domino_set = forms.TypedChoiceField(
+        choices=[
+            (value, label)
+            for value, label in Tournament.DominoSet.choices
+            if any(value in preset.sets() for preset in PRESETS.values())
+        ],
+        coerce=int,
+        initial=12,
+        label=_("Domino set"),
+    )
+
+    def clean(self):
+        data = super().clean()
+        if not data.get("slug") and data.get("name") and "slug" not in self.errors:
+            data["slug"] = free_slug(data["name"])
+        return data
+
+
+def free_slug(name: str) -> str:
+    """A web address from a tournament's name that no tournament has yet: "spring-rally",
+    else "spring-rally-2", "spring-rally-3", ..."""
+    base = slugify(name)[:54].strip("-") or "tournament"
+    taken = set(Tournament.objects.filter(slug__startswith=base).values_list("slug", flat=True))
+    slug, n = base, 1
+    while slug in taken:
+        n += 1
+        slug = f"{base}-{n}"
+    return slug
 
 
 class DayOfPlayForm(forms.Form):

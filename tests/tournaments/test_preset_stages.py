@@ -2,6 +2,9 @@
 stages that fit that set, through the service, the API and the new-tournament page; a set the
 preset does not list is refused, and nothing is created."""
 
+import html
+import re
+
 import pytest
 from django.test import Client
 
@@ -123,7 +126,11 @@ def test_a_set_the_preset_does_not_list_is_refused_and_nothing_is_created(
     client.force_login(organiser)
     form = {"name": "Rally", "slug": "rally", "preset": preset, "domino_set": str(domino_set)}
     page = client.post("/new/", form)
-    assert page.status_code == 400 and said in page.content.decode()
+    # The page offers only the sets some preset deals for: a set no preset deals for (double-18)
+    # is not a choice there at all.
+    dealt = any(domino_set in p.sets() for p in PRESETS.values())
+    expected = said if dealt else f"Select a valid choice. {domino_set} is not one of"
+    assert page.status_code == 400 and expected in page.content.decode()
     assert not Tournament.objects.exists() and not Stage.objects.exists()
 
 
@@ -175,3 +182,35 @@ def test_the_new_tournament_page_describes_each_preset_and_its_sets(client: Clie
             assert f"Rules document: “{preset.source}”." in section
         else:  # an event's own page, said in words
             assert f"As played at: {preset.source}.".replace("'", "&#x27;") in section
+
+
+def test_the_new_tournament_page_offers_only_the_sets_a_preset_deals_for(client: Client):
+    client.force_login(factories.OrganiserAccountFactory())
+    page = client.get("/new/").content.decode()
+    offered = set(re.findall(r'<option value="(\d+)"', page.split('name="domino_set"')[1]))
+    assert offered == {str(n) for p in PRESETS.values() for n in p.sets()}
+    assert "18" not in offered
+
+
+def test_a_web_address_left_empty_is_made_from_the_name(client: Client):
+    client.force_login(factories.OrganiserAccountFactory())
+    form = {"name": "Spring Rally 2026", "slug": "", "preset": "samboree", "domino_set": "12"}
+    assert client.post("/new/", form)["Location"] == "/t/spring-rally-2026/manage/"
+    assert client.post("/new/", form)["Location"] == "/t/spring-rally-2026-2/manage/"
+    assert Tournament.objects.filter(name="Spring Rally 2026").count() == 2
+
+
+def test_a_bad_web_address_says_what_to_type_and_creates_nothing(client: Client):
+    client.force_login(factories.OrganiserAccountFactory())
+    form = {
+        "name": "Spring Rally",
+        "slug": "Spring Rally!",
+        "preset": "samboree",
+        "domino_set": "12",
+    }
+    page = client.post("/new/", form)
+    assert page.status_code == 400
+    text = html.unescape(page.content.decode())
+    assert "Use only letters, numbers and dashes in the web address" in text
+    assert "“slug”" not in text
+    assert not Tournament.objects.exists()
