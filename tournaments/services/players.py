@@ -301,7 +301,8 @@ def import_players(
     """Create every player of a CSV file, or none: ImportRejected lists every bad row.
 
     The rows' member numbers go out with players_imported (clubs links the players by them);
-    what its receivers say (a number no member has) is added to `notes`."""
+    what its receivers say (a number no member has) is added to `notes`, and a name that two
+    players now share (same_names)."""
     check_not_finished(tournament, change="player")
     rows = parse_players_csv(tournament=tournament, content=content)
     member_numbers = [row.pop("member_number") for row in rows]
@@ -334,7 +335,33 @@ def import_players(
         for _receiver, said in answers:
             if notes is not None and said:
                 notes.extend(said)
+    if notes is not None:
+        notes.extend(same_names(tournament, players))
     return players
+
+
+def same_names(tournament: Tournament, players: list[Player]) -> list[str]:
+    """A name the new `players` share with another player of the tournament (the file's own,
+    or one there already): imported all the same (two people may share a name), but said, in
+    case one person was registered twice."""
+    names = {player.name.casefold() for player in players}
+    by_name: dict[str, list[Player]] = {}
+    for player in tournament.players.order_by("number"):
+        if player.name.casefold() in names:
+            by_name.setdefault(player.name.casefold(), []).append(player)
+    return [
+        _(
+            "%(name)s is the name of %(count)s players (%(numbers)s): if they are one person, "
+            "remove the extra one."
+        )
+        % {
+            "name": same[0].name,
+            "count": len(same),
+            "numbers": ", ".join(f"#{player.number}" for player in same),
+        }
+        for same in by_name.values()
+        if len(same) > 1
+    ]
 
 
 # ---- stages -------------------------------------------------------------------------------------

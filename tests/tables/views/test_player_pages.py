@@ -135,6 +135,28 @@ def test_import_from_the_console_shows_every_bad_line(organiser_client, tourname
     assert "Not imported, as Roundhouse keeps no such column: &#x27;email&#x27;." in page
 
 
+def test_an_import_says_which_names_two_players_share(organiser_client, tournament):
+    """Two people may share a name, so both are imported; the organiser is told, in case one
+    person was registered twice (in the file itself, or already in the tournament)."""
+    first = SimpleUploadedFile("p.csv", "number,name\n1,José Núñez\n2,Ann\n".encode())
+    organiser_client.post(f"/t/{tournament.slug}/manage/players/import/", {"file": first})
+    again = SimpleUploadedFile(
+        "p.csv", "number,name\n13,josé núñez\n14,Bob\n15,Cy\n16,Cy\n".encode()
+    )
+    response = organiser_client.post(
+        f"/t/{tournament.slug}/manage/players/import/", {"file": again}, follow=True
+    )
+    page = response.content.decode()
+    assert "Imported 4 players." in page
+    assert (
+        "José Núñez is the name of 2 players (#1, #13): if they are one person, remove the "
+        "extra one." in page
+    )
+    assert "Cy is the name of 2 players (#15, #16)" in page
+    assert "Ann is the name" not in page and "Bob is the name" not in page
+    assert tournament.players.count() == 6
+
+
 def test_check_in_everyone_still_registered_asks_first_then_records_each(
     organiser_client, organiser, tournament
 ):
