@@ -98,6 +98,8 @@ def test_an_invitation_accepted_with_an_account(as_organiser, tournament, client
     # Not signed in: the page offers to sign in, and comes back after.
     page = client.get(join_path(made)).content.decode()
     assert "Sign in to accept" in page and f"?next={join_path(made)}" in page
+    sign_in = client.get(f"/accounts/login/?next={join_path(made)}").content.decode()
+    assert f"Once you sign in, you join {tournament.name} as an organiser." in sign_in
     client.post("/accounts/login/", {"login": "dee", "password": PASSWORD})
     assert "Accept the invitation" in client.get(join_path(made)).content.decode()
     accepted = client.post(join_path(made), follow=True)
