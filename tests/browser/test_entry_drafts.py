@@ -166,3 +166,19 @@ def test_an_unusual_score_is_asked_about_together_with_the_errors(new_page, seat
     page.wait_for_url("**/check/")
     assert stored_pips() == [0, 250, 30, 7]
     assert [w["checked"] for w in RoundResult.objects.get().warnings] == [True]
+
+
+def test_the_table_list_says_which_missing_round_waits_typed_on_this_device(new_page, seated):
+    tournament, _table, players, _official = seated
+    page = signed_in_at_round_one(new_page, seated)
+    page.fill(f"#pips-{players[1].pk}", "14")
+    page.goto(f"/t/{tournament.slug}/enter/")
+    chips = page.locator(".table-link").first.locator(".chip")
+    expect(chips.nth(0).locator(".draft-here")).to_be_visible()
+    assert chips.nth(0).inner_text() == "R1: ○ missing · typed on this device, not saved"
+    expect(chips.nth(1).locator(".draft-here")).to_be_hidden()
+    assert chips.nth(1).inner_text() == "R2: ○ missing"
+    page.locator(".table-link").first.click()
+    page.click("#restored-notice button:has-text('Discard and start again')")
+    page.goto(f"/t/{tournament.slug}/enter/")
+    expect(chips.nth(0).locator(".draft-here")).to_be_hidden()

@@ -1,6 +1,8 @@
 // Round entry on a tablet: the form is sent to the API with its Idempotency-Key, and kept on the
 // tablet (localStorage) until the server has it. While the network is down the page says so and
-// resends by itself; the server counts the entry once however often it arrives.
+// resends by itself; the server counts the entry once however often it arrives. What was typed and
+// not saved comes back when the page opens again: said, checked by the server as if sent, and
+// discardable. On the table list (data-list-only) it only marks the rounds typed and not saved.
 (function () {
   "use strict";
 
@@ -365,6 +367,7 @@
   // The draft put back is judged by the server as if it were sent, nothing stored, and its
   // problems marked as a refusal would mark them. Offline, or signed out, it is judged when sent.
   function checkRestored() {
+    var asked = JSON.stringify(collect());
     var fields = new URLSearchParams(new FormData(form));
     fields.set("check_only", "1");
     return fetch(window.location.pathname, {
@@ -375,7 +378,9 @@
     }).then(function (response) {
       return response.ok ? response.json() : {};
     }).then(function (body) {
-      // Marked as a refusal is; the focus taken only if the official has not begun meanwhile.
+      // Marked as a refusal is, unless the scores changed (or were discarded) meanwhile; the
+      // focus taken only if the official has not begun.
+      if (JSON.stringify(collect()) !== asked) return;
       if (body && Object.keys(body).length) errors.show(400, body, touched);
     }).catch(function () {});
   }
@@ -393,6 +398,22 @@
     document.getElementById("restored-notice").hidden = true;
     var first = form.querySelector("input.pips");
     if (first) first.focus();
+  }
+
+  // The table list: a round still missing whose scores wait typed on this tablet says so.
+  function showDraftsHere() {
+    document.querySelectorAll(".draft-here[data-draft-key]").forEach(function (mark) {
+      var draft;
+      try {
+        draft = JSON.parse(localStorage.getItem(mark.dataset.draftKey) || "null");
+      } catch (error) {
+        draft = null;
+      }
+      var pips = (draft && draft.pips) || {};
+      mark.hidden = !(draft && (draft.went_out || Object.keys(pips).some(function (id) {
+        return String(pips[id]).trim();
+      })));
+    });
   }
 
   function updateTotals() {
@@ -454,6 +475,12 @@
   }
 
   var touched = false;  // the official typed or tapped in the form since the page opened
+  if (document.currentScript && document.currentScript.hasAttribute("data-list-only")) {
+    // The table list (enter_home.html) only says which rounds wait typed here: it sends nothing,
+    // so an entry page waiting for its entry to go through still sees it go.
+    showDraftsHere();
+    return;
+  }
   if (form) {
     ["input", "click", "keydown"].forEach(function (type) {
       form.addEventListener(type, function () { touched = true; }, true);
