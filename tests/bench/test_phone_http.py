@@ -155,3 +155,16 @@ def test_unchunk_reads_a_body_split_at_every_point():
         body += unchunk.feed(framed[split:])
         assert body == b"0123456789abcdef" * 5
         assert unchunk.done
+
+
+def test_the_cost_bench_reads_a_standings_sized_answer_as_the_phones_do():
+    """bench/loadgen_cost.py's page: a 500-player fragment's compressed size, whose count the
+    phones read from its first 6 KB."""
+    import gzip
+
+    import loadgen_cost
+    from hall_phones import counted_in
+
+    page = loadgen_cost.page()
+    assert 30_000 < len(page) < 50_000
+    assert counted_in(gzip.decompress(page)[:6000]) == 12
