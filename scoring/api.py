@@ -218,7 +218,8 @@ class RoundResultApi(AnswersVersionChanged, APIView):
                 str,
                 OpenApiParameter.HEADER,
                 description="handling=strict: refuse (400, with `warnings`) a result with an "
-                "unusual score not checked, instead of storing it with its warnings.",
+                "unusual score not checked, instead of storing it with its warnings; the body's "
+                "other errors come in the same answer, each under its key.",
             ),
         ],
     )
