@@ -234,9 +234,7 @@ def test_a_player_who_withdrew_wins_no_medal_and_the_next_takes_it(
 
 
 @pytest.mark.django_db(transaction=True)
-def test_an_event_placed_by_total_has_final_placings_not_playoffs(
-    tournament, as_organiser, client
-):
+def test_an_event_placed_by_total_has_final_placings_not_playoffs(tournament, as_organiser, client):
     stage = qualifying_with_tables(tournament, [4, 4], decides_placings=True)
     page = client.get(f"/en/t/{tournament.slug}/bracket/").content.decode()
     assert "The playoffs have not started yet" not in page
