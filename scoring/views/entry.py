@@ -61,6 +61,7 @@ def enter_home(request: HttpRequest, slug: str) -> HttpResponse:
     """The tables to report, and the ties an official decides (DESIGN.md: the table is flagged
     for the official, who records the decision)."""
     tournament = staffed_tournament(request, slug)
+    retry = request.session.pop(TIEBREAK_RETRY, None)
     seated = []
     for stage in tournament.stages.filter(status=Stage.Status.SEATED).order_by("order"):
         statuses = selectors.round_statuses(stage)
@@ -70,7 +71,9 @@ def enter_home(request: HttpRequest, slug: str) -> HttpResponse:
             for table in ordered
         ]
         flags = tiebreak_flags(
-            standings.standings_meta(stage), {table.number: table.pk for table in ordered}
+            standings.standings_meta(stage),
+            {table.number: table.pk for table in ordered},
+            retry,
         )
         seated.append(
             {"stage": stage, "tables": tables, "flags": flags, "clock": clock.page_clock(stage)}
@@ -78,18 +81,42 @@ def enter_home(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "scoring/enter_home.html", {"tournament": tournament, "stages": seated})
 
 
-def tiebreak_flags(meta: StageStandings | None, table_ids: dict[int, int]) -> list[dict]:
-    """The snapshot's unresolved ties, each with what its decision form needs."""
-    return [
-        {
-            **flag,
-            "message": standings.tie_message(flag),  # in the reader's language
-            "table_id": table_ids.get(flag["table"]),
-            "choices": list(zip(flag["players"], flag["names"], strict=True)),
-            "methods": TiebreakDecision.Method.choices,
-        }
-        for flag in (meta.flags if meta else [])
-    ]
+# A tie-break decision the page refused: its form, why, and what was chosen in it (the session
+# holds it from the refusal to the page the person is sent back to).
+TIEBREAK_RETRY = "roundhouse_tiebreak_retry"
+
+
+def tiebreak_flags(
+    meta: StageStandings | None, table_ids: dict[int, int], retry: dict | None = None
+) -> list[dict]:
+    """The snapshot's unresolved ties, each with what its decision form needs; the form a
+    decision was refused in (`retry`) says why, in the form, with what was chosen still chosen."""
+    flags = []
+    for flag in meta.flags if meta else []:
+        table_id = table_ids.get(flag["table"])
+        form_id = "-".join(
+            ["tiebreak", str(meta.stage_id), str(table_id or "overall")]
+            + [str(player) for player in flag["players"]]
+        )
+        again = retry if retry and retry.get("form") == form_id else {}
+        flags.append(
+            {
+                **flag,
+                "message": standings.tie_message(flag),  # in the reader's language
+                "table_id": table_id,
+                "form_id": form_id,
+                "refused": again.get("error", ""),
+                # (player id, name, the place chosen for them before the refusal)
+                "choices": [
+                    (player, name, again.get("values", {}).get(f"place-{player}", ""))
+                    for player, name in zip(flag["players"], flag["names"], strict=True)
+                ],
+                "method": again.get("values", {}).get("method", ""),
+                "note": again.get("values", {}).get("note", ""),
+                "methods": TiebreakDecision.Method.choices,
+            }
+        )
+    return flags
 
 
 @login_required

@@ -1,6 +1,7 @@
 """A stage's pages beyond the tablet: its progress and tie-break decisions, closing it, scores
 entered from paper, and the public bracket."""
 
+import re
 from typing import Any
 
 from django.contrib import messages
@@ -8,6 +9,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -16,7 +18,7 @@ from django.views.decorators.http import require_POST
 from config.refusals import refusal_text
 from scoring import clock, selectors, services, stages, standings
 from scoring.models import Placing
-from scoring.views.entry import meta, tiebreak_flags
+from scoring.views.entry import TIEBREAK_RETRY, meta, tiebreak_flags
 from tournaments.console import organised_tournament as organised
 from tournaments.csvfiles import ImportRejected
 from tournaments.exceptions import StateConflict
@@ -145,7 +147,7 @@ def progress(request: HttpRequest, slug: str, order: int) -> HttpResponse:
         "stage": stage,
         "tables": tables,
         "counts": counts,
-        "flags": tiebreak_flags(meta, table_ids),
+        "flags": tiebreak_flags(meta, table_ids, request.session.pop(TIEBREAK_RETRY, None)),
         "rounds": range(1, stage.rounds + 1),
         "unusual": selectors.unusual_results(stage),
     }
@@ -170,7 +172,7 @@ def record_tiebreak_page(request: HttpRequest, slug: str, order: int) -> HttpRes
     except ValidationError as error:
         messages.error(request, _("The decision was not recorded. %(why)s") % {
             "why": refusal_text(error)})  # fmt: skip
-        return _back(request, slug, order)
+        return _back(request, slug, order, retry=_retry(request.POST, refusal_text(error)))
     try:
         services.record_tiebreak(
             stage=stage,
@@ -186,18 +188,35 @@ def record_tiebreak_page(request: HttpRequest, slug: str, order: int) -> HttpRes
         if number is not None:  # which of the page's forms it was
             text = _("Table %(table)s: %(problem)s") % {"table": number, "problem": text}
         messages.error(request, _("The decision was not recorded. %(why)s") % {"why": text})
+        return _back(request, slug, order, retry=_retry(request.POST, refusal_text(error)))
     else:
         messages.success(request, _("The tie-break decision is recorded; the standings follow it."))
     return _back(request, slug, order)
 
 
-def _back(request: HttpRequest, slug: str, order: int) -> HttpResponse:
+def _retry(post, error: str) -> dict | None:
+    """A refused decision's form (its id, as the page names it), why, and what was chosen."""
+    form = post.get("form", "")
+    if not re.fullmatch(r"tiebreak-\d+-(\d+|overall)(-\d+)+", form):
+        return None
+    keep = {key: value[:500] for key, value in post.items()
+            if key.startswith("place-") or key in ("method", "note")}  # fmt: skip
+    return {"form": form, "error": error, "values": keep}
+
+
+def _back(request: HttpRequest, slug: str, order: int, retry: dict | None = None) -> HttpResponse:
+    """To the page the form was on (an official's, or the console); after a refusal, at the
+    form, which says why with what was chosen (TIEBREAK_RETRY)."""
     back = request.POST.get("next", "")
-    if back.startswith(f"/t/{slug}/") and url_has_allowed_host_and_scheme(
-        back, allowed_hosts={request.get_host()}
+    if not (
+        back.startswith(f"/t/{slug}/")
+        and url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()})
     ):
-        return redirect(back)  # the page the form was on: an official's, or the console
-    return redirect("progress", slug=slug, order=order)
+        back = reverse("progress", kwargs={"slug": slug, "order": order})
+    if retry is None:
+        return redirect(back)
+    request.session[TIEBREAK_RETRY] = retry
+    return redirect(f"{back}#{retry['form']}")
 
 
 def _decided_order(post) -> list[int]:

@@ -80,3 +80,29 @@ def test_the_places_chosen_are_the_decided_order(client, anon, stage, tied):
     assert "The tie-break decision is recorded" in page
     rows = anon.get(f"/api/v1/stages/{stage.pk}/standings/").json()["rows"]
     assert [r["player"]["name"] for r in rows][:2] == ["Bob", "Ann"]
+
+
+@pytest.mark.django_db
+def test_a_refused_decision_is_said_in_its_form_with_the_choices_kept(client, stage, tied):
+    """The page goes back to the form itself (its id in the address), which says why and keeps
+    the places, the method and the note chosen, so the official corrects one thing, not all."""
+    ann, bob, _cy = tied
+    form_id = f"tiebreak-{stage.pk}-{Table.objects.get(stage=stage, number=1).pk}-"
+    first = board(client, stage)
+    form_id = form_id + first.split(f'id="{form_id}', 1)[1].split('"', 1)[0]
+    progress = f"/t/{stage.tournament.slug}/manage/stages/{stage.order}/progress/"
+    body = {"form": form_id, "next": progress,
+            "note": "cut cards", "method": "draw"}  # fmt: skip
+    page = decide(client, stage, {ann: "1", bob: "1"}, **body)
+    assert page.redirect_chain[-1][0].endswith(f"#{form_id}")
+    form = page.content.decode().split(f'id="{form_id}"', 1)[1].split("</form>", 1)[0]
+    assert 'role="alert">Not recorded: Each place goes to one player' in markup.unescape(form)
+    for player in (ann, bob):
+        select = form.split(f'name="place-{player.pk}"', 1)[1].split("</select>", 1)[0]
+        assert '<option value="1" selected>' in select
+    assert 'value="cut cards"' in form
+    assert '<option value="draw" selected>' in form
+    # Said once: the next visit shows the form as new.
+    again = board(client, stage).split(f'id="{form_id}"', 1)[1].split("</form>", 1)[0]
+    assert "Not recorded" not in again and "selected" not in again.split('name="method"')[0]
+    assert not TiebreakDecision.objects.filter(stage=stage).exists()
