@@ -407,6 +407,9 @@ def check_round(request: HttpRequest, slug: str, table_id: int, round_no: int) -
             return redirect("check-round", slug=slug, table_id=table.pk, round_no=round_no)
         confirmed = _("Round %(round)s at table %(table)s is confirmed.")
         messages.success(request, confirmed % {"round": round_no, "table": table.number})
+        if RoundResult.objects.filter(table=table, round_no__gt=round_no).exists():
+            # A round gone back to (a correction): its history, not the next round to enter.
+            return redirect("round-history", slug=slug, table_id=table.pk, round_no=round_no)
         return redirect("enter-table", slug=slug, table_id=table.pk)
     sheet = selectors.table_sheet(table)
     before = sheet.totals_before(round_no)

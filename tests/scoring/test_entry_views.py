@@ -320,3 +320,24 @@ def test_a_draft_is_checked_as_if_sent_and_nothing_is_stored(official_client, ta
     assert good.json() == {}
     assert not RoundResult.objects.exists()
     assert not RoundResultVersion.objects.exists()
+
+
+def test_confirming_a_round_goes_on_to_the_next_one_but_a_correction_to_its_history(
+    official_client, table, players
+):
+    """Confirming round 1 moves on to round 2; correcting round 1 once round 2 is in comes back
+    to round 1's history (what was changed, by whom), not to round 3's empty form."""
+    official_client.post(entry_url(table), form(players, key="a"))
+    confirmed = official_client.post(entry_url(table, 1, "check/"))
+    assert confirmed["Location"] == f"/t/{table.stage.tournament.slug}/enter/{table.pk}/"
+    official_client.post(entry_url(table, 2), form(players, key="b"))
+    official_client.post(entry_url(table, 2, "check/"))
+    first = RoundResult.objects.get(round_no=1)
+    official_client.post(
+        entry_url(table),
+        form(players, pips=("0", "21", "30", "7"), key="c", reason="Misread", if_match=first.etag),
+    )
+    again = official_client.post(entry_url(table, 1, "check/"), follow=True)
+    assert again.redirect_chain[-1][0] == entry_url(table, 1, "history/")
+    page = again.content.decode()
+    assert "Round 1 at table" in page and "is confirmed." in page and "Why: Misread" in page
