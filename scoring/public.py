@@ -32,10 +32,11 @@ from tournaments.text import folded
 logger = logging.getLogger(__name__)
 
 # The projector shows a page of 30 players, in two columns of 15 that fit a screen's height, and
-# turns the page every 8 s: 300 players come round in 80 s. Once the event is decided the medals
-# of every division take the screen's top, and the final standings' columns are 11 rows.
+# turns the page every 8 s: 300 players come round in 80 s. Under a taller heading (the medals of
+# every division once the event is decided; a time-limited stage's clock and time called) the
+# columns are of 11, so that the rows stay large enough to read across a hall.
 SCREEN_COLUMN = 15
-SCREEN_PODIUM_COLUMN = 11
+SCREEN_SHORT_COLUMN = 11
 
 
 _fresh_or_304 = not_modified  # a 304 while the visitor (or the cache in front) holds it
@@ -413,7 +414,9 @@ def screen(request: HttpRequest, slug: str) -> HttpResponse:
     seating = stage is not None and stage.status == Stage.Status.SEATED and not newest
     rows = _where_to_sit(stage) if seating else payload["rows"] if payload else []
     placings = podium(tournament, stage)
-    column = SCREEN_PODIUM_COLUMN if placings else SCREEN_COLUMN
+    timer = clock.page_clock(stage) if stage and stage.status == Stage.Status.SEATED else None
+    called = time_called.time_called_summary(stage)
+    column = SCREEN_SHORT_COLUMN if placings or timer or called else SCREEN_COLUMN
     pages = max(1, -(-len(rows) // (2 * column)))
     try:
         page = int(request.GET.get("page", "1")) % pages or pages
@@ -443,8 +446,8 @@ def screen(request: HttpRequest, slug: str) -> HttpResponse:
         "newest": newest,
         "seating": seating,
         "podium": placings,
-        "clock": clock.page_clock(stage) if stage and stage.status == Stage.Status.SEATED else None,
-        "time_called": time_called.time_called_summary(stage),
+        "clock": timer,
+        "time_called": called,
     }
     partial = bool(getattr(request, "htmx", False))
     return render(request, "scoring/_screen.html" if partial else "scoring/screen.html", context)

@@ -2,12 +2,14 @@
 Lakeside Samboree mid-stage (its legend of who would advance) and the Silver Games finished (the
 medals of three divisions), on 4:3, 720p, WXGA and 1080p screens in English and Spanish. Nothing
 below the screen's foot, the legend never over the rows, every medal on the screen and every
-name whole."""
+name whole. Then Lakeside with a clock and time called: a taller heading, fewer rows a page."""
 
 import pytest
 
-from scoring.demo import DEMO_SLUG, load_demo
+from scoring import clock
+from scoring.demo import DEMO_ORGANISER, DEMO_SLUG, load_demo
 from scoring.demo_events import SILVER_SLUG
+from tournaments.models import Tournament
 
 pytestmark = pytest.mark.browser
 
@@ -47,6 +49,20 @@ def demo(transactional_db):
     load_demo()
 
 
+def mid_stage_problems(page, where: str, rows_shown: int) -> list[str]:
+    """The Lakeside's projector: within the screen, its legend clear of the rows."""
+    problems = [f"{where}: {p}" for p in page.evaluate(BELOW_OR_CUT)]
+    rows = page.evaluate(BOXES, ".screen-table tr")
+    assert len(rows) == rows_shown + 2, where  # two columns and their headings
+    legend = page.evaluate(BOXES, ".screen-legend")
+    assert len(legend) == 1, f"{where}: the legend of ✓ is not shown"
+    return problems + [
+        f"{where}: the legend over the row {row[0]!r}"
+        for row in rows
+        if overlapping(legend[0], row)
+    ]
+
+
 @pytest.mark.parametrize("language", ["en", "es"])
 def test_the_projector_fits_every_screen_mid_stage_and_finished(new_page, demo, language):
     problems = []
@@ -56,16 +72,7 @@ def test_the_projector_fits_every_screen_mid_stage_and_finished(new_page, demo, 
 
         page.goto(f"/{language}/t/{DEMO_SLUG}/screen/")
         assert page.evaluate("document.documentElement.scrollHeight") <= height, where
-        problems += [f"{where} lakeside: {p}" for p in page.evaluate(BELOW_OR_CUT)]
-        rows = page.evaluate(BOXES, ".screen-table tr")
-        assert len(rows) == 32, where  # two columns of 15 and their headings
-        legend = page.evaluate(BOXES, ".screen-legend")
-        assert len(legend) == 1, f"{where}: the legend of ✓ is not shown"
-        problems += [
-            f"{where} lakeside: the legend over the row {row[0]!r}"
-            for row in rows
-            if overlapping(legend[0], row)
-        ]
+        problems += mid_stage_problems(page, f"{where} lakeside", 30)  # two columns of 15
         problems += [f"{where} lakeside: {name!r} cut" for name in page.evaluate(CUT_NAMES)]
 
         page.goto(f"/{language}/t/{SILVER_SLUG}/screen/")
@@ -87,4 +94,29 @@ def test_the_projector_fits_every_screen_mid_stage_and_finished(new_page, demo, 
             if overlapping(medal, row)
         ]
         problems += [f"{where} silver: {name!r} cut" for name in page.evaluate(CUT_NAMES)]
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_the_projector_with_a_clock_and_time_called_fits_every_screen(new_page, demo, language):
+    lakeside = Tournament.objects.get(slug=DEMO_SLUG)
+    stage = lakeside.stages.get(order=1)
+    stage.time_limit_minutes = 60
+    stage.save()
+    organiser = lakeside.staff.get(user__username=DEMO_ORGANISER).user
+    clock.start_clock(stage, by=organiser)
+    clock.call_time(stage, by=organiser)  # tables 9 and 10 stop after round 3
+    problems = []
+    for width, height in SCREENS:
+        page = new_page({"width": width, "height": height})
+        page.goto(f"/{language}/t/{DEMO_SLUG}/screen/")
+        assert page.locator(".screen-head .clock").is_visible()
+        assert page.locator(".time-called-tables li").count() == 2
+        assert page.evaluate("document.documentElement.scrollHeight") <= height
+        problems += mid_stage_problems(page, f"{width}x{height} {language}", 22)  # 2 of 11
+        smallest = page.evaluate(
+            "() => Math.min(...[...document.querySelectorAll('.screen-table td')]"
+            ".map(e => parseFloat(getComputedStyle(e).fontSize)))"
+        )
+        assert smallest >= height / 34, f"{width}x{height}: {smallest}px rows"
     assert not problems, "\n".join(problems)
