@@ -5,9 +5,10 @@ Why not loadgen.HttpClient, which the officials and the other benchmarks use: a 
 process reads thousands of answers in the half second after each version, and each answer's
 Python is what makes its event loop late (and the phones' latencies with it). HttpClient reads
 through asyncio's streams (a reader, a writer, a semaphore and a timeout's context per request);
-here the answer is gathered in `data_received` and handed over once, whole. Reading a 40 KB
-answer on a kept-alive connection took about 73 µs of CPU here against 110 µs for HttpClient,
-both on uvloop (docs/PERFORMANCE.md). The answers are the same `loadgen.Response`, the failures
+here the answer is gathered in `data_received` and handed over once, whole. A 40 KB answer on
+a kept-alive connection costs 79 µs of CPU here against 92 µs for HttpClient, both on uvloop
+(bench/loadgen_cost.py; 108 µs for HttpClient on the standard library's loop, as the hall ran
+before). The answers are the same `loadgen.Response`, the failures
 the same `loadgen.HttpError`, so `loadgen.timed` times either.
 """
 
