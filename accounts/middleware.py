@@ -4,7 +4,6 @@ from datetime import timedelta
 
 from django.contrib import messages
 from django.contrib.auth import SESSION_KEY, get_user_model, logout
-from django.db.models import Q
 from django.http import HttpRequest
 from django.shortcuts import redirect
 from django.utils import timezone
@@ -12,9 +11,11 @@ from django.utils.translation import get_language_from_path
 from django.utils.translation import gettext as _
 
 from tournaments.models import Staff
+from tournaments.services.staff import TABLET_PREFIX
 
 # How often a signed-in person's activity is written: at most once in this while.
 SEEN_EVERY = timedelta(minutes=5)
+SEEN_KEY = "roundhouse_seen"
 # What a tablet session (an official without an account) may open besides its tournament's
 # pages and the API: signing out, the language switch, and static files.
 TABLET_OPEN = ("/api/", "/accounts/logout/", "/i18n/", "/static/", "/health/")
@@ -23,7 +24,7 @@ TABLET_OPEN = ("/api/", "/accounts/logout/", "/i18n/", "/static/", "/health/")
 class StaffSessionMiddleware:
     """A tablet session (an official's invitation accepted without an account) reaches only its
     own tournament's pages, the API and sign-out: no account pages, no new tournament. Every
-    signed-in person's activity is noted on their roles, at most every few minutes."""
+    signed-in person's last activity is noted on their roles, at most every few minutes."""
 
     def __init__(self, get_response) -> None:
         self.get_response = get_response
@@ -41,12 +42,12 @@ class StaffSessionMiddleware:
                 user = None
             elif tablet is not None and not self._allowed(request.path, tablet.tournament.slug):
                 return redirect("enter", slug=tablet.tournament.slug)
-        elif user is not None and SESSION_KEY in getattr(request, "session", {}):
+        elif user is not None and not user.is_authenticated and SESSION_KEY in request.session:
             self._ended(request)  # signed in, and no more: a tablet an organiser removed?
         response = self.get_response(request)
         # Activity is a request that went through: a refused one changes nothing, this included.
         if user is not None and user.is_authenticated and response.status_code < 400:
-            self._seen(user)
+            self._seen(request, user)
         return response
 
     @staticmethod
@@ -57,7 +58,11 @@ class StaffSessionMiddleware:
         at the tablet has no account for."""
         former = (
             get_user_model()
-            .objects.filter(pk=request.session[SESSION_KEY], is_active=False)
+            .objects.filter(
+                pk=request.session[SESSION_KEY],
+                is_active=False,
+                username__startswith=TABLET_PREFIX,
+            )
             .first()
         )
         if former is None or former.has_usable_password():
@@ -79,12 +84,10 @@ class StaffSessionMiddleware:
         return path.startswith((f"/t/{slug}/", *TABLET_OPEN))
 
     @staticmethod
-    def _seen(user) -> None:
-        """Note the person's activity on each of their roles not noted in the last SEEN_EVERY:
-        one UPDATE, which changes no row on most requests. Per role, not per session: a role
-        given during the session (an invitation accepted, a tournament created) is noted on the
-        next request, not minutes later."""
+    def _seen(request: HttpRequest, user) -> None:
         now = timezone.now()
-        Staff.objects.filter(user=user).filter(
-            Q(last_seen_at__isnull=True) | Q(last_seen_at__lt=now - SEEN_EVERY)
-        ).update(last_seen_at=now)
+        last = request.session.get(SEEN_KEY)
+        if last is not None and now.timestamp() - last < SEEN_EVERY.total_seconds():
+            return
+        request.session[SEEN_KEY] = now.timestamp()
+        Staff.objects.filter(user=user).update(last_seen_at=now)

@@ -257,6 +257,7 @@ def accept_invitation(*, invitation: Invitation, user: AbstractBaseUser) -> Staf
             user=user,
             role=invitation.role,
             joined_via=Staff.Joined.INVITATION,
+            last_seen_at=timezone.now(),  # accepting it is their activity
         )
     elif staff.role == Staff.Role.OFFICIAL and invitation.role == Staff.Role.ORGANISER:
         staff.role = Staff.Role.ORGANISER
@@ -306,6 +307,7 @@ def join_on_tablet(*, invitation: Invitation) -> Staff:
         user=user,
         role=Staff.Role.OFFICIAL,
         joined_via=Staff.Joined.TABLET,
+        last_seen_at=timezone.now(),  # joining is the tablet's activity
     )
     invitation.accepted_by, invitation.accepted_at = user, timezone.now()
     invitation.save(update_fields=["accepted_by", "accepted_at"])

@@ -7,6 +7,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournaments.models import Division, Staff, StaffEvent, Tournament
@@ -61,6 +62,7 @@ def create_tournament(
         user=by,
         role=Staff.Role.ORGANISER,
         joined_via=Staff.Joined.CREATED,
+        last_seen_at=timezone.now(),  # creating it is their activity
     )
     StaffEvent.objects.create(
         tournament=tournament,
