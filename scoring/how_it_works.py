@@ -145,8 +145,7 @@ def how_it_works_page(request: HttpRequest, slug: str) -> HttpResponse:
         "preset_label": tournament.get_preset_display(),
         "deal": deal,
         "stages": rules,
-        # The last stage places everyone by total: no playoff follows anywhere.
-        "no_playoff": bool(rules) and rules[-1].by_total,
+        "no_playoff": tournament.placed_by_total,
         "tiebreaks": tiebreak_order(tournament),
         "decisions": [method.label for method in DecisionMethod],
         "final_places": FINAL_PLACES_DECIDED,

@@ -23,7 +23,7 @@ from config.client_ip import client_ip
 from config.refusals import refusal_status, refusal_text
 from scoring import clock, rules, selectors, services, standings, time_called
 from scoring.exceptions import KeyReused, UnusualScores, VersionChanged, VersionRequired
-from scoring.models import RoundResult, StageStandings, TiebreakDecision
+from scoring.models import RoundResult, RoundResultVersion, StageStandings, TiebreakDecision
 from scoring.services.results import check_round_result
 from tables.models import Table
 from tournaments.exceptions import StateConflict
@@ -407,8 +407,8 @@ def check_round(request: HttpRequest, slug: str, table_id: int, round_no: int) -
             return redirect("check-round", slug=slug, table_id=table.pk, round_no=round_no)
         confirmed = _("Round %(round)s at table %(table)s is confirmed.")
         messages.success(request, confirmed % {"round": round_no, "table": table.number})
-        if RoundResult.objects.filter(table=table, round_no__gt=round_no).exists():
-            # A round gone back to (a correction): its history, not the next round to enter.
+        if result.versions.filter(action=RoundResultVersion.Action.CORRECTED).exists():
+            # A confirmed round gone back to and corrected: its history, not the next round.
             return redirect("round-history", slug=slug, table_id=table.pk, round_no=round_no)
         return redirect("enter-table", slug=slug, table_id=table.pk)
     sheet = selectors.table_sheet(table)

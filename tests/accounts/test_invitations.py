@@ -99,7 +99,9 @@ def test_an_invitation_accepted_with_an_account(as_organiser, tournament, client
     page = client.get(join_path(made)).content.decode()
     assert "Sign in to accept" in page and f"?next={join_path(made)}" in page
     sign_in = client.get(f"/accounts/login/?next={join_path(made)}").content.decode()
-    assert f"Once you sign in, you join {tournament.name} as an organiser." in sign_in
+    assert f"Sign in, then accept the invitation to join {tournament.name} as an organiser." in (
+        sign_in
+    )
     client.post("/accounts/login/", {"login": "dee", "password": PASSWORD})
     assert "Accept the invitation" in client.get(join_path(made)).content.decode()
     accepted = client.post(join_path(made), follow=True)
@@ -353,7 +355,9 @@ def test_the_invitation_pages_end_their_sentences_once(as_organiser, tournament,
         .content.decode()
         .split()
     )
-    assert re.search(r"works until [A-Z][a-z]+\.? \d{1,2}, \d{4}, \d{1,2}:\d\d [AP]M\.</p>", page), page
+    assert re.search(
+        r"works until [A-Z][a-z]+\.? \d{1,2}, \d{4}, \d{1,2}:\d\d [AP]M\.</p>", page
+    ), page
     join = " ".join(Client().get(join_path(made)).content.decode().split())
     assert re.search(r"The link works once, until [^<]*[AP]M\.</p>", join)
     assert ".." not in re.sub(r"<[^>]*>", "", join).replace("...", "")

@@ -247,7 +247,8 @@ def test_an_event_placed_by_total_has_final_placings_not_playoffs(tournament, as
     play_stage(stage)
     assert close(as_organiser, stage).status_code == 202
     placed = client.get(f"/en/t/{tournament.slug}/bracket/").content.decode()
-    assert "Final placings" in placed and "This tournament has no playoffs" not in placed
+    assert '<ol class="placings">' in placed and "This tournament has no playoffs" not in placed
+    assert "playoffs" not in placed.lower().split("<main", 1)[1]
 
 
 def test_an_event_with_playoffs_still_says_playoffs(tournament, client):

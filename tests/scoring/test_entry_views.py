@@ -325,12 +325,13 @@ def test_a_draft_is_checked_as_if_sent_and_nothing_is_stored(official_client, ta
 def test_confirming_a_round_goes_on_to_the_next_one_but_a_correction_to_its_history(
     official_client, table, players
 ):
-    """Confirming round 1 moves on to round 2; correcting round 1 once round 2 is in comes back
-    to round 1's history (what was changed, by whom), not to round 3's empty form."""
+    """Confirming a round moves on, even one confirmed after a later round is in (a second
+    official's check); confirming a correction of round 1 comes back to round 1's history (what
+    was changed, by whom), not to round 3's empty form."""
     official_client.post(entry_url(table), form(players, key="a"))
+    official_client.post(entry_url(table, 2), form(players, key="b"))
     confirmed = official_client.post(entry_url(table, 1, "check/"))
     assert confirmed["Location"] == f"/t/{table.stage.tournament.slug}/enter/{table.pk}/"
-    official_client.post(entry_url(table, 2), form(players, key="b"))
     official_client.post(entry_url(table, 2, "check/"))
     first = RoundResult.objects.get(round_no=1)
     official_client.post(

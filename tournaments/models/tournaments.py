@@ -123,10 +123,8 @@ class Tournament(models.Model):
 
     @cached_property
     def placed_by_total(self) -> bool:
-        """No playoff: a stage places everyone by total when it closes, and no playoff level
-        exists (a county Silver Games). Its public pages say "Final placings", not "Playoffs"."""
-        stages = self.stages.all()
-        return (
-            stages.filter(decides_placings=True).exists()
-            and not stages.filter(kind="playoff").exists()
-        )
+        """No playoff: its last stage places everyone by total when it closes (a county Silver
+        Games). Its public pages say "Final placings", not "Playoffs"; "How it works" says no
+        playoff follows."""
+        last = self.stages.order_by("-order").only("decides_placings").first()
+        return last is not None and last.decides_placings
