@@ -182,3 +182,21 @@ def test_the_table_list_says_which_missing_round_waits_typed_on_this_device(new_
     page.click("#restored-notice button:has-text('Discard and start again')")
     page.goto(f"/t/{tournament.slug}/enter/")
     expect(chips.nth(0).locator(".draft-here")).to_be_hidden()
+
+
+def test_a_correction_reason_typed_before_any_score_comes_back(new_page, seated):
+    """An official going to correct a confirmed round types the reason first; the page reloads
+    (a dropped connection, a tap on the address bar): the reason is there, said as restored."""
+    from scoring import services
+
+    tournament, table, players, official = seated
+    services.confirm_round_result(
+        result=submitted(table, players, [0, 10, 20, 30], official), by=official
+    )
+    page = new_page(TABLET)
+    sign_in(page, official.username, next_path=f"/t/{tournament.slug}/enter/{table.pk}/1/")
+    page.fill("#id_reason", "The paper sheet said 29")
+    page.reload()
+    expect(page.locator("#id_reason")).to_have_value("The paper sheet said 29")
+    expect(page.locator("#restored-notice .restored-text")).to_have_text(RESTORED)
+    assert [page.input_value(f"#pips-{p.pk}") for p in players] == ["0", "10", "20", "30"]

@@ -298,7 +298,8 @@
     function values(draft) {
       var pips = {};
       Object.keys(draft.pips || {}).forEach(function (id) { pips[id] = pipsValue(String(draft.pips[id])); });
-      return JSON.stringify([pips, draft.went_out || ""]);
+      // (the reason too: a correction's reason typed before any score changed is kept)
+      return JSON.stringify([pips, draft.went_out || "", draft.reason || ""]);
     }
     return values(a) === values(b);
   }
