@@ -45,7 +45,10 @@ class Unchunk:
             if self.ending:
                 self.done = not line  # (a trailer line would come first: none are sent)
             elif line:
-                self.left = int(line.split(b";")[0], 16)
+                try:
+                    self.left = int(line.split(b";")[0], 16)
+                except ValueError:
+                    raise ConnectionError(f"not a chunk size: {line[:40]!r}") from None
                 self.ending = self.left == 0
             # else: the line end after a chunk's data
         return b"".join(out)
@@ -92,7 +95,11 @@ class _Answer(asyncio.Protocol):
             if not self._read_head(head):
                 return
         if self.unchunk is not None:
-            self.body.append(self.unchunk.feed(data))
+            try:
+                self.body.append(self.unchunk.feed(data))
+            except ConnectionError as error:
+                self._failed(error)
+                return
             if self.unchunk.done:
                 self._answered()
             return
@@ -117,7 +124,7 @@ class _Answer(asyncio.Protocol):
         self.head = (status, headers)
         if self.method == "HEAD" or status in (204, 304) or 100 <= status < 200:
             self.length = 0
-        elif "content-length" in headers:
+        elif headers.get("content-length", "").isdigit():
             self.length = int(headers["content-length"])
         elif headers.get("transfer-encoding", "").lower() == "chunked":
             self.unchunk = Unchunk()

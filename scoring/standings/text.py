@@ -10,7 +10,7 @@ from scoring.standings.records import SeatFacts
 
 
 def and_names(names: Sequence[str]) -> str:
-    """The names joined with "and", in the active language."""
+    """The names joined with "and", in the active language: "Ann and Bo and Cy"."""
     joined = names[0]
     for name in names[1:]:
         joined = _("%(names)s and %(name)s") % {"names": joined, "name": name}

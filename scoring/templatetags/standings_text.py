@@ -9,5 +9,5 @@ register = template.Library()
 
 @register.filter(name="and_names")
 def and_names_filter(names) -> str:
-    """["Ann", "Bo", "Cy"] -> "Ann, Bo and Cy"-like, in the active language ("Ann y Bo")."""
+    """["Ann", "Bo"] -> "Ann and Bo", in the active language ("Ann y Bo")."""
     return and_names(list(names)) if names else ""

@@ -3,6 +3,7 @@ every stage, with what the ranking counts mid-stage and how a tie-break placed t
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils.html import format_html
 
 from scoring import games, standings, time_called
 from scoring.models import Placing, RoundResult, Score, StageStandings, StandingRow
@@ -97,7 +98,11 @@ def player_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 
 def _place(rank: int | None, tied: bool) -> str:
-    return "" if rank is None else f"{rank}=" if tied else str(rank)
+    """A place as the standings show it: "3", or "3=" shared (the "=" not read out: the page
+    says "tied" after the sentence)."""
+    if rank is None:
+        return ""
+    return format_html('{}<span aria-hidden="true">=</span>', rank) if tied else str(rank)
 
 
 def _neighbours(rows) -> dict[int, str]:

@@ -199,8 +199,9 @@ def _retry(post, error: str) -> dict | None:
     form = post.get("form", "")
     if not re.fullmatch(r"tiebreak-\d+-(\d+|overall)(-\d+)+", form):
         return None
+    players = form.split("-")[3:]  # the tied players the form names: their places only
     keep = {key: value[:500] for key, value in post.items()
-            if key.startswith("place-") or key in ("method", "note")}  # fmt: skip
+            if key in {f"place-{p}" for p in players} or key in ("method", "note")}  # fmt: skip
     return {"form": form, "error": error, "values": keep}
 
 

@@ -142,6 +142,8 @@ def test_an_answer_cut_midway_or_late_or_unframed_is_an_error_not_a_short_body()
             await phone.request("GET", "/")
 
     run(serving(lambda c, n: b"SSH-2.0-OpenSSH\r\n\r\n", check_not_http))
+    bad_chunk = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nhello\r\n"
+    run(serving(lambda c, n: bad_chunk, check_not_http))  # an error, not a phone's task ended
     with pytest.raises(ValueError, match="loopback only"):
         PhoneClient("example.org", 80)
 

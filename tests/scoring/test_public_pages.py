@@ -199,7 +199,7 @@ def test_player_page_shows_the_seat_now_and_round_scores(client, tournament, sta
     assert "Now: Qualifying, <strong>table 1</strong>, seat 2" in page
     # Both tables' winners lead; Bob and Di, second at their tables on the same total, share
     # third place, shown as the standings show it.
-    assert "Rank 3= overall, 2 at the table" in page
+    assert 'Rank 3<span aria-hidden="true">=</span> overall, 2 at the table' in page
     assert 'hx-trigger="every 15s"' in page  # keeps itself current, like the standings
     assert '<span class="badge">out</span>' not in page  # Bob, in seat 2, never went out
     winner = Player.objects.get(tournament=tournament, name="Ann Baker")  # seat 1 goes out
@@ -213,14 +213,16 @@ def test_a_tied_player_page_shows_the_shared_place_as_the_standings_do(client, t
     standings = client.get(f"/en/t/{tournament.slug}/").content.decode()
     assert standings.count('3<span aria-hidden="true">=</span>') == 2  # Bob and Di
     page = client.get(f"/en/t/{tournament.slug}/players/{player.number}/").content.decode()
-    assert "Rank 3= overall, 2 at the table" in page
-    assert '<span class="visually-hidden"> (tied)</span>' in page  # read out, not "equals"
+    assert 'Rank 3<span aria-hidden="true">=</span> overall, 2 at the table' in page
+    assert (
+        '<span class="visually-hidden"> (tied)</span>' in page
+    )  # the "=" is not read out; this is
     spanish = client.get(f"/es/t/{tournament.slug}/players/{player.number}/").content.decode()
-    assert "Puesto 3= en general, 2 en la mesa" in spanish
+    assert 'Puesto 3<span aria-hidden="true">=</span> en general, 2 en la mesa' in spanish
     # Separated (as a tie-break decision does), and tied at the table instead.
     StandingRow.objects.filter(stage=stage, player=player).update(tied=False, table_tied=True)
     page = client.get(f"/en/t/{tournament.slug}/players/{player.number}/").content.decode()
-    assert "Rank 3 overall, 2= at the table" in page
+    assert 'Rank 3 overall, 2<span aria-hidden="true">=</span> at the table' in page
 
 
 def test_find_a_player_by_number_or_name(client, tournament, stage):
