@@ -44,7 +44,9 @@ def test_close_is_refused_while_results_are_missing_or_unconfirmed(as_organiser,
     assert stage.status == "seated"
 
 
-def test_close_is_refused_while_a_tie_decides_who_advances(as_organiser, as_official, tournament):
+def tied_for_first_at_table_one(tournament):
+    """Two tables of three played out; at table 1, the first two tied for the place that
+    decides who advances. The stage and table 1's players."""
     stage = qualifying_with_tables(tournament, [3, 3])
     (a, b, c), other = (
         [s.player for s in table.seats.order_by("position")]
@@ -53,6 +55,11 @@ def test_close_is_refused_while_a_tie_decides_who_advances(as_organiser, as_offi
     for round_no in (1, 2):
         play(stage, [a, b, c], round_no, [0, 0, 9], blocked=True)
         play(stage, other, round_no, [0, 5, 10])
+    return stage, (a, b, c)
+
+
+def test_close_is_refused_while_a_tie_decides_who_advances(as_organiser, as_official, tournament):
+    stage, (a, b, _c) = tied_for_first_at_table_one(tournament)
     response = close(as_organiser, stage)
     assert response.status_code == 409
     assert (
@@ -349,14 +356,7 @@ def test_duplicate_names_from_before_block_no_other_change(as_organiser, tournam
 
 
 def test_the_public_standings_name_a_deciding_tie_in_each_language(client, tournament):
-    stage = qualifying_with_tables(tournament, [3, 3])
-    (a, b, c), other = (
-        [s.player for s in table.seats.order_by("position")]
-        for table in Table.objects.filter(stage=stage).order_by("number")
-    )
-    for round_no in (1, 2):
-        play(stage, [a, b, c], round_no, [0, 0, 9], blocked=True)
-        play(stage, other, round_no, [0, 5, 10])
+    _stage, (a, b, _c) = tied_for_first_at_table_one(tournament)
     english = client.get(f"/en/t/{tournament.slug}/").content.decode()
     assert f"Table 1: {a.name} &amp; {b.name}" not in english
     assert f"Table 1: {a.name} and {b.name} are tied for place 1; an official" in english
