@@ -32,7 +32,7 @@ from django.template.loader import get_template
 from django.test import Client, RequestFactory
 from django.utils import translation
 
-from scoring import public, selectors, standings
+from scoring import public, selectors, standings, standings_html
 from tournaments.models import Tournament
 
 RUNS = 20
@@ -124,11 +124,11 @@ def page() -> dict[str, Any]:
     with translation.override("en"):
         cold = []
         for _ in range(5):
-            key = public.table_cache_key(stage, meta)
+            key = standings_html.table_cache_key(stage, meta)
             caches["local"].delete(key)  # kept in the process as well as in Redis
             cache.delete(key)
             start = time.perf_counter()
-            public.standings_table(tournament, stage, meta)
+            standings_html.standings_table(tournament, stage, meta)
             cold.append(time.perf_counter() - start)
 
     parts = {name: median_ms(times) for name, times in clock.items()}
@@ -159,7 +159,7 @@ def template_variants(tournament, stage, meta, payload) -> dict[str, float]:
     rounds = list(range(1, stage.rounds + 1))
 
     def context_for(rows_payload: dict) -> dict:
-        rows = public._display_rows(tournament, stage, rows_payload, rounds)
+        rows = standings_html._display_rows(tournament, stage, rows_payload, rounds)
         return {"rows": rows, "rounds": rounds}
 
     tenth = {**payload, "rows": payload["rows"][: max(1, len(payload["rows"]) // 10)]}

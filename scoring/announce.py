@@ -114,14 +114,18 @@ def announce_rebuild(
         return False
     version = live_version(stage_id=stage_id, built_seq=built_seq)
     started = time.monotonic()
+    pages = 1
     if settings.LIVE_PUBLIC_ORIGIN:
         # The snapshot's standings tables drawn here, in the worker, for every language (kept
         # in Redis for the web processes): the web's render of the warm fetch below only wraps
-        # them, and the officials' requests do not wait behind 500 rows drawn twice.
-        for _receiver, failed in snapshot_announcing.send_robust(sender=None, stage_id=stage_id):
-            if isinstance(failed, Exception):
-                logger.warning("live push: could not draw the standings of %s: %s", slug, failed)
-    warm(slug, version)
+        # them, and the officials' requests do not wait behind 500 rows drawn twice. The
+        # receiver answers how many pages of rows they have.
+        for _receiver, answer in snapshot_announcing.send_robust(sender=None, stage_id=stage_id):
+            if isinstance(answer, Exception):
+                logger.warning("live push: could not draw the standings of %s: %s", slug, answer)
+            elif isinstance(answer, int):
+                pages = max(pages, answer)
+    warm(slug, version, pages)
     request = urllib.request.Request(
         base + slug,
         data=message(version, tables).encode(),
@@ -145,20 +149,28 @@ def announce_rebuild(
     return True
 
 
-def warm(slug: str, version: str) -> None:
-    """Fetch the standings' live part at the new version through nginx, in each language, before
-    the pages hear of it (settings.LIVE_PUBLIC_ORIGIN: the scheme and host the phones use, part of
-    nginx's cache key). The burst of phones that follows the message then finds it in the cache;
-    otherwise all but one would wait on nginx's cache lock, which it checks every 500 ms.
+# Warm fetches made at once: a few of the public pool's threads (gunicorn's), not all.
+WARM_AT_ONCE = 4
+
+
+def warm(slug: str, version: str, pages: int = 1) -> None:
+    """Fetch the standings' live part at the new version through nginx, each of its `pages` of
+    rows in each language, before the pages hear of it (settings.LIVE_PUBLIC_ORIGIN: the scheme
+    and host the phones use, part of nginx's cache key). The burst of phones that follows the
+    message then finds it in the cache; otherwise all but one would wait on nginx's cache lock,
+    which it checks every 500 ms.
     Never raises; a failed fetch costs the phones that wait."""
     origin = settings.LIVE_PUBLIC_ORIGIN
     if not origin:
         return
     nginx, public = urlsplit(settings.LIVE_PUBLISH_URL), urlsplit(origin)
 
-    def fetch(code: str) -> None:
+    def fetch(code_page: tuple[str, int]) -> None:
+        code, page = code_page
+        rows = f"page={page}&" if page > 1 else ""
         with translation.override(code):  # the address live.js asks: the part's hx-get, and v
-            path = f"{reverse('tournament-home', args=[slug])}?{VERSION_PARAMETER}={version}"
+            home = reverse("tournament-home", args=[slug])
+        path = f"{home}?{rows}{VERSION_PARAMETER}={version}"
         request = urllib.request.Request(
             f"{nginx.scheme}://{nginx.netloc}{path}",
             headers={
@@ -174,5 +186,6 @@ def warm(slug: str, version: str) -> None:
         except Exception as error:
             logger.warning("live push: could not warm %s: %s", path, error)
 
-    with ThreadPoolExecutor(max_workers=len(settings.LANGUAGES)) as pool:
-        list(pool.map(fetch, [code for code, _ in settings.LANGUAGES]))
+    asked = [(code, page) for page in range(1, pages + 1) for code, _ in settings.LANGUAGES]
+    with ThreadPoolExecutor(max_workers=min(WARM_AT_ONCE, len(asked))) as pool:
+        list(pool.map(fetch, asked))

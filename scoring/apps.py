@@ -23,9 +23,9 @@ class ScoringConfig(AppConfig):
 
         seating_changed.connect(seats_changed, dispatch_uid="scoring-standings-seating")
         # Live push: the worker draws a new snapshot's tables before announcing it.
-        from scoring import announce, public
+        from scoring import announce, standings_html
 
         announce.snapshot_announcing.connect(
-            public.draw_standings_tables, dispatch_uid="scoring-public-draw-tables"
+            standings_html.draw_standings_tables, dispatch_uid="scoring-public-draw-tables"
         )
         player_changed.connect(player_edited, dispatch_uid="scoring-standings-player")

@@ -7,23 +7,18 @@ import logging
 import re
 from typing import Any
 
-from django.conf import settings
-from django.core.cache import cache, caches
 from django.db import connection
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.template.loader import render_to_string
-from django.urls import reverse
-from django.utils import translation
 from django.utils.cache import patch_vary_headers
-from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from config.http_cache import VERSION_PARAMETER, not_modified
 from scoring import clock, games, selectors, standings, time_called
-from scoring.divisions import chosen_division, division_members, division_rows, podium
+from scoring.divisions import chosen_division, division_members, podium
 from scoring.models import RoundResult, StageStandings
+from scoring.standings_html import ALL, asked_page, digest, keep, kept, standings_table
 from tables.models import Table
 from tournaments.csvfiles import whole_number
 from tournaments.models import Player, Stage, Tournament
@@ -55,27 +50,22 @@ def _etag(*parts: object) -> str:
 
 
 def _standings_etag(
-    stage_id: int, built_seq: int, status: str, tournament_name: str, stage_name: str, partial: bool
+    stage_id: int,
+    built_seq: int,
+    status: str,
+    tournament_name: str,
+    stage_name: str,
+    partial: bool,
+    page: int | None = 1,
 ) -> str:
     """The standings page's version: the snapshot, the stage's status (closing a stage changes
     the page, "This stage is over.", but not the snapshot) and the names (renamed in the admin,
     the page must not stay as it was; hashed, as they may hold quotes and letters a header
-    cannot)."""
+    cannot); and the page of rows, after the first."""
     names = "\x00".join((tournament_name, stage_name)).encode()
     names_tag = hashlib.blake2b(names, digest_size=6).hexdigest()
-    return _etag("standings", stage_id, built_seq, status, names_tag, int(partial))
-
-
-def _in_page_language(payload: dict[str, Any] | None) -> dict[str, Any] | None:
-    """The standings payload with its notes and tie-breaks in the page's language (the snapshot
-    keeps facts, in English)."""
-    if payload is None:
-        return None
-    rows = [
-        {**row, "note": standings.note_text(row["note"])} if row["note"] else row
-        for row in standings.explained(payload["rows"])
-    ]
-    return {**payload, "rows": rows}
+    rows = () if page == 1 else (f"p{page or ALL}",)
+    return _etag("standings", stage_id, built_seq, status, names_tag, int(partial), *rows)
 
 
 def _standings_state(
@@ -132,8 +122,9 @@ def _current_version(slug: str) -> tuple[Any, ...] | None:
 def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
     """Live standings of the current stage: one query, then the page from the cache. With
     ?stage=<order>, an earlier stage's (the qualifying standings while the playoffs are on),
-    rendered for the request."""
+    rendered for the request; with ?page=<n> (or all), that page of rows."""
     partial = bool(getattr(request, "htmx", False))
+    page = asked_page(request.GET.get("page", ""))
     chosen = request.GET.get("stage", "")
     order = int(chosen) if chosen.isascii() and chosen.isdigit() and len(chosen) < 6 else None
     asked_division = request.GET.get("division", "")
@@ -141,7 +132,9 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
     current = _current_version(slug) if fast else None
     if current is not None and current[4] is not None:  # built at least once
         tournament_id, stage_id, status, built_seq, _, tournament_name, stage_name = current
-        etag = _standings_etag(stage_id, built_seq, status, tournament_name, stage_name, partial)
+        etag = _standings_etag(
+            stage_id, built_seq, status, tournament_name, stage_name, partial, page
+        )
         if (unchanged := _fresh_or_304(request, etag)) is not None:
             return unchanged
         if (kept := _kept_page(request, f"standings-page:{tournament_id}:{etag}")) is not None:
@@ -156,20 +149,23 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
     names = "" if stage is None else stage.name if order is None else f"{stage.name}\x00{played}"
     members = division_members(division) if division is not None else None
     if division is not None:  # its own page, of its own version: its name and players of now
-        names += f"\x00{division.pk}:{division.name}:{_digest(members)}"
+        names += f"\x00{division.pk}:{division.name}:{digest(members)}"
     etag = (
-        _standings_etag(stage.pk, meta.built_seq, stage.status, tournament.name, names, partial)
+        _standings_etag(
+            stage.pk, meta.built_seq, stage.status, tournament.name, names, partial, page
+        )
         if stage and meta
-        else _standings_etag(0, 0, "", "", "", partial)
+        else _standings_etag(0, 0, "", "", "", partial, page)
     )
     if (unchanged := _fresh_or_304(request, etag)) is not None:
         return unchanged
 
     def render_page() -> HttpResponse:
+        table = standings_table(tournament, stage, meta, members, page) if stage else None
         context = {
             "tournament": tournament,
             "stage": stage,
-            "standings_table": standings_table(tournament, stage, meta, members) if stage else "",
+            "standings_table": table,
             "meta": meta,
             "podium": podium(tournament, stage) if fast else [],  # the final's page
             "stages": list(reversed(played)) if len(played) > 1 else [],
@@ -177,11 +173,38 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
             "divisions": divisions,
             "division": division,
             "time_called": time_called.time_called_summary(stage),
+            **_rows_links(order, division, table),
         }
         template = "scoring/_standings.html" if partial else "scoring/standings.html"
         return render(request, template, context)
 
     return _live(_shared_page(request, f"standings-page:{tournament.pk}:{etag}", render_page), etag)
+
+
+def _standings_query(order: int | None, division, page: int | None) -> str:
+    """The query of a standings address: its stage, division and page of rows (the first page
+    needs none)."""
+    asked = [("stage", order), ("division", division and division.pk)]
+    if page != 1:
+        asked.append(("page", page or ALL))
+    query = "&".join(f"{name}={value}" for name, value in asked if value)
+    return f"?{query}" if query else ""
+
+
+def _rows_links(order: int | None, division, table) -> dict[str, Any]:
+    """The standings part's own query (its hx-get: the stage, division and page chosen), and
+    its page links: each page's query, rows and whether it is this one, and the next page's."""
+    links = [
+        {**link, "query": _standings_query(order, division, link["page"])}
+        for link in (table.links() if table else [])
+    ]
+    page = table.page if table else 1
+    following = [link for link in links if page is not None and link["page"] == page + 1]
+    return {
+        "live_query": _standings_query(order, division, page),
+        "row_pages": links,
+        "next_rows": following[0] if following else None,
+    }
 
 
 # The value of a form's CSRF token as {% csrf_token %} writes it. Escaped page content cannot
@@ -199,126 +222,23 @@ def _shared_page(request: HttpRequest, key: str, render_page) -> HttpResponse:
         return kept
     response = render_page()
     if response.status_code == 200 and not CSRF_VALUE.search(response.content):
-        _keep(key, response.content)  # never a page holding a visitor's CSRF token
+        keep(key, response.content)  # never a page holding a visitor's CSRF token
     return response
 
 
 def _may_share(request: HttpRequest) -> bool:
-    return not (set(request.GET) - {VERSION_PARAMETER} or request.user.is_authenticated)
+    """The pages ignore every query parameter but the version and the standings' page (part of
+    their keys): an address with another is rendered for its visitor."""
+    return not (set(request.GET) - {VERSION_PARAMETER, "page"} or request.user.is_authenticated)
 
 
 def _kept_page(request: HttpRequest, key: str) -> HttpResponse | None:
     """The kept page of _shared_page, if it may be shared with this visitor and is kept."""
     if not _may_share(request):
         return None
-    content = _kept(key)
+    content = kept(key)
     # bytes: a page kept by this version (an older one kept its parts around a CSRF token)
     return HttpResponse(content) if isinstance(content, bytes) else None
-
-
-def _kept(key: str) -> Any:
-    """What _keep kept: from this process's cache, else from Redis (then kept here too)."""
-    value = caches["local"].get(key)
-    if value is None:
-        try:
-            value = cache.get(key)
-        except Exception:
-            logger.warning("public pages: cache unavailable, rendering %s", key)
-        if value is not None:
-            caches["local"].set(key, value, timeout=standings.CACHE_SECONDS)
-    return value
-
-
-def _keep(key: str, value: Any) -> None:
-    """Keep a rendered piece in this process and in Redis (if Redis is up) for other processes.
-    Keys name the snapshot a piece shows, so nothing kept is ever stale."""
-    caches["local"].set(key, value, timeout=standings.CACHE_SECONDS)
-    try:
-        cache.set(key, value, timeout=standings.CACHE_SECONDS)
-    except Exception:
-        logger.warning("public pages: cache unavailable, %s kept in this process only", key)
-
-
-def table_cache_key(
-    stage: Stage, meta: StageStandings, members: frozenset[int] | None = None
-) -> str:
-    """A division's table is kept per its players of now: moving a player changes its key."""
-    of = "" if members is None else f":{_digest(members)}"
-    return f"standings-table:{stage.pk}:{meta.built_seq}:{get_language()}{of}"
-
-
-def _digest(members: frozenset[int]) -> str:
-    return hashlib.sha1(repr(sorted(members)).encode()).hexdigest()[:16]
-
-
-def standings_table(
-    tournament: Tournament,
-    stage: Stage,
-    meta: StageStandings,
-    members: frozenset[int] | None = None,
-) -> str:
-    """The standings table of a snapshot in the active language, rendered once and then kept:
-    rendering 500 rows was most of the page's time (docs/PERFORMANCE.md). A new snapshot has a
-    new key. With a division's `members`, its players only, ranked among themselves."""
-    key = table_cache_key(stage, meta, members)
-    html = _kept(key)
-    if html is None:
-        payload = _in_page_language(standings.standings_payload(stage, meta))
-        if members is not None and payload:
-            payload = {**payload, "rows": division_rows(payload["rows"], members)}
-        rounds = list(range(1, stage.rounds + 1))
-        rows = _display_rows(tournament, stage, payload, rounds, through=meta.ranked_through)
-        # A tie only an official can break, for a place that decides something: said on the row.
-        awaiting = {player for flag in meta.flags for player in flag["players"]}
-        rows = [{**row, "awaiting": row["player"]["id"] in awaiting} for row in rows]
-        # Mid-stage a ✓ says who would advance as things stand; with every round in, who does.
-        decided = time_called.decided(
-            stage,
-            meta.ranked_through,
-            counted=meta.results_counted,
-            expected=meta.results_expected,
-        )
-        context = {"rows": rows, "rounds": rounds, "decided": decided}
-        html = render_to_string("scoring/_standings_table.html", context)
-        _keep(key, html)
-    # Our own template's output (escaped when rendered), kept as it was rendered.
-    return mark_safe(html)
-
-
-def draw_standings_tables(*, stage_id: int, **kwargs: Any) -> None:
-    """The current snapshot's standings table of a stage, in every language, drawn and kept
-    (the worker does it before announcing a new version: scoring/announce.py)."""
-    stage = Stage.objects.select_related("tournament").get(pk=stage_id)
-    meta = (
-        StageStandings.objects.filter(stage=stage, computed_at__isnull=False)
-        .defer("table_digests")
-        .first()
-    )
-    if meta is None:
-        return
-    for code, _name in settings.LANGUAGES:
-        with translation.override(code):
-            standings_table(stage.tournament, stage, meta)
-
-
-def _display_rows(tournament, stage, payload, rounds, *, through: int) -> list[dict]:
-    """Each row with its round cells and links ready: the template then loops once per row, not
-    once per score per round cell (the render was most of the page's time at 500 players)."""
-    if not payload:
-        return []
-    player_url = reverse("player-page", args=[tournament.slug, 0]).removesuffix("0/")
-    table_url = reverse("table-sheet", args=[tournament.slug, stage.order, 0]).removesuffix("0/")
-    return [
-        {
-            **row,
-            # Each round's pips, and whether it is one the ranking does not count yet (a round
-            # some table has still to report: shown, provisional).
-            "cells": [(row["scores"].get(str(n)), n > through) for n in rounds],
-            "player_url": f"{player_url}{row['player']['number']}/",
-            "table_url": f"{table_url}{row['table']}/" if row["table"] else None,
-        }
-        for row in payload["rows"]
-    ]
 
 
 def table_sheet(request: HttpRequest, slug: str, order: int, number: int) -> HttpResponse:

@@ -12,7 +12,6 @@ from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 
 from scoring import standings, time_called
-from scoring.public import standings_table
 from scoring.results import (
     CERTIFICATE_PLACES,
     FinalResults,
@@ -21,6 +20,7 @@ from scoring.results import (
     event_dates,
     final_results,
 )
+from scoring.standings_html import standings_table
 from tournaments.csvfiles import whole_number
 from tournaments.models import Tournament
 
@@ -38,7 +38,9 @@ def _page(request: HttpRequest, results: FinalResults, *, status: int = 200) -> 
         "stages": [
             {
                 "stage": stage,
-                "table": standings_table(tournament, stage, standings.standings_meta(stage)),
+                "table": standings_table(
+                    tournament, stage, standings.standings_meta(stage), page=None
+                ),
                 "time_called": time_called.time_called_summary(stage),
             }
             for stage in results.stages

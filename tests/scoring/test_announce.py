@@ -9,7 +9,8 @@ import pytest
 from django.db.models import F
 from django.utils import translation
 
-from scoring import announce, public, standings
+from scoring import announce, standings, standings_html
+from scoring.models import StageStandings
 from tests import factories
 from tests.scoring.helpers import play, seat_tables
 
@@ -180,6 +181,29 @@ def test_the_standings_at_a_new_version_are_fetched_through_nginx_before_the_pag
 
 
 @pytest.mark.django_db(transaction=True)
+def test_every_page_of_rows_is_fetched_through_nginx_before_the_pages_hear(publisher, settings):
+    """A stage of 60 players has two pages of rows (scoring.standings_html): a phone on either
+    finds its page of the new version cached."""
+    settings.LIVE_PUBLIC_ORIGIN = "https://hall.example.org"
+    stage = factories.StageFactory(status="seated", rounds=2)
+    tables = seat_tables(stage, [[f"P{t}-{s}" for s in range(4)] for t in range(15)])
+    for players in tables[:-1]:
+        play(stage, players, 1, [0, 5, 9, 12])
+    del publisher[:]
+    play(stage, tables[-1], 1, [0, 5, 9, 12])  # its rebuild, inline here, announces
+    slug = stage.tournament.slug
+    version = f"{stage.pk}-{StageStandings.objects.get(stage=stage).built_seq}"
+    assert sorted(path for path, _ in publisher[:4]) == [
+        f"GET /en/t/{slug}/?page=2&v={version}",
+        f"GET /en/t/{slug}/?v={version}",
+        f"GET /es/t/{slug}/?page=2&v={version}",
+        f"GET /es/t/{slug}/?v={version}",
+    ]
+    assert publisher[4][0] == f"/_live/publish/{slug}"  # then the message
+    assert publisher[4][1].split()[0] == version
+
+
+@pytest.mark.django_db(transaction=True)
 def test_without_the_phones_origin_nothing_is_warmed(publisher, settings):
     settings.LIVE_PUBLIC_ORIGIN = ""
     stage = factories.StageFactory(status="seated", rounds=2)
@@ -200,8 +224,8 @@ def test_the_worker_draws_the_standings_tables_before_announcing(publisher, sett
     meta = standings.rebuild_standings(stage=stage)
     for code, header in (("en", ">Total<"), ("es", ">Total<")):
         with translation.override(code):
-            kept = public._kept(public.table_cache_key(stage, meta))
-        assert kept is not None and header in kept and "Ann" in kept, code
+            kept = standings_html.kept(standings_html.table_cache_key(stage, meta))
+        assert kept is not None and header in kept[0] and "Ann" in kept[0], code
     with translation.override("es"):
-        spanish = public._kept(public.table_cache_key(stage, meta))
-    assert "/es/t/" in spanish and "/en/t/" not in spanish  # its links in its language
+        spanish = standings_html.kept(standings_html.table_cache_key(stage, meta))
+    assert "/es/t/" in spanish[0] and "/en/t/" not in spanish[0]  # its links in its language

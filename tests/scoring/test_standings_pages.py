@@ -1,0 +1,136 @@
+"""The public standings in pages of 50 rows: a phone following a large stage fetches one page of
+it at each new version, not every row; links name each page's places, and every row stays one
+link away (all places, to print or search the whole field)."""
+
+import re
+
+import pytest
+from django.test import Client
+
+from tests import factories
+from tests.scoring.helpers import play_stage, seat_tables
+from tournaments.models import Division
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+NAME = re.compile(r'<a href="/[a-z]{2}/t/[^/]+/players/\d+/">([^<]+)</a>')
+
+
+@pytest.fixture
+def field(tournament):
+    """A stage of 104 players at 26 tables of 4, every round played: three pages of rows."""
+    stage = factories.StageFactory(tournament=tournament, rounds=2, status="seated", order=1)
+    seat_tables(stage, [[f"Player {t:02d}-{s}" for s in range(4)] for t in range(26)])
+    play_stage(stage, score_of=lambda seat, round_no: (seat.table.number * 7 + seat.position) % 31)
+    return stage
+
+
+def names(page: str) -> list[str]:
+    return NAME.findall(page)
+
+
+def get(client, tournament, query: str = "", **headers) -> tuple[str, object]:
+    response = client.get(f"/en/t/{tournament.slug}/{query}", **headers)
+    assert response.status_code == 200
+    return response.content.decode(), response
+
+
+def test_the_standings_show_the_first_50_places_and_link_every_page(client, tournament, field):
+    page, _ = get(client, tournament)
+    everyone, _ = get(client, tournament, "?page=all")
+    assert len(names(everyone)) == 104
+    assert names(page) == names(everyone)[:50]
+    links = re.search(r'<nav class="stage-switch rows-switch"[^>]*>(.*?)</nav>', page).group(1)
+    assert 'aria-label="Places, 104 in all"' in page
+    assert [text for text in re.findall(r"</span>([^<]+)</a>", links)] == [
+        "1–50",
+        "51–100",
+        "101–104",
+    ]
+    assert f'href="/en/t/{tournament.slug}/#standings" aria-current="page"' in links
+    assert f'href="/en/t/{tournament.slug}/?page=all#standings">All places</a>' in links
+    assert f'href="/en/t/{tournament.slug}/?page=2#standings">Next: places 51 to 100' in page
+
+
+def test_a_page_of_rows_has_its_places_and_stays_on_them_when_it_refreshes(
+    client, tournament, field
+):
+    everyone, _ = get(client, tournament, "?page=all")
+    second, response = get(client, tournament, "?page=2", HTTP_HX_REQUEST="true")
+    first, first_response = get(client, tournament, "", HTTP_HX_REQUEST="true")
+    assert names(second) == names(everyone)[50:100]
+    assert f'hx-get="/en/t/{tournament.slug}/?page=2"' in second  # its own refresh keeps it
+    assert f'hx-get="/en/t/{tournament.slug}/"' in first
+    assert response["ETag"] != first_response["ETag"]
+    assert "104 of 104 results in." not in second  # the count: results, not rows
+    assert "52 of 52 results in." in second and "52 of 52 results in." in first
+    last, _ = get(client, tournament, "?page=3")
+    assert names(last) == names(everyone)[100:]
+    assert "Next: places" not in last
+
+
+def test_every_place_is_on_one_page_with_no_next_link(client, tournament, field):
+    everyone, _ = get(client, tournament, "?page=all")
+    assert f'href="/en/t/{tournament.slug}/?page=all#standings" aria-current="page"' in everyone
+    assert "Next: places" not in everyone
+    assert f'hx-get="/en/t/{tournament.slug}/?page=all"' in everyone
+
+
+@pytest.mark.parametrize("asked", ["?page=", "?page=abc", "?page=0", "?page=-2", "?page=1e3"])
+def test_a_page_that_is_not_a_page_number_shows_the_first(client, tournament, field, asked):
+    first, first_response = get(client, tournament, "", HTTP_HX_REQUEST="true")
+    page, response = get(client, tournament, asked, HTTP_HX_REQUEST="true")
+    assert names(page) == names(first)
+    assert response["ETag"] == first_response["ETag"]
+
+
+def test_a_page_beyond_the_last_shows_the_last(client, tournament, field):
+    everyone, _ = get(client, tournament, "?page=all")
+    get(client, tournament)  # the pages drawn and kept, as a first visitor leaves them
+    beyond, _ = get(client, tournament, "?page=9")
+    assert names(beyond) == names(everyone)[100:]
+    assert f'href="/en/t/{tournament.slug}/?page=3#standings" aria-current="page"' in beyond
+    fresh = Client()  # and with nothing kept yet
+    beyond_again, _ = get(fresh, tournament, "?page=12")
+    assert names(beyond_again) == names(everyone)[100:]
+
+
+def test_a_stage_of_50_players_or_fewer_has_no_page_links(client, tournament):
+    stage = factories.StageFactory(tournament=tournament, rounds=2, status="seated", order=1)
+    seat_tables(stage, [[f"P{t}-{s}" for s in range(5)] for t in range(10)])
+    play_stage(stage)
+    page, _ = get(client, tournament)
+    assert len(names(page)) == 50
+    assert "rows-switch" not in page and "All places" not in page and "Next: places" not in page
+
+
+def test_a_divisions_pages_keep_the_division(client, tournament, field):
+    division = Division.objects.create(tournament=tournament, name="Gold")
+    division.players.set(tournament.players.order_by("number")[:60])
+    page, _ = get(client, tournament, f"?division={division.pk}")
+    assert len(names(page)) == 50
+    assert f'href="/en/t/{tournament.slug}/?division={division.pk}&amp;page=2#standings"' in page
+    second, _ = get(client, tournament, f"?division={division.pk}&page=2")
+    assert len(names(second)) == 10
+    assert f'hx-get="/en/t/{tournament.slug}/?division={division.pk}&amp;page=2"' in second
+
+
+def test_a_page_of_rows_is_shared_by_the_cache_in_front_as_the_first_is(tournament, field):
+    for query in ("", "?page=2", "?page=all"):
+        response = Client().get(f"/en/t/{tournament.slug}/{query}")
+        assert "public" in response["Cache-Control"], query
+        assert not response.cookies, query
+
+
+def test_the_spanish_page_links_say_places_in_spanish(client, tournament, field):
+    page = client.get(f"/es/t/{tournament.slug}/").content.decode()
+    assert 'aria-label="Puestos, 104 en total"' in page
+    assert ">Todos los puestos</a>" in page
+    assert "Siguiente: puestos 51 a 100" in page
+
+
+def test_the_printed_results_list_every_place(client, tournament, field):
+    field.status = "closed"
+    field.save()
+    page = client.get(f"/en/t/{tournament.slug}/results/").content.decode()
+    assert len(set(names(page))) == 104
