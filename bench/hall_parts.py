@@ -19,6 +19,11 @@ from loadgen import percentile
 # player.html every 15s, _screen.html every 8s) and the share of phones on each page: most
 # people in a hall watch the standings, fewer their table's sheet or their own page.
 PAGE_MIX = (("standings", 5.0, 0.60), ("sheet", 10.0, 0.25), ("player", 15.0, 0.15))
+# The standings come in pages of this many rows (scoring/standings_html.py's ROWS_PER_PAGE;
+# tests/bench/test_hall.py holds them equal): a standings phone has one of the pages open, each
+# page as likely as another (the first is the address a phone opens, the others a link away; a
+# hall's phones spread over them is the most the origin can be asked for).
+ROWS_PER_PAGE = 50
 SCREEN_PERIOD = 8.0
 COUNTED_RE = re.compile(r"(\d+)\s+of\s+(\d+)\s+results in")
 
@@ -43,13 +48,18 @@ def phone_visits(
     seed: int,
 ) -> list[Visit]:
     """`count` phones' pages in PAGE_MIX's shares (rounded; the standings take the remainder),
-    each sheet and player page one of the event's, chosen with a fixed seed."""
+    each page of the standings' rows, sheet and player page one of the event's, chosen with a
+    fixed seed."""
     rng = random.Random(seed)
     base = f"{prefix}/t/{slug}"
     sheets = round(count * PAGE_MIX[1][2])
     players = round(count * PAGE_MIX[2][2])
     standings = count - sheets - players
-    visits = [Visit("standings", f"{base}/", PAGE_MIX[0][1])] * standings
+    pages = max(1, -(-len(player_numbers) // ROWS_PER_PAGE))
+    visits = [
+        Visit("standings", f"{base}/" + (f"?page={page}" if page > 1 else ""), PAGE_MIX[0][1])
+        for page in (rng.randint(1, pages) for _ in range(standings))
+    ]
     visits += [
         Visit("sheet", f"{base}/tables/{stage_order}/{rng.choice(table_numbers)}/", PAGE_MIX[1][1])
         for _ in range(sheets)
