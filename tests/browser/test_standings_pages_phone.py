@@ -1,0 +1,67 @@
+"""The standings of a large stage on a phone, at 100% and 200% text, in English and Spanish:
+the page links fit without a sideways scroll, each is a large target, the next page is a link
+at the end of the rows, and a page of rows stays on its rows when it refreshes itself."""
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from tests import factories
+from tests.browser.conftest import PHONE, overflows_sideways
+from tests.scoring.helpers import play_stage, seat_tables
+
+pytestmark = pytest.mark.browser
+
+# With ROUNDHOUSE_SCREENSHOTS=<dir>, a full-page PNG of each language and text size there.
+SHOTS = os.environ.get("ROUNDHOUSE_SCREENSHOTS", "")
+# What a refresh does: the part fetched again at its own address (its hx-get) and swapped in.
+REFRESH = """() => htmx.ajax("GET", document.querySelector("#standings").getAttribute("hx-get"),
+  {source: "#standings", target: "#standings"})"""
+NEXT = {"en-US": "Next: places 51 to 100", "es-ES": "Siguiente: puestos 51 a 100"}
+
+
+@pytest.fixture
+def large(transactional_db):
+    """104 players at 26 tables of 4, both rounds played: three pages of rows."""
+    stage = factories.StageFactory(status="seated", rounds=2, order=1)
+    seat_tables(stage, [[f"Player {t:02d}-{s}" for s in range(4)] for t in range(26)])
+    play_stage(stage, score_of=lambda seat, round_no: (seat.table.number * 7 + seat.position) % 31)
+    return stage
+
+
+@pytest.mark.parametrize("locale", ["en-US", "es-ES"])
+def test_a_phone_pages_through_the_standings(new_page, large, locale):
+    slug = large.tournament.slug
+    page = new_page(PHONE, locale=locale)
+    page.goto(f"/t/{slug}/")
+    rows = page.locator("table.standings tbody tr")
+    assert rows.count() == 50
+    for text in ("", "200%"):
+        page.evaluate(f"() => {{ document.documentElement.style.fontSize = '{text}'; }}")
+        page.wait_for_timeout(50)
+        where = f"{locale} {text or '100%'}"
+        assert not overflows_sideways(page), where
+        links = page.locator(".rows-switch a")
+        assert links.count() == 4, where
+        for i in range(4):
+            box = links.nth(i).bounding_box()
+            assert box["height"] >= 44 and box["x"] + box["width"] <= PHONE["width"], where
+        if SHOTS:
+            size = text.rstrip("%") or "100"
+            shot = Path(SHOTS) / f"standings-pages-phone-{locale}-{size}.png"
+            page.screenshot(path=str(shot), full_page=True)
+    page.evaluate("() => { document.documentElement.style.fontSize = ''; }")
+    page.get_by_role("link", name=re.compile(NEXT[locale])).click()
+    page.wait_for_url(re.compile(r"\?page=2#standings$"))
+    assert rows.count() == 50
+    first = rows.first.locator("td").nth(1).inner_text()
+    current = page.locator(".rows-switch a[aria-current=page]")
+    assert current.inner_text().endswith("51\N{EN DASH}100")
+    # Its own refresh (htmx's, as every 5 s or after a new version) keeps it on these rows.
+    page.evaluate(REFRESH)
+    page.wait_for_timeout(500)
+    assert rows.count() == 50
+    assert rows.first.locator("td").nth(1).inner_text() == first
+    assert current.inner_text().endswith("51\N{EN DASH}100")
