@@ -16,7 +16,6 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Count, F, Sum
 from django.utils import timezone
-from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from clubs import ladder
@@ -24,6 +23,7 @@ from clubs.models import Club, ClubTournament, LadderRow, Member, PlayerLink, Se
 from scoring import queue
 from scoring.models import Placing, RoundResult, Score
 from tournaments.models import Player, Stage, Tournament
+from tournaments.text import free_slug
 
 logger = logging.getLogger(__name__)
 
@@ -197,17 +197,6 @@ def request_ladders_of(*, tournament_id: int, decided_only: bool = False) -> Non
 # ---- a season, as its organisers set it ----------------------------------------------------------
 
 
-def _free_slug(club: Club, name: str, season: Season | None) -> str:
-    """The name as a web address, with -2, -3 ... when another season of the club has it."""
-    base = slugify(name)[:50] or "season"
-    slug, n = base, 1
-    taken = Season.objects.filter(club=club).exclude(pk=getattr(season, "pk", None))
-    while slug in RESERVED_SLUGS or taken.filter(slug=slug).exists():
-        n += 1
-        slug = f"{base}-{n}"
-    return slug
-
-
 @transaction.atomic
 def save_season(
     *,
@@ -252,7 +241,8 @@ def save_season(
     except ValidationError as refused:
         for field, texts in refused.message_dict.items():
             errors.setdefault(field, []).extend(texts)
-    slug = slug.strip() or _free_slug(club, name, season)
+    others = Season.objects.filter(club=club).exclude(pk=getattr(season, "pk", None))
+    slug = slug.strip() or free_slug(name, others, fallback="season", reserved=RESERVED_SLUGS)
     clash = Season.objects.filter(club=club, slug=slug).exclude(pk=getattr(season, "pk", None))
     if clash.exists() or slug in RESERVED_SLUGS:
         errors["slug"] = [

@@ -5,23 +5,12 @@ organiser (who becomes its first organiser), and owns the tournaments its organi
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from clubs.models import Club, ClubOrganiser, ClubTournament, PlayerLink
 from tournaments import permissions
 from tournaments.models import Tournament
-from tournaments.text import check_printable
-
-
-def _free_slug(name: str) -> str:
-    """The name as a web address, with -2, -3 ... when another club has it."""
-    base = slugify(name)[:50] or "club"
-    slug, n = base, 1
-    while Club.objects.filter(slug=slug).exists():
-        n += 1
-        slug = f"{base}-{n}"
-    return slug
+from tournaments.text import check_printable, free_slug
 
 
 @transaction.atomic
@@ -38,7 +27,8 @@ def start_club(*, name: str, by: AbstractBaseUser, slug: str = "") -> Club:
         raise ValidationError({"slug": [_("Another club has this web address.")]})
     try:
         with transaction.atomic():
-            club = Club.objects.create(name=name, slug=slug or _free_slug(name))
+            slug = slug or free_slug(name, Club.objects.all(), fallback="club")
+            club = Club.objects.create(name=name, slug=slug)
     except IntegrityError:  # a club with that address was started at the same moment
         raise ValidationError({"slug": [_("Another club has this web address.")]}) from None
     ClubOrganiser.objects.create(club=club, user=by)

@@ -1,11 +1,11 @@
 from django import forms
 from django.core.exceptions import ValidationError
-from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import Division, Player, Stage, Tournament, available_time_zones
 from tournaments.presets import PRESETS, get_preset
 from tournaments.services import check_days, further_level
+from tournaments.text import free_slug
 
 # A number field that brings up the numeric keypad on the tablets and phones.
 NUMERIC = forms.NumberInput(attrs={"inputmode": "numeric"})
@@ -73,20 +73,9 @@ class NewTournamentForm(forms.Form):
     def clean(self):
         data = super().clean()
         if not data.get("slug") and data.get("name") and "slug" not in self.errors:
-            data["slug"] = free_slug(data["name"])
+            tournaments = Tournament.objects.all()
+            data["slug"] = free_slug(data["name"], tournaments, fallback="tournament", length=54)
         return data
-
-
-def free_slug(name: str) -> str:
-    """A web address from a tournament's name that no tournament has yet: "spring-rally",
-    else "spring-rally-2", "spring-rally-3", ..."""
-    base = slugify(name)[:54].strip("-") or "tournament"
-    taken = set(Tournament.objects.filter(slug__startswith=base).values_list("slug", flat=True))
-    slug, n = base, 1
-    while slug in taken:
-        n += 1
-        slug = f"{base}-{n}"
-    return slug
 
 
 class DayOfPlayForm(forms.Form):

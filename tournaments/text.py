@@ -1,8 +1,11 @@
 """Text as people type it: compared without accents, case or extra spaces."""
 
 import unicodedata
+from collections.abc import Collection
 
 from django.core.exceptions import ValidationError
+from django.db.models import QuerySet
+from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 
@@ -45,3 +48,24 @@ def unprintable_messages(text: str) -> list[str]:
         return []
     message = _("This contains a character that does not print (%(code)s): type it again.")
     return [message % {"code": code}]
+
+
+def free_slug(
+    name: str,
+    taken: QuerySet,
+    *,
+    fallback: str,
+    length: int = 50,
+    reserved: Collection[str] = (),
+) -> str:
+    """A web address from a name that none of `taken` (the rows of the same scope: every
+    tournament, a club's other seasons) has yet, nor `reserved`: "spring-rally", else
+    "spring-rally-2", "spring-rally-3", ... A name with nothing to make one of gives `fallback`."""
+    base = slugify(name)[:length].strip("-") or fallback
+    used = set(taken.filter(slug__startswith=base).values_list("slug", flat=True))
+    used.update(reserved)
+    slug, n = base, 1
+    while slug in used:
+        n += 1
+        slug = f"{base}-{n}"
+    return slug

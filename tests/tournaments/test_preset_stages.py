@@ -4,8 +4,12 @@ preset does not list is refused, and nothing is created."""
 
 import html
 import re
+import threading
 
 import pytest
+from django.core.exceptions import ValidationError
+from django.db import connection
+from django.db.models.signals import pre_save
 from django.test import Client
 
 from tests import factories
@@ -214,3 +218,34 @@ def test_a_bad_web_address_says_what_to_type_and_creates_nothing(client: Client)
     assert "Use only letters, numbers and dashes in the web address" in text
     assert "“slug”" not in text
     assert not Tournament.objects.exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_address_another_create_takes_at_the_same_moment_is_refused_on_the_form():
+    """Two organisers creating "Spring Rally" at once: the check finds the address free for
+    both, the second to save is told it is taken (not a server error), and creates nothing."""
+    user = factories.OrganiserAccountFactory()
+
+    def the_other_saves_first(sender, instance, **kwargs):
+        if instance.pk is None and instance.name == "Spring Rally":
+            other = threading.Thread(target=create_elsewhere)
+            other.start()
+            other.join()
+
+    def create_elsewhere():  # another request: its own connection, committed
+        try:
+            Tournament.objects.bulk_create([Tournament(name="Other", slug="spring-rally")])
+        finally:
+            connection.close()
+
+    pre_save.connect(the_other_saves_first, sender=Tournament)
+    try:
+        with pytest.raises(ValidationError) as refused:
+            services.create_tournament(
+                name="Spring Rally", slug="spring-rally", domino_set=12, preset="samboree", by=user
+            )
+    finally:
+        pre_save.disconnect(the_other_saves_first, sender=Tournament)
+    taken = "The address 'spring-rally' is taken: choose another."
+    assert refused.value.message_dict["slug"] == [taken]
+    assert list(Tournament.objects.values_list("name", flat=True)) == ["Other"]

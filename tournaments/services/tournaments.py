@@ -6,7 +6,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -46,8 +46,7 @@ def create_tournament(
     except ValueError as error:
         raise ValidationError({"domino_set": [str(error)]}) from None
     if Tournament.objects.filter(slug=slug).exists():
-        message = _("The address %(slug)s is taken: choose another.") % {"slug": repr(slug)}
-        raise ValidationError({"slug": [message]})
+        raise ValidationError({"slug": [_taken(slug)]})
     tournament = Tournament(
         name=name,
         slug=slug,
@@ -56,7 +55,13 @@ def create_tournament(
         division_playoffs=division_playoffs,
     )
     _set_details(tournament, details)
-    tournament.save()
+    try:
+        with transaction.atomic():  # a savepoint: another create may take the address first
+            tournament.save()
+    except IntegrityError:
+        if not Tournament.objects.filter(slug=slug).exists():
+            raise
+        raise ValidationError({"slug": [_taken(slug)]}) from None
     Staff.objects.create(
         tournament=tournament,
         user=by,
@@ -83,6 +88,10 @@ def create_tournament(
             for order, division in enumerate(get_preset(preset).divisions, start=1)
         )
     return tournament
+
+
+def _taken(slug: str) -> str:
+    return _("The address %(slug)s is taken: choose another.") % {"slug": repr(slug)}
 
 
 DETAIL_FIELDS = ("starts_on", "ends_on", "venue", "description", "time_zone")
