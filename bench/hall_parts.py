@@ -123,6 +123,7 @@ class NginxLine:
     cache: str  # HIT, MISS, EXPIRED, UPDATING, STALE, REVALIDATED, BYPASS, or "-" (not cached)
     request_time: float
     upstream: bool  # nginx went to gunicorn for this answer
+    sent: int = 0  # the answer's body bytes, as sent (compressed, when it went so)
 
 
 def parse_nginx_line(line: str) -> NginxLine | None:
@@ -136,6 +137,7 @@ def parse_nginx_line(line: str) -> NginxLine | None:
         cache=match["cache"],
         request_time=float(match["rt"]),
         upstream=match["urt"] != "-",
+        sent=int(match["bytes"]),
     )
 
 
@@ -151,9 +153,12 @@ def nginx_digest(text: str) -> dict:
     nginx's own time (ms, from the request's first byte to the answer's last, the network to the
     phone left out) for a cached answer, for one through gunicorn, and for the officials' results
     (PUT and POST under /api/v1/tables/): the server's side of what the phones and officials
-    wait, without the load generator's."""
+    wait, without the load generator's. Also what the public pages weigh: the bytes nginx sent
+    for them, and the size of a standings answer with a body (what a standings phone fetches at
+    each version)."""
     by_cache: dict[str, int] = {}
-    public = upstream = 0
+    public = upstream = sent = 0
+    standings_sizes: list[float] = []
     hit_ms: list[float] = []
     origin_ms: list[float] = []
     officials_ms: list[float] = []
@@ -166,6 +171,9 @@ def nginx_digest(text: str) -> dict:
         if parsed.method != "GET" or not is_public(parsed.path):
             continue
         public += 1
+        sent += parsed.sent
+        if parsed.status == 200 and page_kind(parsed.path) == "standings":
+            standings_sizes.append(parsed.sent)
         by_cache[parsed.cache] = by_cache.get(parsed.cache, 0) + 1
         upstream += parsed.upstream
         (origin_ms if parsed.upstream else hit_ms).append(parsed.request_time * 1000)
@@ -178,6 +186,8 @@ def nginx_digest(text: str) -> dict:
         "cached_ms": pcts(hit_ms),
         "through_gunicorn_ms": pcts(origin_ms),
         "officials_ms": pcts(officials_ms),
+        "public_bytes": sent,
+        "standings_bytes": pcts(standings_sizes),
     }
 
 
@@ -291,6 +301,14 @@ def print_size(r: dict[str, Any]) -> None:
         print("  errors: " + ", ".join(f"{k}: {v}" for k, v in r["phone_error_kinds"].items()))
 
 
+def _megabits(sent: int | None, seconds: float) -> str:
+    return "-" if sent is None or not seconds else f"{sent * 8 / seconds / 1e6:,.1f} Mbit/s"
+
+
+def _kilobytes(size: float | None) -> str:
+    return "-" if size is None or math.isnan(size) else f"{size / 1000:.1f} KB"
+
+
 def markdown_table(runs: list[dict], groups: list[str]) -> str:
     """One column per size: the figures of each run (as hall.py's JSON has them)."""
     head = "| | " + " | ".join(f"{r['phones']:,} phones" for r in runs) + " |"
@@ -346,6 +364,13 @@ def markdown_table(runs: list[dict], groups: list[str]) -> str:
             ),
         ),
         row("nginx cache HIT ratio (public pages)", lambda r: _ratio(r["nginx"]["hit_ratio"])),
+        row(
+            "public pages sent by nginx; a standings answer's size p50",
+            lambda r: "{rate} ; {size}".format(
+                rate=_megabits(r["nginx"].get("public_bytes"), r["seconds"]),
+                size=_kilobytes(r["nginx"].get("standings_bytes", {}).get("p50")),
+            ),
+        ),
         row(
             "confirmation to phone p50 / p95",
             lambda r: (

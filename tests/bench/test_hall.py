@@ -57,6 +57,12 @@ def test_nginx_digest_counts_public_pages_only():
     assert digest["through_gunicorn_ms"]["p50"] == pytest.approx(4.0)
     assert digest["officials_ms"]["p50"] == pytest.approx(20.0)
     assert math.isnan(hall_parts.nginx_digest("")["hit_ratio"])
+    # What they weigh: every public answer's bytes; the standings answers with a body only.
+    assert digest["public_bytes"] == 5120
+    standings = NGINX_HIT.replace('/ HTTP/1.1" 304 0', '/?page=3&v=1-9 HTTP/1.1" 200 2400')
+    weighed = hall_parts.nginx_digest("\n".join([standings, NGINX_HIT, NGINX_MISS]))
+    assert weighed["public_bytes"] == 2400 + 5120
+    assert weighed["standings_bytes"]["p50"] == pytest.approx(2400)
 
 
 def test_gunicorn_public_by_page_counts_public_requests_by_kind():
