@@ -186,6 +186,9 @@ def warm(slug: str, version: str, pages: int = 1) -> None:
         except Exception as error:
             logger.warning("live push: could not warm %s: %s", path, error)
 
-    asked = [(code, page) for page in range(1, pages + 1) for code, _ in settings.LANGUAGES]
-    with ThreadPoolExecutor(max_workers=min(WARM_AT_ONCE, len(asked))) as pool:
-        list(pool.map(fetch, asked))
+    # The first pages first: the origin draws each language's live part for them, and puts
+    # the other pages' rows into it (scoring.public).
+    codes = [code for code, _ in settings.LANGUAGES]
+    with ThreadPoolExecutor(max_workers=WARM_AT_ONCE) as pool:
+        list(pool.map(fetch, [(code, 1) for code in codes]))
+        list(pool.map(fetch, [(code, page) for page in range(2, pages + 1) for code in codes]))

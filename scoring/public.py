@@ -10,7 +10,11 @@ from typing import Any
 from django.db import connection
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils.cache import patch_vary_headers
+from django.utils.html import escape
+from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
@@ -18,7 +22,15 @@ from config.http_cache import VERSION_PARAMETER, not_modified
 from scoring import clock, games, selectors, standings, time_called
 from scoring.divisions import chosen_division, division_members, podium
 from scoring.models import RoundResult, StageStandings
-from scoring.standings_html import ALL, asked_page, digest, keep, kept, standings_table
+from scoring.standings_html import (
+    ALL,
+    asked_page,
+    digest,
+    keep,
+    kept,
+    kept_table,
+    standings_table,
+)
 from tables.models import Table
 from tournaments.csvfiles import whole_number
 from tournaments.models import Player, Stage, Tournament
@@ -137,8 +149,19 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
         )
         if (unchanged := _fresh_or_304(request, etag)) is not None:
             return unchanged
-        if (kept := _kept_page(request, f"standings-page:{tournament_id}:{etag}")) is not None:
-            return _live(kept, etag)
+        key = f"standings-page:{tournament_id}:{etag}"
+        if (kept_page := _kept_page(request, key)) is not None:
+            return _live(kept_page, etag)
+        # Another page of rows of a live part already drawn at this version: that part around
+        # this page's rows, as kept.
+        first = _standings_etag(stage_id, built_seq, status, tournament_name, stage_name, partial)
+        frame_key = _frame_key(tournament_id, first)
+        table = kept_table(stage_id, built_seq, page) if partial and _may_share(request) else None
+        frame = kept(frame_key) if table is not None else None
+        if frame is not None:
+            home = reverse("tournament-home", args=[slug])
+            content = _with_rows(frame, home, None, None, table)
+            return _live(_shared_page(request, key, lambda: HttpResponse(content)), etag)
     # Rendered (or never built) here: the models themselves, and the version again with them.
     tournament, stage, meta = _standings_state(slug, order)
     divisions = list(tournament.divisions.all())
@@ -160,23 +183,39 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
     if (unchanged := _fresh_or_304(request, etag)) is not None:
         return unchanged
 
+    # The live part around the rows is the same for each page of rows of a version: drawn once
+    # and kept for the others (the whole field's, for visitors who are not signed in). Not the
+    # whole page: its language links name its own address.
+    frame_key = None
+    if partial and fast and stage and meta and _may_share(request):
+        first = _standings_etag(
+            stage.pk, meta.built_seq, stage.status, tournament.name, names, partial
+        )
+        frame_key = _frame_key(tournament.pk, first)
+
     def render_page() -> HttpResponse:
         table = standings_table(tournament, stage, meta, members, page) if stage else None
-        context = {
-            "tournament": tournament,
-            "stage": stage,
-            "standings_table": table,
-            "meta": meta,
-            "podium": podium(tournament, stage) if fast else [],  # the final's page
-            "stages": list(reversed(played)) if len(played) > 1 else [],
-            "chosen": order,
-            "divisions": divisions,
-            "division": division,
-            "time_called": time_called.time_called_summary(stage),
-            **_rows_links(order, division, table),
-        }
-        template = "scoring/_standings.html" if partial else "scoring/standings.html"
-        return render(request, template, context)
+        frame = kept(frame_key) if frame_key else None
+        if frame is None:
+            context = {
+                "tournament": tournament,
+                "stage": stage,
+                "meta": meta,
+                "podium": podium(tournament, stage) if fast else [],  # the final's page
+                "stages": list(reversed(played)) if len(played) > 1 else [],
+                "chosen": order,
+                "divisions": divisions,
+                "division": division,
+                "time_called": time_called.time_called_summary(stage),
+                "standings_rows": mark_safe(ROWS_MARK),
+                "live_query": mark_safe(QUERY_MARK),
+            }
+            template = "scoring/_standings.html" if partial else "scoring/standings.html"
+            frame = render(request, template, context).content.decode()
+            if frame_key and not CSRF_VALUE.search(frame.encode()):
+                keep(frame_key, frame)
+        home = reverse("tournament-home", args=[tournament.slug])
+        return HttpResponse(_with_rows(frame, home, order, division, table))
 
     return _live(_shared_page(request, f"standings-page:{tournament.pk}:{etag}", render_page), etag)
 
@@ -189,6 +228,28 @@ def _standings_query(order: int | None, division, page: int | None) -> str:
         asked.append(("page", page or ALL))
     query = "&".join(f"{name}={value}" for name, value in asked if value)
     return f"?{query}" if query else ""
+
+
+# Where a standings page's rows (its page links, its part of the table, the next page's link)
+# and its own query go in the frame around them. Never in a page's text: names and everything
+# typed are refused with control characters (tournaments.text.check_printable).
+ROWS_MARK = "\x00standings-rows\x00"
+QUERY_MARK = "\x00standings-query\x00"
+
+
+def _frame_key(tournament_id: int, first_page_etag: str) -> str:
+    """The kept frame of the whole field's standings at a version: named by the version of its
+    first page (the snapshot, the stage's status, the names, the language, fragment or page)."""
+    return f"standings-frame:{tournament_id}:{first_page_etag}"
+
+
+def _with_rows(frame: str, home: str, order: int | None, division, table) -> str:
+    """The frame with a page's rows and its own query in their places."""
+    links = _rows_links(order, division, table)
+    rows = render_to_string(
+        "scoring/_standings_rows.html", {**links, "standings_table": table, "home": home}
+    )
+    return frame.replace(ROWS_MARK, rows).replace(QUERY_MARK, escape(links["live_query"]))
 
 
 def _rows_links(order: int | None, division, table) -> dict[str, Any]:

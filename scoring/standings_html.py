@@ -108,8 +108,24 @@ def table_cache_key(
 ) -> str:
     """A page of a snapshot's table in the active language. A division's table is kept per its
     players of now: moving a player changes its key."""
+    return _table_key(stage.pk, meta.built_seq, members, page)
+
+
+def _table_key(
+    stage_id: int, built_seq: int, members: frozenset[int] | None, page: int | None
+) -> str:
     of = "" if members is None else f":{digest(members)}"
-    return f"standings-table:{stage.pk}:{meta.built_seq}:{get_language()}{of}:{page or ALL}"
+    return f"standings-table:{stage_id}:{built_seq}:{get_language()}{of}:{page or ALL}"
+
+
+def kept_table(stage_id: int, built_seq: int, page: int | None) -> TablePage | None:
+    """A page of the whole field's table of a snapshot as kept, if it is (by the stage's and
+    snapshot's ids alone: a kept page of the standings is put together without the models)."""
+    piece = kept(_table_key(stage_id, built_seq, None, page))
+    if piece is None:
+        return None
+    html, number, pages, rows = piece
+    return TablePage(mark_safe(html), number, pages, rows)
 
 
 def standings_table(

@@ -5,7 +5,10 @@ link away (all places, to print or search the whole field)."""
 import re
 
 import pytest
+from django.core.cache import cache, caches
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
 from tests import factories
 from tests.scoring.helpers import play_stage, seat_tables
@@ -134,3 +137,19 @@ def test_the_printed_results_list_every_place(client, tournament, field):
     field.save()
     page = client.get(f"/en/t/{tournament.slug}/results/").content.decode()
     assert len(set(names(page))) == 104
+
+
+def test_another_page_of_a_version_is_its_rows_in_the_part_drawn_for_the_first(tournament, field):
+    """The live part around the rows is drawn once a version: a phone on another page of rows
+    gets it with that page's rows and address in it, for the one query of the version, and the
+    same as if it had been drawn for that page."""
+    hx = {"HTTP_HX_REQUEST": "true"}
+    Client().get(f"/en/t/{tournament.slug}/", **hx)  # the first page: the part drawn and kept
+    with CaptureQueriesContext(connection) as queries:
+        second = Client().get(f"/en/t/{tournament.slug}/?page=2&v=1", **hx)
+    assert len(queries) == 1  # the version
+    caches["local"].clear()
+    cache.clear()  # nothing kept: drawn for this page alone
+    drawn = Client().get(f"/en/t/{tournament.slug}/?page=2&v=2", **hx)
+    assert second.content.decode() == drawn.content.decode()
+    assert f'hx-get="/en/t/{tournament.slug}/?page=2"' in second.content.decode()
