@@ -137,19 +137,18 @@ def standings_table(
 ) -> TablePage:
     """A page of the standings table of a snapshot in the active language (None: every row),
     drawn once and then kept: rendering 500 rows was most of the page's time
-    (docs/PERFORMANCE.md). A new snapshot has new keys. A numbered page not kept is drawn with
-    every other numbered page of the snapshot (the rows are read once). With a division's
-    `members`, its players only, ranked among themselves."""
+    (docs/PERFORMANCE.md). A new snapshot has new keys. A page not kept is drawn alone: the
+    worker draws every page of a new snapshot (draw_standings_tables), and a request that comes
+    before it has drawn them wants one. With a division's `members`, its players only, ranked
+    among themselves."""
     piece = kept(table_cache_key(stage, meta, members, page))
     if piece is None and page is not None and page > 1:  # beyond the last page: the last
         first = kept(table_cache_key(stage, meta, members, 1))
         if first is not None and page > first[2]:
             piece = kept(table_cache_key(stage, meta, members, first[2]))
     if piece is None:
-        drawn = _draw(tournament, stage, meta, members, every_page=page is None)
-        for number, value in drawn.items():
-            keep(table_cache_key(stage, meta, members, number), value)
-        piece = drawn.get(page) or drawn[max(n for n in drawn if n is not None)]
+        ((number, piece),) = _draw(tournament, stage, meta, members, [page]).items()
+        keep(table_cache_key(stage, meta, members, number), piece)
     html, number, pages, rows = piece
     # Our own template's output (escaped when rendered), kept as it was rendered.
     return TablePage(mark_safe(html), number, pages, rows)
@@ -160,11 +159,10 @@ def _draw(
     stage: Stage,
     meta: StageStandings,
     members: frozenset[int] | None,
-    *,
-    every_page: bool,
+    asked: list[int | None] | None = None,
 ) -> dict[int | None, tuple[str, int | None, int, int]]:
-    """The table's pages as kept: {page: (html, page, pages, rows)}, every numbered page, or
-    with `every_page` the one page of every row (None)."""
+    """The table's pages as kept: {page: (html, page, pages, rows)}, those `asked` (None: the
+    page of every row; a number beyond the last page: the last) or every numbered page."""
     payload = _in_page_language(standings.standings_payload(stage, meta))
     if members is not None and payload:
         payload = {**payload, "rows": division_rows(payload["rows"], members)}
@@ -186,10 +184,10 @@ def _draw(
         context = {"rows": part, "rounds": rounds, "decided": decided}
         return render_to_string("scoring/_standings_table.html", context), number, pages, len(rows)
 
-    if every_page:
-        return {None: drawn(None, rows)}
+    wanted = range(1, pages + 1) if asked is None else [n and min(n, pages) for n in asked]
     return {
-        n: drawn(n, rows[(n - 1) * ROWS_PER_PAGE : n * ROWS_PER_PAGE]) for n in range(1, pages + 1)
+        n: drawn(n, rows if n is None else rows[(n - 1) * ROWS_PER_PAGE : n * ROWS_PER_PAGE])
+        for n in wanted
     }
 
 
@@ -208,7 +206,10 @@ def draw_standings_tables(*, stage_id: int, **kwargs: Any) -> int:
     pages = 0
     for code, _name in settings.LANGUAGES:
         with translation.override(code):
-            pages = standings_table(stage.tournament, stage, meta).pages
+            drawn = _draw(stage.tournament, stage, meta, None)
+            for number, piece in drawn.items():
+                keep(table_cache_key(stage, meta, None, number), piece)
+            pages = len(drawn)
     return pages
 
 

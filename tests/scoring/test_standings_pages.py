@@ -10,6 +10,7 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
+from scoring import standings_html
 from tests import factories
 from tests.scoring.helpers import play_stage, seat_tables
 from tournaments.models import Division
@@ -141,9 +142,10 @@ def test_the_printed_results_list_every_place(client, tournament, field):
 
 def test_another_page_of_a_version_is_its_rows_in_the_part_drawn_for_the_first(tournament, field):
     """The live part around the rows is drawn once a version: a phone on another page of rows
-    gets it with that page's rows and address in it, for the one query of the version, and the
-    same as if it had been drawn for that page."""
+    gets it with that page's rows (drawn by the worker) and address in it, for the one query of
+    the version, and the same as if it had been drawn for that page."""
     hx = {"HTTP_HX_REQUEST": "true"}
+    standings_html.draw_standings_tables(stage_id=field.pk)  # as the worker does, announcing
     Client().get(f"/en/t/{tournament.slug}/", **hx)  # the first page: the part drawn and kept
     with CaptureQueriesContext(connection) as queries:
         second = Client().get(f"/en/t/{tournament.slug}/?page=2&v=1", **hx)
