@@ -23,7 +23,7 @@ PAGE_MIX = (("standings", 5.0, 0.60), ("sheet", 10.0, 0.25), ("player", 15.0, 0.
 # tests/bench/test_hall.py holds them equal): a standings phone has one of the pages open, each
 # page as likely as another (the first is the address a phone opens, the others a link away; a
 # hall's phones spread over them is the most the origin can be asked for).
-ROWS_PER_PAGE = 50
+ROWS_PER_PAGE = 100
 SCREEN_PERIOD = 8.0
 COUNTED_RE = re.compile(r"(\d+)\s+of\s+(\d+)\s+results in")
 

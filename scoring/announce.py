@@ -125,7 +125,9 @@ def announce_rebuild(
                 logger.warning("live push: could not draw the standings of %s: %s", slug, answer)
             elif isinstance(answer, int):
                 pages = max(pages, answer)
+    drawn = time.monotonic()
     warm(slug, version, pages)
+    warmed = time.monotonic()
     request = urllib.request.Request(
         base + slug,
         data=message(version, tables).encode(),
@@ -145,7 +147,16 @@ def announce_rebuild(
             error,
         )
         return False
-    logger.info("live push: announced version %s of %s", version, slug)
+    logger.info(
+        "live push: announced version %s of %s (drawn in %.3f s, %d pages warmed in %.3f s, "
+        "announced in %.3f s)",
+        version,
+        slug,
+        drawn - started,
+        pages,
+        warmed - drawn,
+        time.monotonic() - warmed,
+    )
     return True
 
 

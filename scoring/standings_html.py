@@ -23,9 +23,11 @@ from tournaments.models import Stage, Tournament
 
 logger = logging.getLogger(__name__)
 
-# Rows of a page of the standings: about three screens of a phone. A stage of 50 players or
-# fewer has one page and no page links.
-ROWS_PER_PAGE = 50
+# Rows of a page of the standings. A stage of 100 players or fewer has one page and no page
+# links; a 500-player stage five, each about a fifth of the bytes a phone fetches at every new
+# version (docs/PERFORMANCE.md, "Standings in pages of rows": with pages of 50 the worker's
+# twenty warm fetches a version cost more of the 1.5 s than they saved).
+ROWS_PER_PAGE = 100
 
 # ?page=all: every row on one page (to print, or to search the whole field in the browser).
 ALL = "all"

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from scoring import standings_html
 from tests import factories
 from tests.browser.conftest import PHONE, overflows_sideways
 from tests.scoring.helpers import play_stage, seat_tables
@@ -23,8 +24,10 @@ NEXT = {"en-US": "Next: places 51 to 100", "es-ES": "Siguiente: puestos 51 a 100
 
 
 @pytest.fixture
-def large(transactional_db):
-    """104 players at 26 tables of 4, both rounds played: three pages of rows."""
+def large(transactional_db, monkeypatch):
+    """104 players at 26 tables of 4, both rounds played: three pages of rows, as pages of 50
+    (100 as built: the same paging with a field a third the size)."""
+    monkeypatch.setattr(standings_html, "ROWS_PER_PAGE", 50)
     stage = factories.StageFactory(status="seated", rounds=2, order=1)
     seat_tables(stage, [[f"Player {t:02d}-{s}" for s in range(4)] for t in range(26)])
     play_stage(stage, score_of=lambda seat, round_no: (seat.table.number * 7 + seat.position) % 31)

@@ -1,6 +1,7 @@
-"""The public standings in pages of 50 rows: a phone following a large stage fetches one page of
-it at each new version, not every row; links name each page's places, and every row stays one
-link away (all places, to print or search the whole field)."""
+"""The public standings in pages of rows: a phone following a large stage fetches one page of it
+at each new version, not every row; links name each page's places, and every row stays one link
+away (all places, to print or search the whole field). Pages of 50 rows here (100 as built):
+the same paging with a field a third the size."""
 
 import re
 
@@ -21,7 +22,20 @@ NAME = re.compile(r'<a href="/[a-z]{2}/t/[^/]+/players/\d+/">([^<]+)</a>')
 
 
 @pytest.fixture
-def field(tournament):
+def pages_of_50(monkeypatch):
+    monkeypatch.setattr(standings_html, "ROWS_PER_PAGE", 50)
+
+
+def test_a_500_player_stage_as_built_has_five_pages_of_100():
+    page = standings_html.TablePage(html="", page=1, pages=standings_html.page_count(500), rows=500)
+    assert [(link["first"], link["last"]) for link in page.links()[:-1]] == [
+        (1, 100), (101, 200), (201, 300), (301, 400), (401, 500),
+    ]  # fmt: skip
+    assert standings_html.page_count(100) == 1 and standings_html.page_count(101) == 2
+
+
+@pytest.fixture
+def field(tournament, pages_of_50):
     """A stage of 104 players at 26 tables of 4, every round played: three pages of rows."""
     stage = factories.StageFactory(tournament=tournament, rounds=2, status="seated", order=1)
     seat_tables(stage, [[f"Player {t:02d}-{s}" for s in range(4)] for t in range(26)])
