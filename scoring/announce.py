@@ -30,11 +30,13 @@ logger = logging.getLogger(__name__)
 TIMEOUT_SECONDS = 0.5
 
 # Sent with `stage_id` in the worker before a new version is warmed and announced (live push):
-# scoring.public draws the snapshot's tables then.
+# scoring.standings_html draws the snapshot's tables then, and answers how many pages of rows
+# the home page's standings have.
 snapshot_announcing = Signal()
 
-# Warming the standings (below) waits this long at most: a render of a 500-player stage under
-# load takes a few hundred ms.
+# Warming the standings (below) waits this long at most, all its fetches together: a render of
+# a 500-player stage under load takes a few hundred ms, and a slow origin must not hold the
+# message back much longer than one fetch would.
 WARM_SECONDS = 2.0
 
 # Never through an HTTP proxy from the environment: the publisher is on this machine.
@@ -175,9 +177,11 @@ def warm(slug: str, version: str, pages: int = 1) -> None:
     if not origin:
         return
     nginx, public = urlsplit(settings.LIVE_PUBLISH_URL), urlsplit(origin)
+    deadline = time.monotonic() + WARM_SECONDS
 
     def fetch(code_page: tuple[str, int]) -> None:
         code, page = code_page
+        left = deadline - time.monotonic()
         rows = f"page={page}&" if page > 1 else ""
         with translation.override(code):  # the address live.js asks: the part's hx-get, and v
             home = reverse("tournament-home", args=[slug])
@@ -191,8 +195,11 @@ def warm(slug: str, version: str, pages: int = 1) -> None:
                 "Accept-Encoding": "gzip",
             },
         )
+        if left <= 0:
+            logger.warning("live push: no time left to warm %s", path)
+            return
         try:
-            with _opener.open(request, timeout=WARM_SECONDS) as answer:
+            with _opener.open(request, timeout=left) as answer:
                 answer.read()
         except Exception as error:
             logger.warning("live push: could not warm %s: %s", path, error)

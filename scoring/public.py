@@ -19,11 +19,12 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from config.http_cache import VERSION_PARAMETER, not_modified
-from scoring import clock, games, selectors, standings, time_called
+from scoring import clock, games, selectors, standings, standings_html, time_called
 from scoring.divisions import chosen_division, division_members, podium
 from scoring.models import RoundResult, StageStandings
 from scoring.standings_html import (
     ALL,
+    TablePage,
     asked_page,
     digest,
     keep,
@@ -76,8 +77,9 @@ def _standings_etag(
     cannot); and the page of rows, after the first."""
     names = "\x00".join((tournament_name, stage_name)).encode()
     names_tag = hashlib.blake2b(names, digest_size=6).hexdigest()
-    rows = () if page == 1 else (f"p{page or ALL}",)
-    return _etag("standings", stage_id, built_seq, status, names_tag, int(partial), *rows)
+    # The rows' layout too: pages of another size (a deploy that changed it) are other pages.
+    rows = f"r{standings_html.ROWS_PER_PAGE}" + ("" if page == 1 else f"p{page or ALL}")
+    return _etag("standings", stage_id, built_seq, status, names_tag, int(partial), rows)
 
 
 def _standings_state(
@@ -136,7 +138,8 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
     ?stage=<order>, an earlier stage's (the qualifying standings while the playoffs are on),
     rendered for the request; with ?page=<n> (or all), that page of rows."""
     partial = bool(getattr(request, "htmx", False))
-    page = asked_page(request.GET.get("page", ""))
+    asked = request.GET.get("page", "")
+    page = asked_page(asked)
     chosen = request.GET.get("stage", "")
     order = int(chosen) if chosen.isascii() and chosen.isdigit() and len(chosen) < 6 else None
     asked_division = request.GET.get("division", "")
@@ -161,7 +164,11 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
         if frame is not None:
             home = reverse("tournament-home", args=[slug])
             content = _with_rows(frame, home, None, None, table)
-            return _live(_shared_page(request, key, lambda: HttpResponse(content)), etag)
+            canonical = _canonical(asked, table)
+            response = _shared_page(
+                request, key, lambda: HttpResponse(content), keep_it=lambda: canonical
+            )
+            return _live(response, etag)
     # Rendered (or never built) here: the models themselves, and the version again with them.
     tournament, stage, meta = _standings_state(slug, order)
     divisions = list(tournament.divisions.all())
@@ -193,8 +200,11 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
         )
         frame_key = _frame_key(tournament.pk, first)
 
+    drawn: list[TablePage | None] = []
+
     def render_page() -> HttpResponse:
         table = standings_table(tournament, stage, meta, members, page) if stage else None
+        drawn.append(table)
         frame = kept(frame_key) if frame_key else None
         if frame is None:
             context = {
@@ -217,7 +227,11 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
         home = reverse("tournament-home", args=[tournament.slug])
         return HttpResponse(_with_rows(frame, home, order, division, table))
 
-    return _live(_shared_page(request, f"standings-page:{tournament.pk}:{etag}", render_page), etag)
+    key = f"standings-page:{tournament.pk}:{etag}"
+    response = _shared_page(
+        request, key, render_page, keep_it=lambda: _canonical(asked, drawn[0] if drawn else None)
+    )
+    return _live(response, etag)
 
 
 def _standings_query(order: int | None, division, page: int | None) -> str:
@@ -241,6 +255,15 @@ def _frame_key(tournament_id: int, first_page_etag: str) -> str:
     """The kept frame of the whole field's standings at a version: named by the version of its
     first page (the snapshot, the stage's status, the names, the language, fragment or page)."""
     return f"standings-frame:{tournament_id}:{first_page_etag}"
+
+
+def _canonical(asked: str, table: TablePage | None) -> bool:
+    """Whether ?page= as asked is the address of the page of rows shown: not a number beyond the
+    last page (each would keep a copy of the last), nor a word or a 0 shown as the first (whose
+    language links would carry it)."""
+    if table is None:
+        return asked == ""
+    return asked == ("" if table.page == 1 else str(table.page or ALL))
 
 
 def _with_rows(frame: str, home: str, order: int | None, division, table) -> str:
@@ -273,16 +296,17 @@ def _rows_links(order: int | None, division, table) -> dict[str, Any]:
 CSRF_VALUE = re.compile(rb'name="csrfmiddlewaretoken" value="([^"]*)"')
 
 
-def _shared_page(request: HttpRequest, key: str, render_page) -> HttpResponse:
+def _shared_page(request: HttpRequest, key: str, render_page, keep_it=lambda: True) -> HttpResponse:
     """A page that is the same for every visitor who is not signed in: rendered once per key and
     kept, in this process and in Redis. Signed-in people, and addresses with a query string
-    (which the page links back to), get it rendered for them."""
+    (which the page links back to), get it rendered for them; and a page `keep_it` says (after
+    rendering) is not for its key's every address."""
     if not _may_share(request):
         return render_page()
     if (kept := _kept_page(request, key)) is not None:
         return kept
     response = render_page()
-    if response.status_code == 200 and not CSRF_VALUE.search(response.content):
+    if response.status_code == 200 and keep_it() and not CSRF_VALUE.search(response.content):
         keep(key, response.content)  # never a page holding a visitor's CSRF token
     return response
 

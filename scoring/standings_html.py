@@ -16,7 +16,7 @@ from django.utils import translation
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
-from scoring import standings, time_called
+from scoring import selectors, standings, time_called
 from scoring.divisions import division_rows
 from scoring.models import StageStandings
 from tournaments.models import Stage, Tournament
@@ -57,6 +57,13 @@ class TablePage:
     page: int | None
     pages: int
     rows: int
+
+    @classmethod
+    def of(cls, piece: tuple[str, int | None, int, int]) -> "TablePage":
+        """A page as kept: (html, page, pages, rows)."""
+        html, page, pages, rows = piece
+        # Our own template's output (escaped when rendered), kept as it was rendered.
+        return cls(mark_safe(html), page, pages, rows)
 
     def links(self) -> list[dict[str, Any]]:
         """The page links: each page's number (None for every row), its first and last row,
@@ -117,17 +124,15 @@ def _table_key(
     stage_id: int, built_seq: int, members: frozenset[int] | None, page: int | None
 ) -> str:
     of = "" if members is None else f":{digest(members)}"
-    return f"standings-table:{stage_id}:{built_seq}:{get_language()}{of}:{page or ALL}"
+    rows = f"{ROWS_PER_PAGE}:{page or ALL}"  # pages of another size are other pages
+    return f"standings-table:{stage_id}:{built_seq}:{get_language()}{of}:{rows}"
 
 
 def kept_table(stage_id: int, built_seq: int, page: int | None) -> TablePage | None:
     """A page of the whole field's table of a snapshot as kept, if it is (by the stage's and
     snapshot's ids alone: a kept page of the standings is put together without the models)."""
     piece = kept(_table_key(stage_id, built_seq, None, page))
-    if piece is None:
-        return None
-    html, number, pages, rows = piece
-    return TablePage(mark_safe(html), number, pages, rows)
+    return None if piece is None else TablePage.of(piece)
 
 
 def standings_table(
@@ -151,9 +156,7 @@ def standings_table(
     if piece is None:
         ((number, piece),) = _draw(tournament, stage, meta, members, [page]).items()
         keep(table_cache_key(stage, meta, members, number), piece)
-    html, number, pages, rows = piece
-    # Our own template's output (escaped when rendered), kept as it was rendered.
-    return TablePage(mark_safe(html), number, pages, rows)
+    return TablePage.of(piece)
 
 
 def _draw(
@@ -206,13 +209,16 @@ def draw_standings_tables(*, stage_id: int, **kwargs: Any) -> int:
     if meta is None:
         return 0
     pages = 0
+    shown = selectors.current_stage(stage.tournament.stages) == stage
     for code, _name in settings.LANGUAGES:
         with translation.override(code):
             drawn = _draw(stage.tournament, stage, meta, None)
             for number, piece in drawn.items():
                 keep(table_cache_key(stage, meta, None, number), piece)
             pages = len(drawn)
-    return pages
+    # The warm fetches ask for the home page's pages: this stage's only if it shows it (a
+    # correction in the qualifying during the playoffs: the playoff's first page).
+    return pages if shown else 1
 
 
 def _in_page_language(payload: dict[str, Any] | None) -> dict[str, Any] | None:

@@ -20,7 +20,7 @@ SHOTS = os.environ.get("ROUNDHOUSE_SCREENSHOTS", "")
 # What a refresh does: the part fetched again at its own address (its hx-get) and swapped in.
 REFRESH = """() => htmx.ajax("GET", document.querySelector("#standings").getAttribute("hx-get"),
   {source: "#standings", target: "#standings"})"""
-NEXT = {"en-US": "Next: places 51 to 100", "es-ES": "Siguiente: puestos 51 a 100"}
+NEXT = {"en-US": "Next: places 51 to 100", "es-ES": "Siguientes: puestos del 51 al 100"}
 
 
 @pytest.fixture
@@ -63,8 +63,9 @@ def test_a_phone_pages_through_the_standings(new_page, large, locale):
     current = page.locator(".rows-switch a[aria-current=page]")
     assert current.inner_text().endswith("51\N{EN DASH}100")
     # Its own refresh (htmx's, as every 5 s or after a new version) keeps it on these rows.
-    page.evaluate(REFRESH)
-    page.wait_for_timeout(500)
+    with page.expect_response(lambda r: "page=2" in r.url and r.status == 200):
+        page.evaluate(REFRESH)
+    page.wait_for_function("() => !document.querySelector('#standings.htmx-swapping')")
     assert rows.count() == 50
     assert rows.first.locator("td").nth(1).inner_text() == first
     assert current.inner_text().endswith("51\N{EN DASH}100")

@@ -60,7 +60,8 @@ def test_the_standings_show_the_first_50_places_and_link_every_page(client, tour
     assert names(page) == names(everyone)[:50]
     links = re.search(r'<nav class="stage-switch rows-switch"[^>]*>(.*?)</nav>', page).group(1)
     assert 'aria-label="Places, 104 in all"' in page
-    assert [text for text in re.findall(r"</span>([^<]+)</a>", links)] == [
+    assert 'class="visually-hidden">Places 51 to 100</span>' in links
+    assert [text for text in re.findall(r'aria-hidden="true">([^<]+)</span></a>', links)] == [
         "1\N{EN DASH}50",
         "51\N{EN DASH}100",
         "101\N{EN DASH}104",
@@ -80,7 +81,6 @@ def test_a_page_of_rows_has_its_places_and_stays_on_them_when_it_refreshes(
     assert f'hx-get="/en/t/{tournament.slug}/?page=2"' in second  # its own refresh keeps it
     assert f'hx-get="/en/t/{tournament.slug}/"' in first
     assert response["ETag"] != first_response["ETag"]
-    assert "104 of 104 results in." not in second  # the count: results, not rows
     assert "52 of 52 results in." in second and "52 of 52 results in." in first
     last, _ = get(client, tournament, "?page=3")
     assert names(last) == names(everyone)[100:]
@@ -102,18 +102,33 @@ def test_a_page_that_is_not_a_page_number_shows_the_first(client, tournament, fi
     assert response["ETag"] == first_response["ETag"]
 
 
-def test_a_page_beyond_the_last_shows_the_last(client, tournament, field):
+def test_a_page_beyond_the_last_shows_the_last_and_is_not_kept(client, tournament, field):
     everyone, _ = get(client, tournament, "?page=all")
-    get(client, tournament)  # the pages drawn and kept, as a first visitor leaves them
+    beyond_first, _ = get(client, tournament, "?page=12")  # nothing drawn yet: drawn for it
+    assert names(beyond_first) == names(everyone)[100:]
+    standings_html.draw_standings_tables(stage_id=field.pk)  # every page, as the worker does
     beyond, _ = get(client, tournament, "?page=9")
     assert names(beyond) == names(everyone)[100:]
     assert f'href="/en/t/{tournament.slug}/?page=3#standings" aria-current="page"' in beyond
-    fresh = Client()  # and with nothing kept yet
-    beyond_again, _ = get(fresh, tournament, "?page=12")
-    assert names(beyond_again) == names(everyone)[100:]
+    # The last page's own address is kept for the next visitor; one beyond it is not (each
+    # number would keep a copy of it).
+    get(client, tournament, "?page=3")
+    for query, kept in (("?page=3", True), ("?page=9", False)):
+        with CaptureQueriesContext(connection) as queries:
+            get(Client(), tournament, query)
+        assert (len(queries) == 1) is kept, query
 
 
-def test_a_stage_of_50_players_or_fewer_has_no_page_links(client, tournament):
+def test_a_word_for_a_page_is_not_what_the_next_visitor_gets(tournament, field):
+    """?page=abc shows the first page, and its language link carries it: the next visitor of
+    the first page gets that page's own links."""
+    junk, _ = get(Client(), tournament, "?page=abc")
+    assert "/es/t/" in junk
+    plain, _ = get(Client(), tournament)
+    assert f'href="/es/t/{tournament.slug}/"' in plain and "page=abc" not in plain
+
+
+def test_a_stage_of_50_players_or_fewer_has_no_page_links(client, tournament, pages_of_50):
     stage = factories.StageFactory(tournament=tournament, rounds=2, status="seated", order=1)
     seat_tables(stage, [[f"P{t}-{s}" for s in range(5)] for t in range(10)])
     play_stage(stage)
@@ -133,18 +148,22 @@ def test_a_divisions_pages_keep_the_division(client, tournament, field):
     assert f'hx-get="/en/t/{tournament.slug}/?division={division.pk}&amp;page=2"' in second
 
 
-def test_a_page_of_rows_is_shared_by_the_cache_in_front_as_the_first_is(tournament, field):
+def test_a_page_of_rows_is_shared_as_the_first_is(tournament, field):
+    """Kept for the next visitor (one query: the version) and for the cache in front."""
     for query in ("", "?page=2", "?page=all"):
         response = Client().get(f"/en/t/{tournament.slug}/{query}")
         assert "public" in response["Cache-Control"], query
         assert not response.cookies, query
+        with CaptureQueriesContext(connection) as queries:
+            again = Client().get(f"/en/t/{tournament.slug}/{query}")
+        assert len(queries) == 1 and again.content == response.content, query
 
 
 def test_the_spanish_page_links_say_places_in_spanish(client, tournament, field):
     page = client.get(f"/es/t/{tournament.slug}/").content.decode()
     assert 'aria-label="Puestos, 104 en total"' in page
     assert ">Todos los puestos</a>" in page
-    assert "Siguiente: puestos 51 a 100" in page
+    assert "Siguientes: puestos del 51 al 100" in page
 
 
 def test_the_printed_results_list_every_place(client, tournament, field):

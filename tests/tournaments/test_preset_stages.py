@@ -221,9 +221,10 @@ def test_a_bad_web_address_says_what_to_type_and_creates_nothing(client: Client)
 
 
 @pytest.mark.django_db(transaction=True)
-def test_an_address_another_create_takes_at_the_same_moment_is_refused_on_the_form():
+def test_an_address_another_create_takes_at_the_same_moment_is_refused(require_postgres):
     """Two organisers creating "Spring Rally" at once: the check finds the address free for
-    both, the second to save is told it is taken (not a server error), and creates nothing."""
+    both, the second to save is told it is taken (not a server error), and creates nothing.
+    PostgreSQL's: SQLite lets one writer in at a time, so there the other waits its turn."""
     user = factories.OrganiserAccountFactory()
 
     def the_other_saves_first(sender, instance, **kwargs):
