@@ -34,9 +34,11 @@ TIMEOUT_SECONDS = 0.5
 # the home page's standings have.
 snapshot_announcing = Signal()
 
-# Warming the standings (below) waits this long at most, all its fetches together: a render of
-# a 500-player stage under load takes a few hundred ms, and a slow origin must not hold the
-# message back much longer than one fetch would.
+# Each warm fetch (below) waits this long at most: a render of a 500-player stage under load
+# takes a few hundred ms. Per fetch, not for all of them: with one deadline for all, an origin
+# slow under a 5,000-phone hall had pages skipped, the worker announcing faster than the origin
+# kept up, and the hall run collapsed (docs/PERFORMANCE.md, "Standings in pages of rows"); a
+# slow warm holds the next rebuild back instead.
 WARM_SECONDS = 2.0
 
 # Never through an HTTP proxy from the environment: the publisher is on this machine.
@@ -177,11 +179,9 @@ def warm(slug: str, version: str, pages: int = 1) -> None:
     if not origin:
         return
     nginx, public = urlsplit(settings.LIVE_PUBLISH_URL), urlsplit(origin)
-    deadline = time.monotonic() + WARM_SECONDS
 
     def fetch(code_page: tuple[str, int]) -> None:
         code, page = code_page
-        left = deadline - time.monotonic()
         rows = f"page={page}&" if page > 1 else ""
         with translation.override(code):  # the address live.js asks: the part's hx-get, and v
             home = reverse("tournament-home", args=[slug])
@@ -195,11 +195,8 @@ def warm(slug: str, version: str, pages: int = 1) -> None:
                 "Accept-Encoding": "gzip",
             },
         )
-        if left <= 0:
-            logger.warning("live push: no time left to warm %s", path)
-            return
         try:
-            with _opener.open(request, timeout=left) as answer:
+            with _opener.open(request, timeout=WARM_SECONDS) as answer:
                 answer.read()
         except Exception as error:
             logger.warning("live push: could not warm %s: %s", path, error)
