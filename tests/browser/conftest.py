@@ -97,6 +97,15 @@ def sign_in(page, username: str, password: str = "a-long-test-password", next_pa
     page.wait_for_url(f"**{next_path}")
 
 
+def at_text_sizes(page, sizes: tuple[str, ...] = ("", "200%")) -> Iterator[str]:
+    """The page at each text size in turn (its root font size: the browser's, then doubled, as a
+    reader's large-text setting does): yields each one's name, "100%" for the browser's."""
+    for size in sizes:
+        page.evaluate(f"() => {{ document.documentElement.style.fontSize = '{size}'; }}")
+        page.wait_for_timeout(50)
+        yield size or "100%"
+
+
 def overflows_sideways(page) -> bool:
     """The page itself scrolls sideways (a wide table may scroll inside its own container)."""
     return page.evaluate(

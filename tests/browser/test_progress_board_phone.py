@@ -5,7 +5,7 @@ sideways scroll, a key that says the symbols in words, each round a link, "Table
 import pytest
 
 from tests import factories
-from tests.browser.conftest import PHONE, overflows_sideways, sign_in
+from tests.browser.conftest import PHONE, at_text_sizes, overflows_sideways, sign_in
 from tests.scoring.helpers import play, seat_tables
 
 pytestmark = pytest.mark.browser
@@ -42,10 +42,8 @@ def test_the_progress_board_shows_every_round_on_a_phone(new_page, half_played, 
     for path in (f"/t/{slug}/manage/stages/1/progress/", f"/t/{slug}/manage/progress/"):
         page.goto(path)
         page.wait_for_selector(".board a.chip")  # the console's tab loads it
-        for text in ("", "200%"):
-            page.evaluate(f"() => {{ document.documentElement.style.fontSize = '{text}'; }}")
-            page.wait_for_timeout(50)
-            where = f"{path} {locale} {text or '100%'}"
+        for size in at_text_sizes(page):
+            where = f"{path} {locale} {size}"
             assert not overflows_sideways(page), where
             box = page.locator(".progress .scroll")
             assert box.evaluate("(e) => e.scrollWidth <= e.clientWidth + 1"), where

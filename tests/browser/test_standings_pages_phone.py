@@ -10,7 +10,7 @@ import pytest
 
 from scoring import standings_html
 from tests import factories
-from tests.browser.conftest import PHONE, overflows_sideways
+from tests.browser.conftest import PHONE, at_text_sizes, overflows_sideways
 from tests.scoring.helpers import play_stage, seat_tables
 
 pytestmark = pytest.mark.browser
@@ -41,10 +41,8 @@ def test_a_phone_pages_through_the_standings(new_page, large, locale):
     page.goto(f"/t/{slug}/")
     rows = page.locator("table.standings tbody tr")
     assert rows.count() == 50
-    for text in ("", "200%"):
-        page.evaluate(f"() => {{ document.documentElement.style.fontSize = '{text}'; }}")
-        page.wait_for_timeout(50)
-        where = f"{locale} {text or '100%'}"
+    for size in at_text_sizes(page):
+        where = f"{locale} {size}"
         assert not overflows_sideways(page), where
         links = page.locator(".rows-switch a")
         assert links.count() == 4, where
@@ -52,8 +50,7 @@ def test_a_phone_pages_through_the_standings(new_page, large, locale):
             box = links.nth(i).bounding_box()
             assert box["height"] >= 44 and box["x"] + box["width"] <= PHONE["width"], where
         if SHOTS:
-            size = text.rstrip("%") or "100"
-            shot = Path(SHOTS) / f"standings-pages-phone-{locale}-{size}.png"
+            shot = Path(SHOTS) / f"standings-pages-phone-{locale}-{size.rstrip('%')}.png"
             page.screenshot(path=str(shot), full_page=True)
     page.evaluate("() => { document.documentElement.style.fontSize = ''; }")
     page.get_by_role("link", name=re.compile(NEXT[locale])).click()
