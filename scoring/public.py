@@ -5,6 +5,7 @@ import functools
 import hashlib
 import logging
 import re
+from collections.abc import Callable
 from typing import Any
 
 from django.db import connection
@@ -157,17 +158,14 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
             return _live(kept_page, etag)
         # Another page of rows of a live part already drawn at this version: that part around
         # this page's rows, as kept.
-        first = _standings_etag(stage_id, built_seq, status, tournament_name, stage_name, partial)
-        frame_key = _frame_key(tournament_id, first)
         table = kept_table(stage_id, built_seq, page) if partial and _may_share(request) else None
-        frame = kept(frame_key) if table is not None else None
+        version = (tournament_id, stage_id, built_seq, status, tournament_name, stage_name)
+        frame = kept(_frame_key(*version, partial)) if table is not None else None
         if frame is not None:
             home = reverse("tournament-home", args=[slug])
-            content = _with_rows(frame, home, None, None, table)
-            canonical = _canonical(asked, table)
-            response = _shared_page(
-                request, key, lambda: HttpResponse(content), keep_it=lambda: canonical
-            )
+            response = HttpResponse(_with_rows(frame, home, None, None, table))
+            if _canonical(asked, table):
+                _keep_shared(key, response)
             return _live(response, etag)
     # Rendered (or never built) here: the models themselves, and the version again with them.
     tournament, stage, meta = _standings_state(slug, order)
@@ -195,16 +193,12 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
     # whole page: its language links name its own address.
     frame_key = None
     if partial and fast and stage and meta and _may_share(request):
-        first = _standings_etag(
-            stage.pk, meta.built_seq, stage.status, tournament.name, names, partial
+        frame_key = _frame_key(
+            tournament.pk, stage.pk, meta.built_seq, stage.status, tournament.name, names, partial
         )
-        frame_key = _frame_key(tournament.pk, first)
 
-    drawn: list[TablePage | None] = []
-
-    def render_page() -> HttpResponse:
+    def render_page() -> tuple[HttpResponse, bool]:
         table = standings_table(tournament, stage, meta, members, page) if stage else None
-        drawn.append(table)
         frame = kept(frame_key) if frame_key else None
         if frame is None:
             context = {
@@ -225,13 +219,11 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
             if frame_key and not CSRF_VALUE.search(frame.encode()):
                 keep(frame_key, frame)
         home = reverse("tournament-home", args=[tournament.slug])
-        return HttpResponse(_with_rows(frame, home, order, division, table))
+        response = HttpResponse(_with_rows(frame, home, order, division, table))
+        return response, _canonical(asked, table)
 
     key = f"standings-page:{tournament.pk}:{etag}"
-    response = _shared_page(
-        request, key, render_page, keep_it=lambda: _canonical(asked, drawn[0] if drawn else None)
-    )
-    return _live(response, etag)
+    return _live(_shared_page(request, key, render_page), etag)
 
 
 def _standings_query(order: int | None, division, page: int | None) -> str:
@@ -251,10 +243,19 @@ ROWS_MARK = "\x00standings-rows\x00"
 QUERY_MARK = "\x00standings-query\x00"
 
 
-def _frame_key(tournament_id: int, first_page_etag: str) -> str:
+def _frame_key(
+    tournament_id: int,
+    stage_id: int,
+    built_seq: int,
+    status: str,
+    tournament_name: str,
+    stage_name: str,
+    partial: bool,
+) -> str:
     """The kept frame of the whole field's standings at a version: named by the version of its
     first page (the snapshot, the stage's status, the names, the language, fragment or page)."""
-    return f"standings-frame:{tournament_id}:{first_page_etag}"
+    first = _standings_etag(stage_id, built_seq, status, tournament_name, stage_name, partial)
+    return f"standings-frame:{tournament_id}:{first}"
 
 
 def _canonical(asked: str, table: TablePage | None) -> bool:
@@ -296,19 +297,28 @@ def _rows_links(order: int | None, division, table) -> dict[str, Any]:
 CSRF_VALUE = re.compile(rb'name="csrfmiddlewaretoken" value="([^"]*)"')
 
 
-def _shared_page(request: HttpRequest, key: str, render_page, keep_it=lambda: True) -> HttpResponse:
+def _shared_page(
+    request: HttpRequest, key: str, render_page: Callable[[], tuple[HttpResponse, bool]]
+) -> HttpResponse:
     """A page that is the same for every visitor who is not signed in: rendered once per key and
     kept, in this process and in Redis. Signed-in people, and addresses with a query string
-    (which the page links back to), get it rendered for them; and a page `keep_it` says (after
-    rendering) is not for its key's every address."""
+    (which the page links back to), get it rendered for them. `render_page` gives the page and
+    whether it is the one of its key's every address (when not, it is shown and not kept)."""
     if not _may_share(request):
-        return render_page()
+        return render_page()[0]
     if (kept := _kept_page(request, key)) is not None:
         return kept
-    response = render_page()
-    if response.status_code == 200 and keep_it() and not CSRF_VALUE.search(response.content):
-        keep(key, response.content)  # never a page holding a visitor's CSRF token
+    response, for_every_address = render_page()
+    if for_every_address:
+        _keep_shared(key, response)
     return response
+
+
+def _keep_shared(key: str, response: HttpResponse) -> None:
+    """Keep a page rendered for every visitor who is not signed in: never one holding a
+    visitor's CSRF token."""
+    if response.status_code == 200 and not CSRF_VALUE.search(response.content):
+        keep(key, response.content)
 
 
 def _may_share(request: HttpRequest) -> bool:
