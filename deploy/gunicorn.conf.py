@@ -32,7 +32,8 @@ threads = env_int("GUNICORN_THREADS", 4)
 # A request is small (a round result, a CSV of players); one running 30 s is stuck.
 timeout = env_int("GUNICORN_TIMEOUT", 30)
 graceful_timeout = env_int("GUNICORN_GRACEFUL_TIMEOUT", 30)
-# Above the reverse proxy's idle timeout, so the proxy closes idle connections first.
+# Above the reverse proxy's idle timeout (deploy/nginx.conf: 4 s), so the proxy closes idle
+# connections first.
 keepalive = env_int("GUNICORN_KEEPALIVE", 5)
 
 # Load Django once in the master: workers fork ready, and a broken import stops the start.

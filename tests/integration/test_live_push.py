@@ -167,7 +167,7 @@ def test_live_push_brings_a_confirmed_result_to_the_pages_through_nginx(stack):
                 pool.map(lambda _: versioned_part(stack, path, burst_version), range(20))
             )
         assert {answer.status for answer in answers} == {200}
-        asked = f'"GET {path}?v={burst_version} HTTP/1.0"'
+        asked = f'"GET {path}?v={burst_version} HTTP/1.1"'
         assert gunicorn_log(stack).count(asked) == 1, [a.cache for a in answers]
     finally:
         subscriber.close()

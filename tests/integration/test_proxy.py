@@ -118,7 +118,7 @@ def test_nginx_caches_public_answers_and_never_private_ones(stack):
         fetch(stack, path)
         wait_for(
             lambda: gunicorn_log(stack),
-            lambda log: f'"GET {path} HTTP/1.0" 304' in log,
+            lambda log: f'"GET {path} HTTP/1.1" 304' in log,
             "nginx revalidating with the ETag (a 304 in gunicorn's log)",
             timeout=5,
         )
@@ -203,16 +203,16 @@ def test_nginx_caches_public_answers_and_never_private_ones(stack):
     # to the public's (web.log), a signed-in person, a token and every write to the staff's
     # (staff.log), so an official's result never waits behind a public page's render.
     public_log, staff_log = gunicorn_log(stack), (stack.directory / "staff.log").read_text()
-    for line in (f'"GET {path} HTTP/1.0" 304', f'"GET {path} HTTP/1.0" 200'):
+    for line in (f'"GET {path} HTTP/1.1" 304', f'"GET {path} HTTP/1.1" 200'):
         assert line in public_log, line
-    assert f'"GET {path} HTTP/1.0" 200' in staff_log  # the token's and the session's GETs
-    for write in ('"POST /accounts/login/ HTTP/1.0" 302', f'"POST {path} HTTP/1.0" 405'):
+    assert f'"GET {path} HTTP/1.1" 200' in staff_log  # the token's and the session's GETs
+    for write in ('"POST /accounts/login/ HTTP/1.1" 302', f'"POST {path} HTTP/1.1" 405'):
         assert write in staff_log and write not in public_log, write
     assert '"PUT /api/v1/tables/' in staff_log and '"PUT /api/v1/tables/' not in public_log
 
     # The public standings are cached, and revalidated with their ETag (this needs the API to
     # send a public Cache-Control with a max-age, and to answer If-None-Match with a 304).
-    assert f'"GET {path} HTTP/1.0" 304' in gunicorn_log(stack), "nginx never revalidated"
+    assert f'"GET {path} HTTP/1.1" 304' in gunicorn_log(stack), "nginx never revalidated"
     assert second.cache == "HIT", (
         f"the second anonymous GET of {path} was {second.cache}, not HIT: the origin said "
         f"Cache-Control: {first.headers.get('Cache-Control')!r}"
@@ -280,6 +280,6 @@ def test_a_burst_for_a_new_version_waits_for_one_origin_request_however_slow_the
     assert len({a.body for a in answers}) == 1
     # The first request, and (proxy_cache_lock_age) one more once it had taken 5 s; the other
     # ten answered from the copy those filled.
-    reached = gunicorn_log(stack).count(f'"GET {path} HTTP/1.0"')
+    reached = gunicorn_log(stack).count(f'"GET {path} HTTP/1.1"')
     assert 1 <= reached <= 2, reached
     assert sum(a.cache == "HIT" for a in answers) >= 10, [a.cache for a in answers]
