@@ -27,13 +27,17 @@ from tournaments.forms import (
     PlayerForm,
 )
 from tournaments.models import Player, Stage, Tournament
-from tournaments.permissions import is_organiser
+from tournaments.permissions import OFFICIAL, ORGANISER, role_in
 from tournaments.selectors import player_history
 
 
 def organised_tournament(request: HttpRequest, slug: str) -> Tournament:
     tournament = get_object_or_404(Tournament, slug=slug)
-    if not is_organiser(request.user, tournament):
+    role = role_in(request.user, tournament)
+    if role != ORGANISER:
+        # An official who followed a link here: the refusal (templates/403.html) shows them the
+        # way to score entry, the page that is theirs.
+        request.official_of = tournament if role == OFFICIAL else None
         raise PermissionDenied(
             _("Only an organiser of %(tournament)s may open this page.")
             % {"tournament": tournament.name}

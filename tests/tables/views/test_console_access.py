@@ -23,6 +23,27 @@ def test_console_needs_login_and_an_organiser(client, tournament, official):
     assert "There is no page at /en/t/no-such-tournament/" in missing.content.decode()
 
 
+def test_an_official_sent_away_from_the_console_is_shown_the_way_to_score_entry(
+    client, tournament, official
+):
+    client.force_login(official)
+    for path in (f"/t/{tournament.slug}/manage/", f"/t/{tournament.slug}/manage/divisions/"):
+        refused = client.get(path)
+        assert refused.status_code == 403
+        page = refused.content.decode()
+        assert f"Only an organiser of {tournament.name} may open this page" in page
+        assert f"an official of {tournament.name}: you enter and confirm the scores" in page
+        assert f'<a class="button" href="/t/{tournament.slug}/enter/">Score entry</a>' in page
+        assert "Ask an organiser" not in page  # nothing to ask for: score entry is theirs
+    spanish = client.get(f"/t/{tournament.slug}/manage/", HTTP_ACCEPT_LANGUAGE="es").content
+    assert f'href="/t/{tournament.slug}/enter/">Anotar puntos</a>' in spanish.decode()
+    assert f"árbitro de {tournament.name}" in spanish.decode()
+    # Someone with no role here gets no such way in: an official of another tournament too.
+    other = factories.TournamentFactory()
+    refused = client.get(f"/t/{other.slug}/manage/").content.decode()
+    assert "/enter/" not in refused and "Ask an organiser of the tournament" in refused
+
+
 def test_the_server_error_page_renders_without_a_request():
     from django.template import loader
 
