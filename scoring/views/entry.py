@@ -195,9 +195,11 @@ def _entry_context(
         *errors.get("__all__", []),
     ]
     blocked_errors = [*errors.get("non_field_errors", []), *errors.get("blocked", [])]
-    if errors and not general:  # the top says that nothing was saved, and where to look
+    if errors and not general and asked:  # one message at the top: both, where to look
+        general = [FIX_AND_CHECK]
+    elif errors and not general:  # the top says that nothing was saved, and where to look
         general = [_("Not saved: correct what is marked below.")]
-    if asked:  # asked together with the errors, not after they are corrected
+    elif asked:  # asked together with the errors, not after they are corrected
         general = [*general, CHECK_UNUSUAL]
     # Without JavaScript, the first thing to correct takes the focus as the page loads.
     wrong = next((row for row in rows if row["errors"] or row["warning"]), None)
@@ -254,6 +256,11 @@ def _time_called_notice(table: Table, round_no: int, *, as_stands: bool) -> str:
 CHECK_UNUSUAL = gettext_lazy(
     "Not saved yet: check the scores marked below with the players. Correct them, or tick that "
     "they are right and save again."
+)
+# Errors and a question together: one message, not two that each begin "Not saved".
+FIX_AND_CHECK = gettext_lazy(
+    "Not saved: correct what is marked below, and check the unusual scores with the players: "
+    "correct them, or tick that they are right, then save again."
 )
 
 

@@ -155,8 +155,13 @@ def test_an_unusual_score_is_asked_about_together_with_the_errors(new_page, seat
     expect(page.locator(f"#js-error-{cy}")).to_have_text(WHOLE)
     expect(page.locator(f"#js-error-{di}")).to_have_text(MISSING)
     top = page.locator("#form-errors")
-    expect(top).to_contain_text("Not saved: correct what is marked below.")
-    expect(top).to_contain_text("check the scores marked below with the players")
+    # One message for both (as the page without JavaScript says it).
+    expect(top.locator("p")).to_have_text(
+        [
+            "Not saved: correct what is marked below, and check the unusual scores with the "
+            "players: correct them, or tick that they are right, then save again."
+        ]
+    )
     assert not RoundResult.objects.exists()
     # All put right at once: corrected, 250 ticked as checked, saved flagged.
     page.fill(f"#pips-{cy}", "30")

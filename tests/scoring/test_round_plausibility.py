@@ -221,8 +221,13 @@ def test_the_question_is_asked_together_with_the_errors(official_client, table, 
     assert not RoundResult.objects.exists()
     page = response.content.decode()
     top = page[page.index('id="form-errors"') : page.index('id="round-form"')]
-    assert "Not saved: correct what is marked below." in top
-    assert "Not saved yet: check the scores marked below with the players." in top
+    # One message says both: what to correct and what to check (not two that each say "Not
+    # saved").
+    assert top.count('<p class="error">') == 1
+    assert (
+        "Not saved: correct what is marked below, and check the unusual scores with the players: "
+        "correct them, or tick that they are right, then save again." in top
+    )
     assert f'id="error-{cy}">Enter a whole number of pips, 0 or more<' in page
     assert f'id="error-{di}">Enter this player&#x27;s pips (0 if they went out)<' in page
     assert f"Are you sure? {BOB_250}" in page

@@ -130,11 +130,15 @@ window.RoundhouseEntryErrors = function (form, say, collect) {
     if (status === 412 || status === 428 || status === 422) {
       messages.push(say("reload", "Reload the page to see the scores as they are now."));
     }
-    if (fieldErrors && !messages.length) {
+    // Asked together with the errors, not once they are corrected: the official sees all at once,
+    // in one message when both are to be done (as scoring/views/entry.py says it).
+    if (fieldErrors && !messages.length && asked.length) {
+      messages.push(say("fixAndCheck", "Not saved: correct what is marked below, and check the unusual scores with the players: correct them, or tick that they are right, then save again."));
+    } else if (fieldErrors && !messages.length) {
       messages.push(say("fixFields", "Not saved: correct what is marked below."));
+    } else if (asked.length) {
+      messages.push(say("checkUnusual", "Not saved yet: check the scores marked below with the players. Correct them, or tick that they are right and save again."));
     }
-    // Asked together with the errors, not once they are corrected: the official sees all at once.
-    if (asked.length) messages.push(say("checkUnusual", "Not saved yet: check the scores marked below with the players. Correct them, or tick that they are right and save again."));
     messages.forEach(function (text) {
       var p = document.createElement("p");
       p.className = "error";
