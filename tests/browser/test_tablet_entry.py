@@ -118,6 +118,39 @@ def test_entry_made_offline_is_kept_and_sent_once_when_the_network_returns(new_p
     assert stored_pips() == [0, 14, 22, 9]
 
 
+def test_an_entry_another_tab_sends_takes_this_tab_on_to_its_check_page(new_page, seated):
+    tournament, table, players, _official = seated
+    page = signed_in_at_round_one(new_page, seated)
+    fill_round(page, players, ["0", "14", "22", "9"], went_out=0)
+    api = "**/api/v1/tables/*/rounds/*/"
+    page.route(api, lambda route: route.abort("internetdisconnected"))  # this tab's sends fail
+    page.click("#round-form button[type=submit]")
+    expect(page.locator("#offline-banner")).to_contain_text("Not sent yet")
+    # Round 2 opened in another tab, whose sends go through: it sends round 1's entry.
+    other = page.context.new_page()
+    other.goto(f"/t/{tournament.slug}/enter/{table.pk}/2/")
+    # This tab follows, as if it had sent the entry itself: no "Not sent yet" for an entry in.
+    page.wait_for_url(f"**/enter/{table.pk}/1/check/")
+    assert stored_pips() == [0, 14, 22, 9]
+    assert RoundResultVersion.objects.count() == 1  # counted once
+
+
+def test_an_entry_another_tab_has_refused_is_shown_here_with_why(new_page, seated):
+    tournament, table, players, _official = seated
+    page = signed_in_at_round_one(new_page, seated)
+    fill_round(page, players, ["0", "250", "22", "9"], went_out=0)  # 250: asked about
+    page.route("**/api/v1/tables/*/rounds/*/", lambda route: route.abort("internetdisconnected"))
+    page.click("#round-form button[type=submit]")
+    expect(page.locator("#offline-banner")).to_contain_text("Not sent yet")
+    other = page.context.new_page()
+    other.goto(f"/t/{tournament.slug}/enter/{table.pk}/2/")  # sends it: refused, with the question
+    expect(page.locator(f"#unusual-{players[1].pk}")).to_be_visible()
+    expect(page.locator("#offline-banner")).to_be_hidden()
+    expect(page.locator(f"#pips-{players[1].pk}")).to_be_enabled()  # to correct, or tick and save
+    assert page.input_value(f"#pips-{players[1].pk}") == "250"  # what was typed, not lost
+    assert not RoundResult.objects.exists()
+
+
 def test_answer_lost_on_the_way_back_is_resent_and_counted_once(new_page, seated):
     _tournament, _table, players, _official = seated
     page = signed_in_at_round_one(new_page, seated)

@@ -13,6 +13,7 @@
   var banner = document.getElementById("offline-banner");
   var retryTimer = null;
   var draining = null;  // the resend in progress: one at a time, however often flush is called
+  var waitingHere = null;  // this page's entry, kept until the server has it (one a round)
 
   // The page's words, in its language: enter_round.html renders them on the banner.
   function say(name, english) {
@@ -163,6 +164,7 @@
         return;
       }
       drop(entry);
+      waitingHere = null;  // refused here: nothing waits to go any more
       unlock();
       showBanner("");
       showErrors(response.status, body);
@@ -371,6 +373,7 @@
         savedAt: new Date().toISOString()
       };
       keep(entry);  // on the tablet before it goes anywhere
+      waitingHere = entry;
       lock(say("sending", "Sending…"));
       flush();
     });
@@ -380,6 +383,7 @@
       showRefusedHere(refused[0]);  // refused while the official was at another round
     } else if (mine.length) {
       // Sent, not yet received: it goes as it is when the network returns, not put in question.
+      waitingHere = mine[0];
       restoreDraft({quiet: true});
       lock(say("notSent", "Not sent yet: will send when the connection returns."));
     } else if (restoreDraft({}) === "restored") {
@@ -392,6 +396,20 @@
       .forEach(drop);
   }
   showRefusedElsewhere();
+  // This page's entry waiting to go, and another tab (another round's page) sends it, or has it
+  // refused: this page follows as if it had sent it itself, instead of saying "Not sent yet"
+  // for an entry that is in (localStorage tells the other tabs of each change).
+  window.addEventListener("storage", function (event) {
+    if (event.key !== OUTBOX || !form || !waitingHere) return;
+    var now = readOutbox().filter(function (e) { return e.key === waitingHere.key; })[0];
+    if (!now) window.location.assign(waitingHere.checkUrl);
+    else if (now.refused) {
+      waitingHere = null;
+      unlock();
+      showBanner("");
+      showRefusedHere(now);
+    }
+  });
   window.addEventListener("online", flush);
   flush();
 })();
