@@ -243,19 +243,11 @@ ROWS_MARK = "\x00standings-rows\x00"
 QUERY_MARK = "\x00standings-query\x00"
 
 
-def _frame_key(
-    tournament_id: int,
-    stage_id: int,
-    built_seq: int,
-    status: str,
-    tournament_name: str,
-    stage_name: str,
-    partial: bool,
-) -> str:
+def _frame_key(tournament_id: int, *version: Any) -> str:
     """The kept frame of the whole field's standings at a version: named by the version of its
-    first page (the snapshot, the stage's status, the names, the language, fragment or page)."""
-    first = _standings_etag(stage_id, built_seq, status, tournament_name, stage_name, partial)
-    return f"standings-frame:{tournament_id}:{first}"
+    first page (`version`: _standings_etag's values before the page: the snapshot, the stage's
+    status, the names, fragment or page; the language is the request's)."""
+    return f"standings-frame:{tournament_id}:{_standings_etag(*version)}"
 
 
 def _canonical(asked: str, table: TablePage | None) -> bool:
