@@ -119,6 +119,7 @@ def test_entry_script_reads_each_banner_the_page_renders_with_the_same_english(
         "youTyped",
         "wentOut",
         "fixFields",
+        "fixAndCheck",
         "areYouSure",
         "checkUnusual",
         "cleared",
