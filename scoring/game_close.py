@@ -6,7 +6,7 @@ import logging
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, OuterRef, QuerySet
 from django.utils import translation
 
 from scoring import games, queue
@@ -26,8 +26,9 @@ def after_confirm(stage: Stage) -> None:
 
 
 def _send_if_finished(stage_id: int) -> None:
-    stage = Stage.objects.filter(pk=stage_id, status=Stage.Status.SEATED).first()
-    if stage is None or games.next_game(stage) is None or missing_results(stage):
+    # One query after each confirmation for an event whose games are not seated from each other.
+    stage = _seated_on().filter(pk=stage_id).first()
+    if stage is None or missing_results(stage):
         return
     try:
         queue.send(queue.CLOSE_GAME, stage_id=stage_id)
@@ -39,16 +40,20 @@ def games_awaiting_close() -> list[int]:
     """Seated games whose every round is confirmed and whose next game is seated from them, with
     no refusal kept on them: the close a broker outage lost (the sweeper sends it again). A game
     whose close was refused waits for the organiser, who sees why on the console."""
+    candidates = _seated_on().filter(advance_problem="")
+    return [stage.pk for stage in candidates if not missing_results(stage)]
+
+
+def _seated_on() -> QuerySet[Stage]:
+    """Seated games whose next game is seated from them and not seated yet (games.next_game, in
+    SQL)."""
     seated_from = Stage.objects.filter(
         tournament=OuterRef("tournament"),
         order=OuterRef("order") + 1,
         kind=Stage.Kind.QUALIFYING,
         status=Stage.Status.PENDING,
     ).exclude(movement="")
-    candidates = Stage.objects.filter(
-        Exists(seated_from), status=Stage.Status.SEATED, advance_problem=""
-    )
-    return [stage.pk for stage in candidates if not missing_results(stage)]
+    return Stage.objects.filter(Exists(seated_from), status=Stage.Status.SEATED)
 
 
 def close_finished_game(*, stage: Stage) -> Stage | None:
