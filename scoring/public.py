@@ -277,9 +277,11 @@ def _rows_links(order: int | None, division, table) -> dict[str, Any]:
     ]
     page = table.page if table else 1
     following = [link for link in links if page is not None and link["page"] == page + 1]
+    shown = [link for link in links if link["current"] and link["page"]]
     return {
         "live_query": _standings_query(order, division, page),
         "row_pages": links,
+        "shown_rows": shown[0] if shown else None,  # a page of rows, not every row
         "next_rows": following[0] if following else None,
     }
 

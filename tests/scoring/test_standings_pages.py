@@ -85,10 +85,15 @@ def test_a_page_of_rows_has_its_places_and_stays_on_them_when_it_refreshes(
     last, _ = get(client, tournament, "?page=3")
     assert names(last) == names(everyone)[100:]
     assert "Next: places" not in last
+    # Printed, a page of rows says which places it holds.
+    every = len(names(everyone))
+    assert f'<p class="print-only">Places 51 to 100 of {every}.</p>' in second
+    assert f'<p class="print-only">Places 101 to {every} of {every}.</p>' in last
 
 
 def test_every_place_is_on_one_page_with_no_next_link(client, tournament, field):
     everyone, _ = get(client, tournament, "?page=all")
+    assert '<p class="print-only">Places' not in everyone  # every place: nothing to say
     assert f'href="/en/t/{tournament.slug}/?page=all#standings" aria-current="page"' in everyone
     assert "Next: places" not in everyone
     assert f'hx-get="/en/t/{tournament.slug}/?page=all"' in everyone
