@@ -170,7 +170,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     )
     if sheet.status != 200:
         raise BenchError(f"a table sheet answered {sheet.status}")
-    args.live_path = f"/live/{event.slug}/"
+    # The channel of the pages' language (live.js), as the prefix names it ("/en").
+    args.live_path = f"/live/{event.slug}/{(prefix or '/en').strip('/')}/"
     push_ready = await live_answers(args.nginx_port, args.live_path)
     print(
         f"public pages at {prefix or ''}/t/{event.slug}/; {args.live_path} "

@@ -1,13 +1,16 @@
 """Announcing a tournament's live version to the pages that show it: after a standings snapshot
 commits, its version goes to nginx's nchan publisher (settings.LIVE_PUBLISH_URL), which passes it
-to every page's EventSource; the pages then fetch their parts with ?v=<version> (live.js).
+to every page's EventSource (one channel a language); the pages then fetch their parts with
+?v=<version> (live.js).
 
 A version is a short token that changes whenever a rebuild changes what a public page shows:
 the snapshot's stage and its built_seq. An announce that fails costs the pages nothing but
 speed: they still poll."""
 
+import json
 import logging
 import time
+import urllib.error
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import urlsplit
@@ -29,9 +32,9 @@ logger = logging.getLogger(__name__)
 # answers in a millisecond, and a dead one must not hold the next rebuild back.
 TIMEOUT_SECONDS = 0.5
 
-# Sent with `stage_id` in the worker before a new version is warmed and announced (live push):
-# scoring.standings_html draws the snapshot's tables then, and answers how many pages of rows
-# the home page's standings have.
+# Sent with `stage_id` and `languages` in the worker before a new version is warmed and
+# announced (live push): scoring.standings_html draws the snapshot's tables then, in those
+# languages, and answers how many pages of rows the home page's standings have.
 snapshot_announcing = Signal()
 
 # Each warm fetch (below) waits this long at most: a render of a 500-player stage under load
@@ -119,28 +122,36 @@ def announce_rebuild(
     version = live_version(stage_id=stage_id, built_seq=built_seq)
     started = time.monotonic()
     pages = 1
-    if settings.LIVE_PUBLIC_ORIGIN:
-        # The snapshot's standings tables drawn here, in the worker, for every language (kept
-        # in Redis for the web processes): the web's render of the warm fetch below only wraps
-        # them, and the officials' requests do not wait behind 500 rows drawn twice. The
-        # receiver answers how many pages of rows they have.
-        for _receiver, answer in snapshot_announcing.send_robust(sender=None, stage_id=stage_id):
+    languages = watched_languages(slug) if settings.LIVE_PUBLIC_ORIGIN else []
+    if languages:
+        # The snapshot's standings tables drawn here, in the worker, in each language a page
+        # listens in (kept in Redis for the web processes): the web's render of the warm fetch
+        # below only wraps them, and the officials' requests do not wait behind 500 rows drawn
+        # twice. The receiver answers how many pages of rows they have.
+        for _receiver, answer in snapshot_announcing.send_robust(
+            sender=None, stage_id=stage_id, languages=languages
+        ):
             if isinstance(answer, Exception):
                 logger.warning("live push: could not draw the standings of %s: %s", slug, answer)
             elif isinstance(answer, int):
                 pages = max(pages, answer)
     drawn = time.monotonic()
-    warm(slug, version, pages)
+    warm(slug, version, pages, languages)
     warmed = time.monotonic()
-    request = urllib.request.Request(
-        base + slug,
-        data=message(version, tables).encode(),
-        method="POST",
-        headers={"Content-Type": "text/plain", "Accept": "text/json"},
-    )
+    said = message(version, tables).encode()
     try:
-        with _opener.open(request, timeout=TIMEOUT_SECONDS) as answer:
-            answer.read()
+        # Every language's channel, whether a page listens or not (a channel keeps its newest
+        # message for a page that connects later), then the channel of the pages from before
+        # the languages had channels of their own.
+        for channel in [f"{slug}/{code}" for code, _ in settings.LANGUAGES] + [slug]:
+            request = urllib.request.Request(
+                base + channel,
+                data=said,
+                method="POST",
+                headers={"Content-Type": "text/plain", "Accept": "text/json"},
+            )
+            with _opener.open(request, timeout=TIMEOUT_SECONDS) as answer:
+                answer.read()
     except Exception as error:  # refused, timed out, a 403 or 5xx: the pages poll meanwhile
         logger.warning(
             "live push: could not announce version %s of %s to %s after %.2f s: %s",
@@ -152,28 +163,57 @@ def announce_rebuild(
         )
         return False
     logger.info(
-        "live push: announced version %s of %s (drawn in %.3f s, %d pages warmed in %.3f s, "
-        "announced in %.3f s)",
+        "live push: announced version %s of %s (drawn in %.3f s, %d pages warmed in %s in "
+        "%.3f s, announced in %.3f s)",
         version,
         slug,
         drawn - started,
-        pages,
+        pages if languages else 0,
+        ",".join(languages) or "no language",
         warmed - drawn,
         time.monotonic() - warmed,
     )
     return True
 
 
+def watched_languages(slug: str) -> list[str]:
+    """The languages in which a page listens to the tournament's channel (nginx's nchan answers
+    a GET on a channel's publisher address with its subscribers, a 404 for a channel nobody has
+    opened): only those are drawn and warmed for a new version. Every language when it cannot
+    tell (an error, an answer it cannot read): warming one nobody reads costs the origin a few
+    renders; not warming one a hall reads costs every phone in it a wait on nginx's cache lock."""
+    codes = [code for code, _ in settings.LANGUAGES]
+    watched = []
+    for code in codes:
+        request = urllib.request.Request(
+            f"{settings.LIVE_PUBLISH_URL}{slug}/{code}", headers={"Accept": "text/json"}
+        )
+        try:
+            with _opener.open(request, timeout=TIMEOUT_SECONDS) as answer:
+                listening = int(json.loads(answer.read())["subscribers"])
+        except urllib.error.HTTPError as error:
+            if error.code == 404:
+                continue
+            logger.warning("live push: who listens to %s in %s: %s", slug, code, error)
+            return codes
+        except Exception as error:  # refused, timed out, not what nchan answers
+            logger.warning("live push: who listens to %s in %s: %s", slug, code, error)
+            return codes
+        if listening > 0:
+            watched.append(code)
+    return watched
+
+
 # Warm fetches made at once: a few of the public pool's threads (gunicorn's), not all.
 WARM_AT_ONCE = 4
 
 
-def warm(slug: str, version: str, pages: int = 1) -> None:
+def warm(slug: str, version: str, pages: int = 1, languages: list[str] | None = None) -> None:
     """Fetch the standings' live part at the new version through nginx, each of its `pages` of
-    rows in each language, before the pages hear of it (settings.LIVE_PUBLIC_ORIGIN: the scheme
-    and host the phones use, part of nginx's cache key). The burst of phones that follows the
-    message then finds it in the cache; otherwise all but one would wait on nginx's cache lock,
-    which it checks every 500 ms.
+    rows in each of `languages` (None: every language), before the pages hear of it
+    (settings.LIVE_PUBLIC_ORIGIN: the scheme and host the phones use, part of nginx's cache
+    key). The burst of phones that follows the message then finds it in the cache; otherwise
+    all but one would wait on nginx's cache lock, which it checks every 500 ms.
     Never raises; a failed fetch costs the phones that wait."""
     origin = settings.LIVE_PUBLIC_ORIGIN
     if not origin:
@@ -203,7 +243,9 @@ def warm(slug: str, version: str, pages: int = 1) -> None:
 
     # The first pages first: the origin draws each language's live part for them, and puts
     # the other pages' rows into it (scoring.public).
-    codes = [code for code, _ in settings.LANGUAGES]
+    codes = [code for code, _ in settings.LANGUAGES] if languages is None else languages
+    if not codes:
+        return
     with ThreadPoolExecutor(max_workers=WARM_AT_ONCE) as pool:
         list(pool.map(fetch, [(code, 1) for code in codes]))
         list(pool.map(fetch, [(code, page) for page in range(2, pages + 1) for code in codes]))

@@ -196,10 +196,13 @@ def _draw(
     }
 
 
-def draw_standings_tables(*, stage_id: int, **kwargs: Any) -> int:
-    """The current snapshot's standings table of a stage, every page in every language, drawn
-    and kept (the worker does it before announcing a new version: scoring/announce.py). Returns
-    how many pages it has (announce warms each), 0 before its first snapshot."""
+def draw_standings_tables(
+    *, stage_id: int, languages: list[str] | None = None, **kwargs: Any
+) -> int:
+    """The current snapshot's standings table of a stage, every page in each of `languages`
+    (None: every language), drawn and kept (the worker does it before announcing a new version:
+    scoring/announce.py). Returns how many pages it has (announce warms each), 0 before its
+    first snapshot."""
     stage = Stage.objects.select_related("tournament").get(pk=stage_id)
     meta = (
         StageStandings.objects.filter(stage=stage, computed_at__isnull=False)
@@ -210,7 +213,8 @@ def draw_standings_tables(*, stage_id: int, **kwargs: Any) -> int:
         return 0
     pages = 0
     shown = selectors.current_stage(stage.tournament.stages) == stage
-    for code, _name in settings.LANGUAGES:
+    codes = [code for code, _name in settings.LANGUAGES] if languages is None else languages
+    for code in codes:
         with translation.override(code):
             drawn = _draw(stage.tournament, stage, meta, None)
             for number, piece in drawn.items():

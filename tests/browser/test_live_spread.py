@@ -52,6 +52,8 @@ def open_sheet(new_page, tournament, table):
     page.goto(f"/en/t/{tournament.slug}/tables/1/{table.number}/")
     page.wait_for_function("() => window.__sources.length === 1")
     assert page.locator("#sheet[data-live-slug]").count() == 1
+    # The channel of the page's language: the worker warms a version only in those listened in.
+    assert page.evaluate("() => window.__sources[0].url") == f"/live/{tournament.slug}/en/"
     return page, asked
 
 
@@ -113,3 +115,12 @@ def test_a_players_page_polls_at_the_newest_version_after_a_version_of_other_tab
     page.clock.fast_forward("00:31")  # nothing missed since: no poll
     page.wait_for_timeout(500)
     assert [url for url in asked[seen:] if "/players/1/" in url] == polls
+
+
+def test_a_page_in_spanish_listens_on_the_spanish_channel(new_page, seated):
+    tournament, first, _ = seated
+    page = new_page(PHONE)
+    page.add_init_script(FAKE_CHANNEL)
+    page.goto(f"/es/t/{tournament.slug}/tables/1/{first.number}/")
+    page.wait_for_function("() => window.__sources.length === 1")
+    assert page.evaluate("() => window.__sources[0].url") == f"/live/{tournament.slug}/es/"

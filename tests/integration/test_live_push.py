@@ -1,7 +1,8 @@
 """Live push through nginx's nchan (deploy/nginx.conf, scoring/announce.py, live.js): a confirmed
-result's new version reaches a subscriber of /live/<slug>/ within moments of the confirmation,
-the pages' parts fetched at that version come from nginx's cache after the first, the publisher
-answers this machine only, and an announce that cannot reach nginx costs a rebuild nothing."""
+result's new version reaches a subscriber of /live/<slug>/<language>/ within moments of the
+confirmation, the pages' parts fetched at that version come from nginx's cache after the first
+(in the languages pages listen in), the publisher answers this machine only, and an announce
+that cannot reach nginx costs a rebuild nothing."""
 
 import concurrent.futures
 import gzip
@@ -41,13 +42,14 @@ def nchan_installed(request) -> None:
 
 
 class Subscriber:
-    """An EventSource as a page holds it: one streaming GET of /live/<slug>/ through nginx, each
-    message's data with the moment it arrived."""
+    """An EventSource as a page holds it: one streaming GET of /live/<slug>/<language>/ through
+    nginx (`channel`: "<slug>/en"; "<slug>" the channel of pages from before the languages had
+    their own), each message's data with the moment it arrived."""
 
-    def __init__(self, stack: Stack, slug: str) -> None:
+    def __init__(self, stack: Stack, channel: str) -> None:
         self.messages: queue.Queue[tuple[float, str]] = queue.Queue()
         self.connection = http.client.HTTPConnection("127.0.0.1", stack.nginx_port, timeout=60)
-        self.connection.request("GET", f"/live/{slug}/", headers={"Accept": "text/event-stream"})
+        self.connection.request("GET", f"/live/{channel}/", headers={"Accept": "text/event-stream"})
         self.response = self.connection.getresponse()
         assert self.response.status == 200, (self.response.status, self.response.read()[:300])
         assert self.response.headers["Content-Type"].startswith("text/event-stream")
@@ -128,10 +130,12 @@ def test_live_push_brings_a_confirmed_result_to_the_pages_through_nginx(stack):
 
     # A page that connects after the seating's rebuild hears its version at once (the channel
     # keeps its newest message).
-    subscriber = Subscriber(stack, "push-night")
+    subscriber = Subscriber(stack, "push-night/en")
+    from_before = Subscriber(stack, "push-night")  # a page from before, on the plain channel
     try:
         _, seated_version = subscriber.next(timeout=5)
         assert re.fullmatch(rf"{stage['id']}-\d+", seated_version), seated_version
+        assert from_before.next(timeout=5)[1] == seated_version
 
         table = seated.json()[0]
         watched = next(seat for seat in table["seats"] if seat["position"] != 1)
@@ -148,6 +152,7 @@ def test_live_push_brings_a_confirmed_result_to_the_pages_through_nginx(stack):
         assert tables == str(table["id"]), said
         assert version != seated_version and version.startswith(f"{stage['id']}-"), version
         assert heard - confirmed < 2.0, f"the new version came {heard - confirmed:.2f} s after"
+        assert from_before.next(timeout=5)[1] == said
 
         # The part at the new version shows the new number, and is in nginx's cache before the
         # pages hear of it (the worker fetched it there first): the phones' first ask is a HIT.
@@ -157,6 +162,11 @@ def test_live_push_brings_a_confirmed_result_to_the_pages_through_nginx(stack):
         assert first.cache == "HIT", first.headers
         second = versioned_part(stack, path, version)
         assert (second.cache, second.body) == ("HIT", first.body), second.headers
+        # No page listens in Spanish: the worker did not warm it (nginx asked it of gunicorn
+        # only now), and it shows the same number.
+        spanish = versioned_part(stack, path.replace("/en/", "/es/", 1), version)
+        assert spanish.status == 200 and spanish.cache == "MISS", spanish.headers
+        assert total_of(spanish.body, name) == watched["player"]["number"] + 1
 
         # A burst of phones at the next version: one request reaches gunicorn (the worker's).
         play_round(stack, table, 2)
@@ -171,6 +181,7 @@ def test_live_push_brings_a_confirmed_result_to_the_pages_through_nginx(stack):
         assert gunicorn_log(stack).count(asked) == 1, [a.cache for a in answers]
     finally:
         subscriber.close()
+        from_before.close()
 
 
 def test_live_publisher_answers_this_machine_only(stack):

@@ -17,6 +17,10 @@ from tests.scoring.helpers import play, seat_tables
 
 class Heard(http.server.BaseHTTPRequestHandler):
     said: list[tuple[str, str]] = []
+    # As nchan answers a GET on a channel's publisher address: how many pages listen on each
+    # language's channel (a language not here: no such channel, a 404; None: a 500).
+    listening: dict[str, int | None] = {}
+    asked_who: list[str] = []
 
     def do_POST(self):
         body = self.rfile.read(int(self.headers["Content-Length"])).decode()
@@ -25,6 +29,22 @@ class Heard(http.server.BaseHTTPRequestHandler):
         self.end_headers()
 
     def do_GET(self):
+        if self.path.startswith("/_live/publish/"):
+            Heard.asked_who.append(self.path)
+            code = self.path.rsplit("/", 1)[1]
+            if code not in Heard.listening:
+                self.send_response(404)
+            elif Heard.listening[code] is None:
+                self.send_response(500)
+            else:
+                body = f'{{"messages": 1, "subscribers": {Heard.listening[code]}}}'.encode()
+                self.send_response(200)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+                return
+            self.end_headers()
+            return
         names = ("Host", "X-Forwarded-Proto", "HX-Request", "Accept-Encoding")
         headers = [self.headers[name] for name in names]
         Heard.said.append(("GET " + self.path, " ".join(headers)))
@@ -40,7 +60,8 @@ def publisher(settings):
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Heard)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
-    Heard.said = []
+    Heard.said, Heard.asked_who = [], []
+    Heard.listening = {"en": 3, "es": 1}
     settings.LIVE_PUBLISH_URL = f"http://127.0.0.1:{server.server_address[1]}/_live/publish/"
     yield Heard.said
     server.shutdown()
@@ -177,7 +198,11 @@ def test_the_standings_at_a_new_version_are_fetched_through_nginx_before_the_pag
         (f"GET /en/t/{slug}/?v={version}", "hall.example.org https true gzip"),
         (f"GET /es/t/{slug}/?v={version}", "hall.example.org https true gzip"),
     ]
-    assert publisher[2] == (f"/_live/publish/{slug}", version)  # then the message
+    assert publisher[2:] == [  # then the message, to each language's channel and the plain one
+        (f"/_live/publish/{slug}/en", version),
+        (f"/_live/publish/{slug}/es", version),
+        (f"/_live/publish/{slug}", version),
+    ]
 
 
 @pytest.mark.django_db(transaction=True)
@@ -204,7 +229,7 @@ def test_every_page_of_rows_is_fetched_through_nginx_before_the_pages_hear(
         f"GET /en/t/{slug}/?page=2&v={version}",
         f"GET /es/t/{slug}/?page=2&v={version}",
     ]
-    assert publisher[4][0] == f"/_live/publish/{slug}"  # then the message
+    assert publisher[4][0] == f"/_live/publish/{slug}/en"  # then the message
     assert publisher[4][1].split()[0] == version
 
 
@@ -215,7 +240,13 @@ def test_without_the_phones_origin_nothing_is_warmed(publisher, settings):
     (players,) = seat_tables(stage, [["Ann", "Bob", "Cy"]])
     play(stage, players, 1, [0, 5, 9])
     standings.rebuild_standings(stage=stage)
-    assert [path for path, _ in publisher] == [f"/_live/publish/{stage.tournament.slug}"]
+    slug = stage.tournament.slug
+    assert [path for path, _ in publisher] == [
+        f"/_live/publish/{slug}/en",
+        f"/_live/publish/{slug}/es",
+        f"/_live/publish/{slug}",
+    ]
+    assert Heard.asked_who == []  # nothing to warm: nobody asked who listens
 
 
 @pytest.mark.django_db(transaction=True)
@@ -234,3 +265,54 @@ def test_the_worker_draws_the_standings_tables_before_announcing(publisher, sett
     with translation.override("es"):
         spanish = standings_html.kept(standings_html.table_cache_key(stage, meta))
     assert "/es/t/" in spanish[0] and "/en/t/" not in spanish[0]  # its links in its language
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(
+    "listening, warmed",
+    [
+        ({"en": 2}, ["en"]),  # no Spanish channel: nobody has opened a page in Spanish
+        ({"en": 0, "es": 4}, ["es"]),  # the English pages have all gone
+        ({"en": 0}, []),  # nobody listens: nothing drawn or warmed; the message still goes
+    ],
+)
+def test_a_new_version_is_drawn_and_warmed_only_in_the_languages_pages_listen_in(
+    publisher, settings, listening, warmed
+):
+    settings.LIVE_PUBLIC_ORIGIN = "https://hall.example.org"
+    Heard.listening = listening
+    stage = factories.StageFactory(status="seated", rounds=2)
+    (players,) = seat_tables(stage, [["Ann", "Bob", "Cy"]])
+    play(stage, players, 1, [0, 5, 9])
+    meta = standings.rebuild_standings(stage=stage)
+    slug, version = stage.tournament.slug, f"{stage.pk}-{meta.built_seq}"
+    assert sorted(Heard.asked_who) == [f"/_live/publish/{slug}/en", f"/_live/publish/{slug}/es"]
+    assert [path for path, _ in publisher if path.startswith("GET")] == [
+        f"GET /{code}/t/{slug}/?v={version}" for code in warmed
+    ]
+    for code in ("en", "es"):
+        with translation.override(code):
+            kept = standings_html.kept(standings_html.table_cache_key(stage, meta))
+        assert (kept is not None) == (code in warmed), code
+    assert [path for path, _ in publisher if not path.startswith("GET")] == [
+        f"/_live/publish/{slug}/en",
+        f"/_live/publish/{slug}/es",
+        f"/_live/publish/{slug}",
+    ]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_when_nginx_cannot_say_who_listens_every_language_is_warmed(publisher, settings, caplog):
+    settings.LIVE_PUBLIC_ORIGIN = "https://hall.example.org"
+    Heard.listening = {"en": 0, "es": None}  # the Spanish channel's answer: a 500
+    stage = factories.StageFactory(status="seated", rounds=2)
+    (players,) = seat_tables(stage, [["Ann", "Bob", "Cy"]])
+    play(stage, players, 1, [0, 5, 9])
+    with caplog.at_level("WARNING", logger="scoring.announce"):
+        meta = standings.rebuild_standings(stage=stage)
+    slug, version = stage.tournament.slug, f"{stage.pk}-{meta.built_seq}"
+    assert sorted(path for path, _ in publisher if path.startswith("GET")) == [
+        f"GET /en/t/{slug}/?v={version}",
+        f"GET /es/t/{slug}/?v={version}",
+    ]
+    assert f"who listens to {slug} in es" in caplog.text

@@ -69,7 +69,8 @@ document.addEventListener("click", (event) => {
 });
 
 // Live push: a part of the page that refreshes itself and names its tournament (data-live-slug)
-// also listens to the tournament's channel on nginx (/live/<slug>/, nchan: deploy/nginx.conf).
+// also listens to the tournament's channel in its language on nginx (/live/<slug>/<language>/,
+// nchan: deploy/nginx.conf).
 // Each message is the tournament's version, sent the moment a rebuild commits; every part not
 // already showing it (data-live-version), and that it changed (below), is fetched again within
 // SPREAD_MS (each page at a random moment), at its own address with
@@ -186,7 +187,10 @@ document.addEventListener("click", (event) => {
     var first = parts()[0];
     if (!first || !window.EventSource || !window.htmx) return;
     var slug = first.getAttribute("data-live-slug");
-    var source = new EventSource("/live/" + encodeURIComponent(slug) + "/");
+    // The channel of the page's language: the worker warms a new version only in the
+    // languages some page listens in (scoring/announce.py).
+    var lang = (document.documentElement.lang || "en").slice(0, 2).toLowerCase();
+    var source = new EventSource("/live/" + encodeURIComponent(slug) + "/" + lang + "/");
     source.onopen = function () { open = true; };
     // Reconnecting (EventSource does it by itself) or refused for good (a 404 without nchan):
     // the parts poll meanwhile.
