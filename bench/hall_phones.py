@@ -113,12 +113,11 @@ async def _fetch(
     crowd: Crowd,
     timeout: float,
     live_version: bool = False,
-    part_out: dict[str, object] | None = None,
+    table_out: list[str] | None = None,
 ) -> str:
     """GET one of the phone's pages and record the answer; the answer's ETag when it had one
     (with live_version, the live version the page shows: its data-live-version; and into
-    part_out, what its live part follows: "table", its data-live-table, "" for the standings;
-    "ranks", whether it shows ranks too, data-live-ranks)."""
+    table_out, the table its part follows: its data-live-table, "" for the standings)."""
     sample, response = await timed(client, "GET", path, due=due, headers=headers, timeout=timeout)
     counted = None
     cache = etag = ""
@@ -130,10 +129,9 @@ async def _fetch(
                 head = body_of(response)[:40000].decode(errors="replace")
                 shown = LIVE_VERSION_RE.search(head)
                 etag = shown.group(1) if shown else ""
-                if part_out is not None:
+                if table_out is not None:
                     table = LIVE_TABLE_RE.search(head)
-                    part_out["table"] = table.group(1) if table else ""
-                    part_out["ranks"] = "data-live-ranks" in head
+                    table_out.append(table.group(1) if table else "")
             if visit.kind == "standings":
                 read = COUNT_BYTES["fragment" if "HX-Request" in headers else "page"]
                 counted = counted_in(body_of(response, read))
@@ -153,15 +151,10 @@ class Heard:
     page fetches once, at the newest version, if any of them concerns it: the standings always,
     a sheet or a player's page (`table`) when one names its table or names none. The wait is
     kept as its end time, without a timer: a phone's task wakes only for a wait that ends in a
-    fetch (`news`, `wait_ends`). A page that shows ranks (`ranks`: a player's, data-live-ranks)
-    and did not fetch at a version is `behind`: its next safety poll asks the newest version.
-    (live.js marks it at the end of the wait, this at the version: the same but when the safety
-    poll falls within that half second.)"""
+    fetch (`news`, `wait_ends`)."""
 
     version: str
     table: str = ""
-    ranks: bool = False
-    behind: bool = False
     window_ends: float | None = None  # the open wait's end (live.js's timer); None: none open
     wait_ends: float | None = None  # that end, once a version in it concerns the page
     news: asyncio.Event = field(default_factory=asyncio.Event)
@@ -181,14 +174,11 @@ class Heard:
         if concerns and self.wait_ends is None:
             self.wait_ends = self.window_ends
             self.news.set()
-        elif not concerns and self.ranks:
-            self.behind = True
         return True
 
     def take(self) -> str:
         """The version to fetch; the next version opens a new wait."""
         self.wait_ends = self.window_ends = None
-        self.behind = False
         self.news.clear()
         return self.version
 
@@ -237,15 +227,14 @@ async def phone_push(
     """One phone as live.js runs it: the page in full at load_at, one server-sent-events
     connection to /live/<slug>/, and for each announced version that concerns the page and is
     not already shown, the page's part at `?v=<version>`; while the channel is open the part's
-    own poll runs at most every SAFETY seconds (live.js's SAFETY_MS), at the newest version for
-    a player's page that did not fetch at a version since its last. A phone that falls behind
+    own poll runs at most every SAFETY seconds (live.js's SAFETY_MS). A phone that falls behind
     its channel fetches the newest version once, as a page does (Heard), not each it missed."""
     client = PhoneClient(HOST, target.nginx_port, timeout=timeout)
     await sleep_until(load_at)
     headers = {"Accept-Language": "en", "Accept": "text/html", **BROWSER_ENCODING}
-    mine: dict[str, object] = {}
+    mine: list[str] = []
     shown = await _fetch(client, visit, visit.path, load_at, headers, crowd, timeout, True, mine)
-    heard = Heard(shown, table=str(mine.get("table", "")), ranks=bool(mine.get("ranks")))
+    heard = Heard(shown, table=mine[0] if mine else "")
     headers["HX-Request"] = "true"
     sep = "&" if "?" in visit.path else "?"
     last_fetch = time.perf_counter()
@@ -266,15 +255,9 @@ async def phone_push(
                 async with asyncio.timeout(max(0.0, min(end, last_fetch + SAFETY) - now)):
                     await heard.news.wait()
             except TimeoutError:
-                if (now := time.perf_counter()) >= end:
-                    continue
-                last_fetch = now
-                if heard.behind:  # the safety-net poll at the newest version (ranks moved)
-                    shown = heard.take()
-                    path = f"{visit.path}{sep}v={shown}"
-                    await _fetch(client, visit, path, now, headers, crowd, timeout)
-                else:  # the safety-net poll
-                    await _fetch(client, visit, visit.path, now, headers, crowd, timeout)
+                if time.perf_counter() < end:  # the safety-net poll
+                    last_fetch = time.perf_counter()
+                    await _fetch(client, visit, visit.path, last_fetch, headers, crowd, timeout)
                 continue
             if heard.error is not None:
                 raise heard.error

@@ -240,20 +240,6 @@ def test_a_table_page_fetches_at_the_end_of_the_wait_a_version_opened(monkeypatc
     assert heard.news.is_set() and heard.wait_ends == 201.1
 
 
-def test_a_players_page_is_behind_after_a_version_of_other_tables_until_its_fetch():
-    """As live.js: a page that shows ranks (a player's) and did not fetch at a version (it named
-    other tables) is behind, without waking its phone (its safety poll asks the newest version);
-    the fetch at the newest version clears it. A sheet (no ranks) is never behind."""
-    heard = Heard("10-1", table="7", ranks=True)
-    assert heard.hear(b"data: 10-2 3", now=100.0)
-    assert heard.behind and not heard.news.is_set() and heard.wait_ends is None
-    assert heard.hear(b"data: 10-3 4", now=100.1)
-    assert heard.take() == "10-3" and not heard.behind
-    sheet = Heard("10-1", table="7")
-    sheet.hear(b"data: 10-2 3", now=100.0)
-    assert not sheet.behind and not sheet.news.is_set()
-
-
 def test_pages_watched_counts_distinct_sheets_and_players_pages():
     base = "/en/t/hall"
     visits = [

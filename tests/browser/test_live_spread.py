@@ -85,38 +85,6 @@ def test_a_table_not_named_is_not_fetched_and_each_message_fetches_once(new_page
     assert versioned(asked) == ["1-61", "1-62"]
 
 
-def test_a_players_page_polls_at_the_newest_version_after_a_version_of_other_tables(
-    new_page, seated
-):
-    # A player's rank moves with other tables' results: the page, which fetches at once only
-    # for its own table, fetches at its next safety poll (60 s while the channel is open) after
-    # a version that named only other tables, at the newest version, never an older copy a
-    # cache in front may keep of its plain address.
-    tournament, first, second = seated
-    page = new_page(PHONE)
-    page.clock.install()
-    page.add_init_script(FAKE_CHANNEL)
-    asked: list[str] = []
-    page.on("request", lambda request: asked.append(request.url))
-    page.goto(f"/en/t/{tournament.slug}/players/1/")  # Ann A, at the first table
-    page.wait_for_function("() => window.__sources.length === 1")
-    assert page.locator(f"#player-live[data-live-table='{first.pk}'][data-live-ranks]").count()
-    seen = len(asked)
-    page.evaluate(f"() => {{ __say('1-70 {second.pk}'); __say('1-71 {second.pk}'); }}")
-    page.wait_for_timeout(1200)
-    assert asked[seen:] == []  # not at once: its table did not change
-    page.clock.fast_forward("00:31")  # two turns of its poll (every 15 s): the channel is open
-    page.wait_for_timeout(500)
-    assert asked[seen:] == []
-    page.clock.fast_forward("00:31")  # past the 60 s: its safety poll
-    page.wait_for_timeout(1000)
-    polls = [url for url in asked[seen:] if "/players/1/" in url]
-    assert versioned(polls) == ["1-71"] and len(polls) == 1  # at the newest version, once
-    page.clock.fast_forward("00:31")  # nothing missed since: no poll
-    page.wait_for_timeout(500)
-    assert [url for url in asked[seen:] if "/players/1/" in url] == polls
-
-
 def test_a_page_in_spanish_listens_on_the_spanish_channel(new_page, seated):
     tournament, first, _ = seated
     page = new_page(PHONE)

@@ -76,9 +76,8 @@ document.addEventListener("click", (event) => {
 // SPREAD_MS (each page at a random moment), at its own address with
 // ?v=<version>, so a cache in front keeps one copy a version and a burst of phones makes one
 // request to the origin. While the channel is open, a part's own polling runs at most every
-// SAFETY_MS (what no rebuild announces: a clock, a closed stage; a player's page, at the newest
-// version, for a rank moved by other tables); without the channel (no nginx, no nchan, an
-// error) it polls as before.
+// SAFETY_MS (what no rebuild announces: a clock, a closed stage); without the channel (no
+// nginx, no nchan, an error) it polls as before.
 (function () {
   "use strict";
   var SAFETY_MS = 60000;
@@ -91,7 +90,6 @@ document.addEventListener("click", (event) => {
   var version = null;
   var fetched = {};  // a part's id: when it was last asked for
   var got = {};  // a part's id: the version it was last fetched at
-  var behind = {};  // a part that shows ranks: a version it did not fetch (its ranks may move)
   function parts() {
     return Array.prototype.filter.call(document.querySelectorAll("[data-live-slug]"), function (el) {
       return el.id && el.getAttribute("hx-get");
@@ -105,15 +103,13 @@ document.addEventListener("click", (event) => {
     url.searchParams.set("v", at);
     fetched[el.id] = Date.now();
     got[el.id] = at;
-    delete behind[el.id];
     // The part's own hx-select and hx-swap apply (it is the source).
     var done = window.htmx.ajax("GET", url.pathname + url.search, { source: el, target: el });
     if (done && done.catch) done.catch(function () {});
   }
   // A message is the version, then the ids of the tables whose results it changed ("12-40 7,9";
   // "12-40 -": none); the version alone: every part. A table's part (its sheet, a player's page: data-live-table)
-  // fetches only when its table changed; the standings always; a part that also shows ranks
-  // (a player's page: data-live-ranks) also at its next safety poll after a version it missed.
+  // fetches only when its table changed; the standings always.
   function heard(event) {
     var words = String(event.data || "").trim().split(/\s+/);
     var at = words[0];
@@ -142,11 +138,7 @@ document.addEventListener("click", (event) => {
     parts().forEach(function (el) {
       var table = el.getAttribute("data-live-table");
       if (table && !all && tables.indexOf(table) < 0) {
-        got[el.id] = at;  // its table unchanged at this version
-        // A player's rank (data-live-ranks) moves with other tables' results too: fetched at
-        // the newest version at its next safety poll, not at every version (each player's
-        // page at each version is a render of its own at the origin).
-        if (el.hasAttribute("data-live-ranks")) behind[el.id] = true;
+        got[el.id] = at;  // unchanged at this version
       } else if (el.getAttribute("data-live-version") !== at) {
         fetchAt(el, at);
       }
@@ -158,17 +150,6 @@ document.addEventListener("click", (event) => {
     if (versioned(event.detail.pathInfo && event.detail.pathInfo.requestPath)) return;
     if (open && Date.now() - (fetched[el.id] || loaded) < SAFETY_MS) {
       event.preventDefault();  // a poll, while the channel says when to fetch
-      return;
-    }
-    if (open && behind[el.id]) {
-      // The safety poll of a part that missed a version: at the newest version, which no
-      // cache in front answers with a copy from before it.
-      event.preventDefault();
-      var id = el.id;
-      window.setTimeout(function () {
-        var part = document.getElementById(id);
-        if (part && behind[id]) fetchAt(part, version);
-      }, 0);
       return;
     }
     fetched[el.id] = Date.now();
