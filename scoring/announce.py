@@ -54,6 +54,11 @@ def live_push(request: HttpRequest) -> dict[str, bool]:
     return {"live_push": bool(settings.LIVE_PUBLISH_URL)}
 
 
+def language_codes() -> list[str]:
+    """The site's languages ("en", "es"): one channel each, one warm of each version each."""
+    return [code for code, _name in settings.LANGUAGES]
+
+
 def live_version(*, stage_id: int, built_seq: int) -> str:
     return f"{stage_id}-{built_seq}"
 
@@ -143,7 +148,7 @@ def announce_rebuild(
         # Every language's channel, whether a page listens or not (a channel keeps its newest
         # message for a page that connects later), then the channel of the pages from before
         # the languages had channels of their own.
-        for channel in [f"{slug}/{code}" for code, _ in settings.LANGUAGES] + [slug]:
+        for channel in [f"{slug}/{code}" for code in language_codes()] + [slug]:
             request = urllib.request.Request(
                 base + channel,
                 data=said,
@@ -182,7 +187,7 @@ def watched_languages(slug: str) -> list[str]:
     opened): only those are drawn and warmed for a new version. Every language when it cannot
     tell (an error, an answer it cannot read): warming one nobody reads costs the origin a few
     renders; not warming one a hall reads costs every phone in it a wait on nginx's cache lock."""
-    codes = [code for code, _ in settings.LANGUAGES]
+    codes = language_codes()
     watched = []
     for code in codes:
         request = urllib.request.Request(
@@ -208,9 +213,9 @@ def watched_languages(slug: str) -> list[str]:
 WARM_AT_ONCE = 4
 
 
-def warm(slug: str, version: str, pages: int = 1, languages: list[str] | None = None) -> None:
+def warm(slug: str, version: str, pages: int, languages: list[str]) -> None:
     """Fetch the standings' live part at the new version through nginx, each of its `pages` of
-    rows in each of `languages` (None: every language), before the pages hear of it
+    rows in each of `languages`, before the pages hear of it
     (settings.LIVE_PUBLIC_ORIGIN: the scheme and host the phones use, part of nginx's cache
     key). The burst of phones that follows the message then finds it in the cache; otherwise
     all but one would wait on nginx's cache lock, which it checks every 500 ms.
@@ -243,9 +248,8 @@ def warm(slug: str, version: str, pages: int = 1, languages: list[str] | None = 
 
     # The first pages first: the origin draws each language's live part for them, and puts
     # the other pages' rows into it (scoring.public).
-    codes = [code for code, _ in settings.LANGUAGES] if languages is None else languages
-    if not codes:
+    if not languages:
         return
     with ThreadPoolExecutor(max_workers=WARM_AT_ONCE) as pool:
-        list(pool.map(fetch, [(code, 1) for code in codes]))
-        list(pool.map(fetch, [(code, page) for page in range(2, pages + 1) for code in codes]))
+        list(pool.map(fetch, [(code, 1) for code in languages]))
+        list(pool.map(fetch, [(code, page) for page in range(2, pages + 1) for code in languages]))
