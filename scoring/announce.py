@@ -181,12 +181,23 @@ def announce_rebuild(
     return True
 
 
+# How long after a page last opened a language's channel that language is still warmed: the
+# day a channel keeps its message (deploy/nginx.conf, nchan_message_timeout).
+READ_WITHIN_SECONDS = 24 * 60 * 60
+
+
 def watched_languages(slug: str) -> list[str]:
-    """The languages in which a page listens to the tournament's channel (nginx's nchan answers
-    a GET on a channel's publisher address with its subscribers, a 404 for a channel nobody has
-    opened): only those are drawn and warmed for a new version. Every language when it cannot
-    tell (an error, an answer it cannot read): warming one nobody reads costs the origin a few
-    renders; not warming one a hall reads costs every phone in it a wait on nginx's cache lock."""
+    """The languages in which pages read the tournament: only those are drawn and warmed for a
+    new version. nginx's nchan answers a GET on a channel's publisher address with the
+    channel's subscribers and how long ago a page last opened it ("requested": -1 for never;
+    the channel exists once a version is published to it), and a 404 for a channel nobody has
+    opened or published to. A language is read when a page listens on its channel now or
+    opened it within READ_WITHIN_SECONDS: with more than one nginx worker the subscribers are
+    counted per worker, and a GET answered by a worker that holds none of them says 0 (it
+    comes and goes every second or two), where "requested" is shared by all the workers.
+    Every language when it cannot tell (an error, an answer it cannot read): warming one nobody
+    reads costs the origin a few renders; not warming one a hall reads costs every phone in it
+    a wait on nginx's cache lock."""
     codes = language_codes()
     watched = []
     for code in codes:
@@ -195,7 +206,8 @@ def watched_languages(slug: str) -> list[str]:
         )
         try:
             with _opener.open(request, timeout=TIMEOUT_SECONDS) as answer:
-                listening = int(json.loads(answer.read())["subscribers"])
+                channel = json.loads(answer.read())
+                listening, opened_ago = int(channel["subscribers"]), int(channel["requested"])
         except urllib.error.HTTPError as error:
             if error.code == 404:
                 continue
@@ -204,7 +216,7 @@ def watched_languages(slug: str) -> list[str]:
         except Exception as error:  # refused, timed out, not what nchan answers
             logger.warning("live push: who listens to %s in %s: %s", slug, code, error)
             return codes
-        if listening > 0:
+        if listening > 0 or 0 <= opened_ago <= READ_WITHIN_SECONDS:
             watched.append(code)
     return watched
 

@@ -184,6 +184,32 @@ def test_live_push_brings_a_confirmed_result_to_the_pages_through_nginx(stack):
         from_before.close()
 
 
+def test_a_language_a_page_listens_in_is_read_whichever_nginx_worker_answers(stack, settings):
+    # nginx runs a worker a core, and nchan counts a channel's subscribers per worker: a GET
+    # answered by a worker that holds none of them may say 0 for a second or two at a time
+    # (for some channels, as their owner and the page's worker fall). Six tournaments, each
+    # with a version published to its channels (as the seating's rebuild does) and one English
+    # page, asked about for a few seconds: English is read at every ask, Spanish never.
+    settings.LIVE_PUBLISH_URL = f"http://127.0.0.1:{stack.nginx_port}/_live/publish/"
+    slugs = [f"busy-night-{n}" for n in range(6)]
+    assert [announce.watched_languages(slug) for slug in slugs] == [[]] * 6  # no channel yet
+    for slug in slugs:
+        for code in ("en", "es"):
+            published = fetch(stack, f"/_live/publish/{slug}/{code}", method="POST", body=b"1-1")
+            assert published.status in (201, 202), published.body
+    assert [announce.watched_languages(slug) for slug in slugs] == [[]] * 6  # nobody opened one
+    subscribers = [Subscriber(stack, f"{slug}/en") for slug in slugs]
+    try:
+        for _ in range(30):
+            assert [announce.watched_languages(slug) for slug in slugs] == [["en"]] * 6, [
+                fetch(stack, f"/_live/publish/{slug}/en").body for slug in slugs
+            ]
+            time.sleep(0.1)
+    finally:
+        for subscriber in subscribers:
+            subscriber.close()
+
+
 def test_live_publisher_answers_this_machine_only(stack):
     stack.open_event("Quiet Night", "quiet-night", players=4)
     subscriber = Subscriber(stack, "quiet-night")

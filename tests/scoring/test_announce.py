@@ -17,9 +17,10 @@ from tests.scoring.helpers import play, seat_tables
 
 class Heard(http.server.BaseHTTPRequestHandler):
     said: list[tuple[str, str]] = []
-    # As nchan answers a GET on a channel's publisher address: how many pages listen on each
-    # language's channel (a language not here: no such channel, a 404; None: a 500).
-    listening: dict[str, int | None] = {}
+    # As nchan answers a GET on a channel's publisher address, for each language's channel: how
+    # many pages listen, and how many seconds ago a page last opened it (-1: never) (a language
+    # not here: no such channel, a 404; None: a 500).
+    listening: dict[str, tuple[int, int] | None] = {}
     asked_who: list[str] = []
 
     def do_POST(self):
@@ -37,7 +38,11 @@ class Heard(http.server.BaseHTTPRequestHandler):
             elif Heard.listening[code] is None:
                 self.send_response(500)
             else:
-                body = f'{{"messages": 1, "subscribers": {Heard.listening[code]}}}'.encode()
+                subscribers, requested = Heard.listening[code]
+                body = (
+                    f'{{"messages": 1, "requested": {requested}, "subscribers": {subscribers}, '
+                    '"last_message_id": "1795815980:0" }'
+                ).encode()
                 self.send_response(200)
                 self.send_header("Content-Length", str(len(body)))
                 self.end_headers()
@@ -61,7 +66,7 @@ def publisher(settings):
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     Heard.said, Heard.asked_who = [], []
-    Heard.listening = {"en": 3, "es": 1}
+    Heard.listening = {"en": (3, 40), "es": (1, 700)}
     settings.LIVE_PUBLISH_URL = f"http://127.0.0.1:{server.server_address[1]}/_live/publish/"
     yield Heard.said
     server.shutdown()
@@ -271,9 +276,16 @@ def test_the_worker_draws_the_standings_tables_before_announcing(publisher, sett
 @pytest.mark.parametrize(
     "listening, warmed",
     [
-        ({"en": 2}, ["en"]),  # no Spanish channel: nobody has opened a page in Spanish
-        ({"en": 0, "es": 4}, ["es"]),  # the English pages have all gone
-        ({"en": 0}, []),  # nobody listens: nothing drawn or warmed; the message still goes
+        ({"en": (2, 30)}, ["en"]),  # no Spanish channel: nobody has opened a page in Spanish
+        # The English channel has had versions published to it but no page ever opened it.
+        ({"en": (0, -1), "es": (4, 5)}, ["es"]),
+        # The English pages went yesterday: nothing drawn or warmed; the message still goes.
+        ({"en": (0, 25 * 3600), "es": (0, -1)}, []),
+        # nginx's worker that answered counts none, but a page opened the channel 10 minutes
+        # ago (with two workers the count says 0 half the time for a page that listens).
+        ({"en": (0, 600)}, ["en"]),
+        # One page has listened since yesterday: it is counted.
+        ({"es": (1, 30 * 3600)}, ["es"]),
     ],
 )
 def test_a_new_version_is_drawn_and_warmed_only_in_the_languages_pages_listen_in(
@@ -304,7 +316,7 @@ def test_a_new_version_is_drawn_and_warmed_only_in_the_languages_pages_listen_in
 @pytest.mark.django_db(transaction=True)
 def test_when_nginx_cannot_say_who_listens_every_language_is_warmed(publisher, settings, caplog):
     settings.LIVE_PUBLIC_ORIGIN = "https://hall.example.org"
-    Heard.listening = {"en": 0, "es": None}  # the Spanish channel's answer: a 500
+    Heard.listening = {"en": (0, -1), "es": None}  # the Spanish channel's answer: a 500
     stage = factories.StageFactory(status="seated", rounds=2)
     (players,) = seat_tables(stage, [["Ann", "Bob", "Cy"]])
     play(stage, players, 1, [0, 5, 9])
