@@ -8,17 +8,21 @@ from django.utils.html import format_html
 from scoring import games, standings, time_called
 from scoring.models import Placing, RoundResult, Score, StageStandings, StandingRow
 from tables.models import Seat
-from tournaments.models import Player, Stage, Tournament
+from tournaments.models import Player, Stage
 
 
 def player_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """Where a player sits now, their round-by-round scores and rank in every stage."""
-    tournament = get_object_or_404(Tournament, slug=slug)
-    player = get_object_or_404(Player, tournament=tournament, number=number)
+    player = get_object_or_404(
+        Player.objects.select_related("tournament"), tournament__slug=slug, number=number
+    )
+    tournament = player.tournament
     seats = {
         seat.stage_id: seat
         for seat in Seat.objects.filter(player=player).select_related("table", "stage")
     }
+    for seat in seats.values():
+        seat.stage.tournament = tournament  # as tournament.stages would have set it
     rows = {row.stage_id: row for row in StandingRow.objects.filter(player=player)}
     metas = {
         meta.stage_id: meta
@@ -31,8 +35,10 @@ def player_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     )
     names = _neighbours(rows.values())
     stages = []
-    for stage in tournament.stages.exclude(status=Stage.Status.PENDING).order_by("-order"):
-        if stage.pk not in seats:
+    # The stages the player has a seat in, the latest first.
+    seated_in = sorted((seat.stage for seat in seats.values()), key=lambda s: -s.order)
+    for stage in seated_in:
+        if stage.status == Stage.Status.PENDING:
             continue
         row = rows.get(stage.pk)
         meta = metas.get(stage.pk)

@@ -207,6 +207,30 @@ def test_player_page_shows_the_seat_now_and_round_scores(client, tournament, sta
     assert won.count('0 <span class="badge">out</span>') == stage.rounds
 
 
+def test_a_player_page_takes_the_same_few_queries_for_one_stage_or_two(client, tournament, stage):
+    play_stage(stage)
+    final = factories.StageFactory(
+        tournament=tournament, name="Final", rounds=2, status="seated", order=2
+    )
+    finalist = Player.objects.get(tournament=tournament, name="Ann Baker")
+    table = factories.TableFactory(stage=final, number=1)
+    factories.SeatFactory(table=table, player=finalist, position=1)
+    once = Player.objects.get(tournament=tournament, name="Cy Young")
+    client.get(f"/en/t/{tournament.slug}/")  # the tournament's time zone, kept for 30 s
+    counts = []
+    for player in (once, finalist):
+        path = f"/en/t/{tournament.slug}/players/{player.number}/"
+        with CaptureQueriesContext(connection) as queries:
+            page = client.get(path).content.decode()
+        counts.append(len(queries))
+    assert "Now: Final, <strong>table 1</strong>, seat 1" in page  # Ann's, the latest stage first
+    assert page.index("Final") < page.index("Qualifying")
+    # The player with their tournament, their seats with their stages, their standing rows,
+    # the stages' snapshots, the rounds they went out in, their placing, and whether the last
+    # stage places everyone (the pages' menu).
+    assert counts == [7, 7], counts
+
+
 def test_a_tied_player_page_shows_the_shared_place_as_the_standings_do(client, tournament, stage):
     play_stage(stage)
     player = Player.objects.get(tournament=tournament, name="Bob Ortiz")

@@ -126,5 +126,7 @@ class Tournament(models.Model):
         """No playoff: its last stage places everyone by total when it closes (a county Silver
         Games). Its public pages say "Final placings", not "Playoffs"; "How it works" says no
         playoff follows."""
-        last = self.stages.order_by("-order").only("decides_placings").first()
-        return last is not None and last.decides_placings
+        # A value, not a Stage: a Stage fetched through the manager with its tournament_id
+        # deferred would fetch it again (the manager sets the stage's tournament from it).
+        last = self.stages.order_by("-order").values_list("decides_placings", flat=True).first()
+        return bool(last)
