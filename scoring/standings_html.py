@@ -8,7 +8,6 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
-from django.conf import settings
 from django.core.cache import cache, caches
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -196,13 +195,11 @@ def _draw(
     }
 
 
-def draw_standings_tables(
-    *, stage_id: int, languages: list[str] | None = None, **kwargs: Any
-) -> int:
+def draw_standings_tables(*, stage_id: int, languages: list[str], **kwargs: Any) -> int:
     """The current snapshot's standings table of a stage, every page in each of `languages`
-    (None: every language), drawn and kept (the worker does it before announcing a new version:
-    scoring/announce.py). Returns how many pages it has (announce warms each), 0 before its
-    first snapshot."""
+    (those pages read: scoring/announce.py's watched_languages), drawn and kept (the worker
+    does it before announcing a new version). Returns how many pages it has (announce warms
+    each), 0 before its first snapshot."""
     stage = Stage.objects.select_related("tournament").get(pk=stage_id)
     meta = (
         StageStandings.objects.filter(stage=stage, computed_at__isnull=False)
@@ -213,8 +210,7 @@ def draw_standings_tables(
         return 0
     pages = 0
     shown = selectors.current_stage(stage.tournament.stages) == stage
-    codes = [code for code, _name in settings.LANGUAGES] if languages is None else languages
-    for code in codes:
+    for code in languages:
         with translation.override(code):
             drawn = _draw(stage.tournament, stage, meta, None)
             for number, piece in drawn.items():

@@ -111,7 +111,8 @@ def test_a_page_beyond_the_last_shows_the_last_and_is_not_kept(client, tournamen
     everyone, _ = get(client, tournament, "?page=all")
     beyond_first, _ = get(client, tournament, "?page=12")  # nothing drawn yet: drawn for it
     assert names(beyond_first) == names(everyone)[100:]
-    standings_html.draw_standings_tables(stage_id=field.pk)  # every page, as the worker does
+    # Every page, as the worker does for a page read in English.
+    standings_html.draw_standings_tables(stage_id=field.pk, languages=["en"])
     beyond, _ = get(client, tournament, "?page=9")
     assert names(beyond) == names(everyone)[100:]
     assert f'href="/en/t/{tournament.slug}/?page=3#standings" aria-current="page"' in beyond
@@ -183,7 +184,8 @@ def test_another_page_of_a_version_is_its_rows_in_the_part_drawn_for_the_first(t
     gets it with that page's rows (drawn by the worker) and address in it, for the one query of
     the version, and the same as if it had been drawn for that page."""
     hx = {"HTTP_HX_REQUEST": "true"}
-    standings_html.draw_standings_tables(stage_id=field.pk)  # as the worker does, announcing
+    # As the worker does, announcing, for pages read in English.
+    standings_html.draw_standings_tables(stage_id=field.pk, languages=["en"])
     Client().get(f"/en/t/{tournament.slug}/", **hx)  # the first page: the part drawn and kept
     with CaptureQueriesContext(connection) as queries:
         second = Client().get(f"/en/t/{tournament.slug}/?page=2&v=1", **hx)
