@@ -21,8 +21,6 @@ def player_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         seat.stage_id: seat
         for seat in Seat.objects.filter(player=player).select_related("table", "stage")
     }
-    for seat in seats.values():
-        seat.stage.tournament = tournament  # as tournament.stages would have set it
     rows = {row.stage_id: row for row in StandingRow.objects.filter(player=player)}
     metas = {
         meta.stage_id: meta
