@@ -282,7 +282,8 @@ def test_the_worker_draws_the_standings_tables_before_announcing(publisher, sett
         # The English pages went yesterday: nothing drawn or warmed; the message still goes.
         ({"en": (0, 25 * 3600), "es": (0, -1)}, []),
         # nginx's worker that answered counts none, but a page opened the channel 10 minutes
-        # ago (with two workers the count says 0 half the time for a page that listens).
+        # ago (with two workers the count of a channel with one page says 0 for a second or
+        # two at a time, about a third of the asks).
         ({"en": (0, 600)}, ["en"]),
         # One page has listened since yesterday: it is counted.
         ({"es": (1, 30 * 3600)}, ["es"]),
