@@ -11,6 +11,7 @@ clock on Linux: the same in every process, so hall.py compares them with its own
 
 import asyncio
 import gc
+import itertools
 import os
 import random
 import re
@@ -27,6 +28,7 @@ from phone_http import PhoneClient, Unchunk
 HOST = "127.0.0.1"
 SAFETY = 60.0
 SPREAD = 0.5  # live.js's SPREAD_MS
+RETRY_MAX = 30.0  # live.js's RETRY_MAX_MS
 # What a phone's browser says it takes: the public pages come gzip-compressed (once, at the
 # origin; nginx keeps the compressed copy), a tenth of their size.
 BROWSER_ENCODING = {"Accept-Encoding": "gzip, deflate, br, zstd"}
@@ -98,7 +100,10 @@ async def phone_poll(
                 headers["HX-Request"] = "true"
                 if etag:
                     headers["If-None-Match"] = etag
-            etag = await _fetch(client, visit, visit.path, due, headers, crowd, timeout) or etag
+            if n:
+                etag = await _fetch(client, visit, visit.path, due, headers, crowd, timeout) or etag
+            else:
+                etag = await _open(client, visit, due, headers, crowd, timeout, end)
     finally:
         crowd.opened += client.opened
         await client.close()
@@ -114,10 +119,12 @@ async def _fetch(
     timeout: float,
     live_version: bool = False,
     table_out: list[str] | None = None,
+    busy_out: list[float] | None = None,
 ) -> str:
     """GET one of the phone's pages and record the answer; the answer's ETag when it had one
     (with live_version, the live version the page shows: its data-live-version; and into
-    table_out, the table its part follows: its data-live-table, "" for the standings)."""
+    table_out, the table its part follows: its data-live-table, "" for the standings; into
+    busy_out, the seconds a 503 asked to wait: the origin turned the request away as late)."""
     sample, response = await timed(client, "GET", path, due=due, headers=headers, timeout=timeout)
     counted = None
     cache = etag = ""
@@ -139,8 +146,35 @@ async def _fetch(
                     crowd.sightings.append((sample.done, counted, f"{os.getpid()}-{id(client)}"))
         elif response.status != 304:
             sample.error = f"HTTP {response.status}"
+            if response.status == 503 and busy_out is not None:
+                retry_after = response.headers.get("retry-after", "")
+                busy_out.append(float(retry_after) if retry_after.isdigit() else 3.0)
     crowd.answers.append(PhoneAnswer(visit.kind, sample, cache, counted))
     return etag
+
+
+async def _open(
+    client: PhoneClient,
+    visit: Visit,
+    due: float,
+    headers: dict[str, str],
+    crowd: Crowd,
+    timeout: float,
+    end: float,
+    live_version: bool = False,
+    table_out: list[str] | None = None,
+) -> str:
+    """The page in full, as a browser opens it: turned away as late (503), it shows
+    templates/503.html, which reloads itself after the answer's Retry-After."""
+    while True:
+        busy: list[float] = []
+        etag = await _fetch(
+            client, visit, visit.path, due, headers, crowd, timeout, live_version, table_out, busy
+        )
+        if not busy or time.perf_counter() + busy[0] >= end:
+            return etag
+        await asyncio.sleep(busy[0])
+        due = time.perf_counter()
 
 
 @dataclass
@@ -233,7 +267,7 @@ async def phone_push(
     await sleep_until(load_at)
     headers = {"Accept-Language": "en", "Accept": "text/html", **BROWSER_ENCODING}
     mine: list[str] = []
-    shown = await _fetch(client, visit, visit.path, load_at, headers, crowd, timeout, True, mine)
+    shown = await _open(client, visit, load_at, headers, crowd, timeout, end, True, mine)
     heard = Heard(shown, table=mine[0] if mine else "")
     headers["HX-Request"] = "true"
     sep = "&" if "?" in visit.path else "?"
@@ -267,10 +301,20 @@ async def phone_push(
             if at == shown:
                 continue
             last_fetch = time.perf_counter()
+            # Turned away as late (503), live.js asks again after Retry-After, then twice as
+            # long each time, at the newest version heard by then.
+            for tries in itertools.count():
+                busy: list[float] = []
+                path = f"{visit.path}{sep}v={at}"
+                await _fetch(
+                    client, visit, path, last_fetch, headers, crowd, timeout, busy_out=busy
+                )
+                wait = min(busy[0] * 2**tries, RETRY_MAX) + random.uniform(0, SPREAD) if busy else 0
+                if not busy or time.perf_counter() + wait >= end:
+                    break
+                await asyncio.sleep(wait)
+                at, last_fetch = heard.version, time.perf_counter()
             shown = at
-            await _fetch(
-                client, visit, f"{visit.path}{sep}v={at}", last_fetch, headers, crowd, timeout
-            )
     except (OSError, asyncio.IncompleteReadError, TimeoutError) as error:
         now = time.perf_counter()
         crowd.answers.append(

@@ -60,6 +60,9 @@ INSTALLED_APPS = [
 FORM_RENDERER = "config.forms.FormRenderer"
 
 MIDDLEWARE = [
+    # A public request that waited too long behind others is answered 503 at once (nginx then
+    # serves its copy), before anything else is spent on it.
+    "config.queue_limit.PublicQueueLimitMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",  # static files from gunicorn, no DEBUG needed
     # Public pages for anonymous visitors: public, ETag, no Vary on Cookie (outside the session).
@@ -195,6 +198,9 @@ PUBLIC_MAX_AGE = int(os.environ.get("PUBLIC_MAX_AGE", "1"))
 PUBLIC_STALE_SECONDS = int(os.environ.get("PUBLIC_STALE_SECONDS", "30"))
 # ... and an answer at an announced version (?v=...: live push), asked once that version exists.
 PUBLIC_VERSIONED_MAX_AGE = int(os.environ.get("PUBLIC_VERSIONED_MAX_AGE", "30"))
+# A public page request that waited longer than this for the origin (nginx's X-Request-Start)
+# is answered 503 at once instead of late (config/queue_limit.py). 0: never.
+PUBLIC_QUEUE_LIMIT_SECONDS = float(os.environ.get("PUBLIC_QUEUE_LIMIT_SECONDS", "2"))
 # Where a rebuilt snapshot's version is announced to the pages (nginx's nchan publisher, e.g.
 # http://127.0.0.1:8180/_live/publish/, the tournament's slug appended; scoring/announce.py).
 # Empty: nothing announced, the pages poll.

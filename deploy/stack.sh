@@ -19,7 +19,9 @@
 # STACK_REDIS_URL (redis://127.0.0.1:6379; broker db STACK_BROKER_DB=2, cache db
 # STACK_CACHE_DB=3), STACK_QUEUE (roundhouse-stack), STACK_START_TIMEOUT (90), STACK_STOP_TIMEOUT
 # (20), WORKER_NICE (10: the Celery workers' niceness), NCHAN_MODULE (Debian's
-# ngx_nchan_module.so: live push to the pages when it is there; set it empty for none).
+# ngx_nchan_module.so: live push to the pages when it is there; set it empty for none); and,
+# passed to the app when set, PUBLIC_MAX_AGE, PUBLIC_STALE_SECONDS and PUBLIC_QUEUE_LIMIT_SECONDS
+# (config/settings.py's defaults otherwise).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -261,6 +263,11 @@ LIVE_PUBLIC_ORIGIN=${LIVE_PUBLISH_URL:+http://127.0.0.1:$NGINX_PORT}
 # One worker per core: with 4 threads each, 2 workers served the public page and the officials
 # better than gunicorn.conf.py's 2 x cores + 1 on 2 cores (docs/PERFORMANCE.md, Load).
 WEB_CONCURRENCY=${WEB_CONCURRENCY:-2}
+# The public pages' cache times, and how long a public request may wait for gunicorn before it
+# is turned away (503, nginx's copy served instead): config/settings.py's unless set here.
+${PUBLIC_MAX_AGE:+PUBLIC_MAX_AGE=$PUBLIC_MAX_AGE}
+${PUBLIC_STALE_SECONDS:+PUBLIC_STALE_SECONDS=$PUBLIC_STALE_SECONDS}
+${PUBLIC_QUEUE_LIMIT_SECONDS:+PUBLIC_QUEUE_LIMIT_SECONDS=$PUBLIC_QUEUE_LIMIT_SECONDS}
 EOF
   )
 }

@@ -4,12 +4,15 @@ phone gets for each kind of answer, and what it says when there is none."""
 import asyncio
 import concurrent.futures
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 
+import hall_phones
+from hall_parts import Visit
 from loadgen import HttpError, run_in_loop
 from phone_http import PhoneClient, Unchunk
 
@@ -170,3 +173,32 @@ def test_the_cost_bench_reads_a_standings_sized_answer_as_the_phones_do():
     page = loadgen_cost.page()
     assert 30_000 < len(page) < 50_000
     assert counted_in(gzip.decompress(page)[:6000]) == 12
+
+
+def test_a_phone_turned_away_as_late_opens_its_page_again_after_the_wait_named():
+    # As a browser on templates/503.html does (it reloads itself after Retry-After): the hall's
+    # phone counts the 503 as an error and asks again; the page it then gets is what it shows.
+    page = b'<section id="standings" data-live-version="7-1">3 of 9 results in.</section>'
+
+    def answers(connection, n):
+        if n == 0:
+            return b"HTTP/1.1 503 Busy\r\nRetry-After: 0\r\nContent-Length: 0\r\n\r\n"
+        head = b'HTTP/1.1 200 OK\r\nETag: "s-7"\r\nContent-Length: %d\r\n\r\n' % len(page)
+        return head + page
+
+    async def check(port):
+        client = PhoneClient("127.0.0.1", port, timeout=5)
+        crowd = hall_phones.Crowd()
+        visit = Visit("standings", "/en/t/x/", 5.0)
+        now = time.perf_counter()
+        try:
+            shown = await hall_phones._open(
+                client, visit, now, {}, crowd, 5.0, now + 30, live_version=True
+            )
+        finally:
+            await client.close()
+        return shown, [(a.sample.error, a.counted) for a in crowd.answers]
+
+    (shown, got), _ = run(serving(answers, check))
+    assert shown == "7-1"
+    assert got == [("HTTP 503", None), ("", 3)]

@@ -5,6 +5,7 @@ is in that version too). The channel is a stand-in EventSource the test speaks t
 pages, their parts and the fetches are the real ones."""
 
 import re
+import time
 
 import pytest
 
@@ -92,3 +93,35 @@ def test_a_page_in_spanish_listens_on_the_spanish_channel(new_page, seated):
     page.goto(f"/es/t/{tournament.slug}/tables/1/{first.number}/")
     page.wait_for_function("() => window.__sources.length === 1")
     assert page.evaluate("() => window.__sources[0].url") == f"/live/{tournament.slug}/es/"
+
+
+def test_a_fetch_the_origin_turned_away_as_late_is_made_again_after_the_wait_it_names(
+    new_page, seated
+):
+    tournament, first, _ = seated
+    page, _ = open_sheet(new_page, tournament, first)
+    answers: list[tuple[str, int]] = []
+    page.on("response", lambda r: answers.append((r.url, r.status)) if "v=" in r.url else None)
+
+    def late_once(route):
+        # The first fetch at the version arrives as if it had waited 10 s behind others
+        # (nginx's X-Request-Start): the origin turns it away (config/queue_limit.py).
+        if not answers:
+            late = f"t={time.time() - 10:.3f}"
+            route.continue_(headers={**route.request.headers, "x-request-start": late})
+        else:
+            route.continue_()
+
+    page.route(re.compile(r".*[?&]v=.*"), late_once)
+    page.evaluate(f"() => __say('1-70 {first.pk}')")
+    page.wait_for_timeout(1500)
+    assert [(versioned([url]), status) for url, status in answers] == [(["1-70"], 503)]
+    assert page.locator("#sheet").is_visible()  # the page keeps what it showed
+    # Asked again after Retry-After (3 s) and a moment of its own (up to 0.5 s), once.
+    page.wait_for_timeout(3500)
+    assert [(versioned([url]), status) for url, status in answers] == [
+        (["1-70"], 503),
+        (["1-70"], 200),
+    ]
+    page.wait_for_timeout(1000)
+    assert len(answers) == 2  # answered: not asked again

@@ -203,6 +203,12 @@ class Stack:
 
 @pytest.fixture
 def stack(private_redis, tmp_path) -> Iterator[Stack]:
+    yield from started_stack(private_redis, tmp_path)
+
+
+def started_stack(private_redis, tmp_path, **settings: str) -> Iterator[Stack]:
+    """A stack started on the test's Redis and a database of its own, with `settings` in its
+    environment (PUBLIC_MAX_AGE="5": what the app reads from it); stopped and dropped after."""
     pg_url = postgres_server_url()
     require_postgres_server(pg_url)
     stack = Stack(
@@ -211,6 +217,7 @@ def stack(private_redis, tmp_path) -> Iterator[Stack]:
         pg_url=pg_url,
         nginx=nginx_binary(),
     )
+    stack.env.update(settings)
     try:
         started = stack.run("start")
         assert started.returncode == 0, f"{started.stdout}\n{started.stderr}\n{stack.logs()}"

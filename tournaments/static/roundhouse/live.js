@@ -75,13 +75,17 @@ document.addEventListener("click", (event) => {
 // already showing it (data-live-version), and that it changed (below), is fetched again within
 // SPREAD_MS (each page at a random moment), at its own address with
 // ?v=<version>, so a cache in front keeps one copy a version and a burst of phones makes one
-// request to the origin. While the channel is open, a part's own polling runs at most every
+// request to the origin. A fetch at a version that fails (the origin too busy: 503 with
+// Retry-After; the network gone) is made again after the wait the answer asks for, then twice
+// as long each time, at the newest version, until the part shows it. While the channel is open, a part's own polling runs at most every
 // SAFETY_MS (what no rebuild announces: a clock, a closed stage); without the channel (no
 // nginx, no nchan, an error) it polls as before.
 (function () {
   "use strict";
   var SAFETY_MS = 60000;
   var SPREAD_MS = 500;
+  var RETRY_MS = 3000;  // when a failed fetch's answer names no wait (config/queue_limit.py)
+  var RETRY_MAX_MS = 30000;
   var waiting = 0;  // the timer of the fetch that waits its moment (0: none)
   var named = [];  // the tables the versions heard since the last fetch named
   var namedAll = false;  // one of them named none: every part fetches
@@ -90,6 +94,8 @@ document.addEventListener("click", (event) => {
   var version = null;
   var fetched = {};  // a part's id: when it was last asked for
   var got = {};  // a part's id: the version it was last fetched at
+  var failed = {};  // a part's id: fetches at a version that failed in a row
+  var retrying = {};  // a part's id: the timer of its next try (0: none)
   function parts() {
     return Array.prototype.filter.call(document.querySelectorAll("[data-live-slug]"), function (el) {
       return el.id && el.getAttribute("hx-get");
@@ -163,6 +169,29 @@ document.addEventListener("click", (event) => {
     if (got[el.id] !== version && el.getAttribute("data-live-version") !== version) {
       fetchAt(el, version);
     }
+  });
+  function retry(event) {
+    var el = event.detail.elt;
+    var path = event.detail.pathInfo && event.detail.pathInfo.requestPath;
+    if (!el || !el.id || !el.hasAttribute("data-live-slug") || !versioned(path)) return;
+    if (retrying[el.id]) return;
+    var xhr = event.detail.xhr;
+    var asked = xhr && xhr.status ? parseInt(xhr.getResponseHeader("Retry-After"), 10) : NaN;
+    var tries = (failed[el.id] || 0) + 1;
+    failed[el.id] = tries;
+    var ms = Math.min((asked > 0 ? asked * 1000 : RETRY_MS) * Math.pow(2, tries - 1), RETRY_MAX_MS);
+    retrying[el.id] = window.setTimeout(function () {
+      retrying[el.id] = 0;
+      var part = document.getElementById(el.id);
+      if (part && version && part.getAttribute("data-live-version") !== version) {
+        fetchAt(part, version);
+      }
+    }, ms + Math.random() * SPREAD_MS);
+  }
+  document.addEventListener("htmx:responseError", retry);
+  document.addEventListener("htmx:sendError", retry);
+  document.addEventListener("htmx:afterSwap", function (event) {
+    if (event.detail.elt && event.detail.elt.id) failed[event.detail.elt.id] = 0;
   });
   function listen() {
     var first = parts()[0];
