@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.db import connection
+from django.db.models import OuterRef, Subquery
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
@@ -112,6 +113,8 @@ def _version_statement() -> tuple[str, tuple[Any, ...]]:
     """The SQL of the current stage's version, compiled by Django once per process: compiling
     the page's query took more of a request than running it (docs/PERFORMANCE.md)."""
     current = selectors.played_stages(Stage.objects.filter(tournament__slug=_ANY_SLUG))
+    stages = Stage.objects.filter(tournament_id=OuterRef("tournament_id"))
+    current = current.annotate(placed=Subquery(stages.last_decides_placings()))
     fields = (
         "tournament_id",
         "pk",
@@ -120,14 +123,22 @@ def _version_statement() -> tuple[str, tuple[Any, ...]]:
         "standings__computed_at",
         "tournament__name",
         "name",
+        "placed",
     )
     return current.values_list(*fields)[:1].query.sql_with_params()
 
 
+def _placed_mark(placed: bool | None) -> str:
+    """What the menu's "Final placings" or "Playoffs" adds to a standings page's names."""
+    return "\x00placed" if placed else ""
+
+
 def _current_version(slug: str) -> tuple[Any, ...] | None:
     """(tournament id, stage id, stage status, built_seq, computed_at, tournament name, stage
-    name) of the tournament's current stage, as plain values: all the page's ETag and kept copy
-    need. The names too: renamed (in the admin), the page must not stay as it was."""
+    name, whether the last stage places everyone by total) of the tournament's current stage,
+    as plain values: all the page's ETag and kept copy need. The names too: renamed (in the
+    admin), the page must not stay as it was; and a stage added that places everyone by total
+    (or that makes a playoff follow) renames the menu's "Playoffs" (Tournament.placed_by_total)."""
     sql, params = _version_statement()
     with connection.cursor() as cursor:
         cursor.execute(sql, [slug if param == _ANY_SLUG else param for param in params])
@@ -147,7 +158,8 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
     fast = order is None and not asked_division
     current = _current_version(slug) if fast else None
     if current is not None and current[4] is not None:  # built at least once
-        tournament_id, stage_id, status, built_seq, _, tournament_name, stage_name = current
+        tournament_id, stage_id, status, built_seq, _, tournament_name, stage_name, placed = current
+        stage_name += _placed_mark(placed)
         etag = _standings_etag(
             stage_id, built_seq, status, tournament_name, stage_name, partial, page
         )
@@ -175,6 +187,7 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
     # An earlier stage's page names the stages played since in its switch: they are part of
     # its version. (The current stage's version changes with them by itself.)
     names = "" if stage is None else stage.name if order is None else f"{stage.name}\x00{played}"
+    names += _placed_mark(tournament.placed_by_total) if stage is not None else ""
     members = division_members(division) if division is not None else None
     if division is not None:  # its own page, of its own version: its name and players of now
         names += f"\x00{division.pk}:{division.name}:{digest(members)}"

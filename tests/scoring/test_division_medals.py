@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 from scoring.models import Placing, StandingRow
 from scoring.rules.medals import medal, places_in_groups
-from tests.scoring.helpers import close, play_stage, qualifying_with_tables
-from tournaments.models import Division, Player
+from tests.scoring.helpers import close, play_stage, playoff, qualifying_with_tables
+from tournaments.models import Division, Player, Tournament
 
 
 def test_places_in_a_group_follow_the_overall_places_and_ties_share_them():
@@ -249,6 +249,24 @@ def test_an_event_placed_by_total_has_final_placings_not_playoffs(tournament, as
     placed = client.get(f"/en/t/{tournament.slug}/bracket/").content.decode()
     assert '<ol class="placings">' in placed and "This tournament has no playoffs" not in placed
     assert "playoffs" not in placed.lower().split("<main", 1)[1]
+
+
+def test_a_stage_added_later_renames_the_menus_link_on_the_standings_at_once(tournament, client):
+    # The standings page is kept by its version (the snapshot, the names); a stage added after
+    # the last one, which decides whether a playoff follows, changes that version too, with no
+    # result entered and no rebuild.
+    qualifying_with_tables(tournament, [4, 4], decides_placings=True)
+    link = '<a href="/en/t/{}/bracket/">{}</a>'
+    home = f"/en/t/{tournament.slug}/"
+    for _ in range(2):  # the second from the kept page
+        assert link.format(tournament.slug, "Final placings") in client.get(home).content.decode()
+    playoff(tournament, order=2)
+    assert not Tournament.objects.get(pk=tournament.pk).placed_by_total
+    page = client.get(home).content.decode()
+    assert link.format(tournament.slug, "Playoffs") in page
+    fragment = client.get(home, HTTP_HX_REQUEST="true")
+    again = client.get(home, HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=fragment["ETag"])
+    assert again.status_code == 304  # the same version: the fast path's and the full render's
 
 
 def test_an_event_with_playoffs_still_says_playoffs(tournament, client):

@@ -17,6 +17,12 @@ class StageQuerySet(models.QuerySet):
     def with_table_count(self) -> "StageQuerySet":
         return self.annotate(table_count=Count("tables"))
 
+    def last_decides_placings(self) -> "StageQuerySet":
+        """Whether the last of these stages (a tournament's) places everyone by total: no
+        playoff follows (Tournament.placed_by_total). One value, or none without stages; a
+        subquery too (Subquery(...filter(tournament_id=OuterRef(...)).last_decides_placings()))."""
+        return self.order_by("-order").values_list("decides_placings", flat=True)[:1]
+
     def qualifying_after(self, stage: "Stage") -> bool:
         """A later qualifying stage follows `stage`: everyone plays it (the organiser seats it),
         so `stage` sends nobody to a playoff and decides no placings."""

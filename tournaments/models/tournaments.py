@@ -128,5 +128,4 @@ class Tournament(models.Model):
         playoff follows."""
         # A value, not a Stage: a Stage fetched through the manager with its tournament_id
         # deferred would fetch it again (the manager sets the stage's tournament from it).
-        last = self.stages.order_by("-order").values_list("decides_placings", flat=True).first()
-        return bool(last)
+        return any(self.stages.last_decides_placings())
