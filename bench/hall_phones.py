@@ -11,7 +11,6 @@ clock on Linux: the same in every process, so hall.py compares them with its own
 
 import asyncio
 import gc
-import itertools
 import os
 import random
 import re
@@ -28,6 +27,7 @@ from phone_http import PhoneClient, Unchunk
 HOST = "127.0.0.1"
 SAFETY = 60.0
 SPREAD = 0.5  # live.js's SPREAD_MS
+RETRY = 3.0  # live.js's RETRY_MS
 RETRY_MAX = 30.0  # live.js's RETRY_MAX_MS
 # What a phone's browser says it takes: the public pages come gzip-compressed (once, at the
 # origin; nginx keeps the compressed copy), a tenth of their size.
@@ -124,7 +124,8 @@ async def _fetch(
     """GET one of the phone's pages and record the answer; the answer's ETag when it had one
     (with live_version, the live version the page shows: its data-live-version; and into
     table_out, the table its part follows: its data-live-table, "" for the standings; into
-    busy_out, the seconds a 503 asked to wait: the origin turned the request away as late)."""
+    busy_out, when it failed for want of the origin (a 502, 503 or 504, or no answer), the
+    seconds to wait before asking again: the answer's Retry-After, else RETRY_SECONDS)."""
     sample, response = await timed(client, "GET", path, due=due, headers=headers, timeout=timeout)
     counted = None
     cache = etag = ""
@@ -146,9 +147,9 @@ async def _fetch(
                     crowd.sightings.append((sample.done, counted, f"{os.getpid()}-{id(client)}"))
         elif response.status != 304:
             sample.error = f"HTTP {response.status}"
-            if response.status == 503 and busy_out is not None:
-                retry_after = response.headers.get("retry-after", "")
-                busy_out.append(float(retry_after) if retry_after.isdigit() else 3.0)
+    if busy_out is not None and (response is None or response.status in (502, 503, 504)):
+        retry_after = response.headers.get("retry-after", "") if response is not None else ""
+        busy_out.append(int(retry_after) if retry_after.isdigit() and int(retry_after) else RETRY)
     crowd.answers.append(PhoneAnswer(visit.kind, sample, cache, counted))
     return etag
 
@@ -165,7 +166,8 @@ async def _open(
     table_out: list[str] | None = None,
 ) -> str:
     """The page in full, as a browser opens it: turned away as late (503), it shows
-    templates/503.html, which reloads itself after the answer's Retry-After."""
+    templates/503.html, which reloads itself after the answer's Retry-After (another failure
+    of the origin: the person reloads it as soon)."""
     while True:
         busy: list[float] = []
         etag = await _fetch(
@@ -175,6 +177,24 @@ async def _open(
             return etag
         await asyncio.sleep(busy[0])
         due = time.perf_counter()
+
+
+@dataclass
+class Backoff:
+    """live.js's retry of a fetch at a version that failed for want of the origin: after the
+    answer's Retry-After (RETRY without one), twice as long for each failure in a row (up to
+    RETRY_MAX), and a moment of up to SPREAD; a failure while a retry is due changes nothing,
+    and a success starts the count again."""
+
+    failures: int = 0
+    due: float | None = None  # when the retry is made; None: none due
+
+    def failed(self, retry_after: float, now: float) -> None:
+        if self.due is not None:
+            return
+        self.failures += 1
+        wait = min(retry_after * 2 ** (self.failures - 1), RETRY_MAX)
+        self.due = now + wait + random.uniform(0, SPREAD)
 
 
 @dataclass
@@ -284,14 +304,35 @@ async def phone_push(
         async with asyncio.timeout(timeout):
             await channel.opened
         crowd.opened += 1
+        backoff = Backoff()
+
+        async def fetch_at(at: str, due: float) -> bool:
+            busy: list[float] = []
+            path = f"{visit.path}{sep}v={at}"
+            await _fetch(client, visit, path, due, headers, crowd, timeout, busy_out=busy)
+            if busy:
+                backoff.failed(busy[0], time.perf_counter())
+                return False
+            backoff.failures = 0
+            return True
+
         while (now := time.perf_counter()) < end:
+            wake = min(end, last_fetch + SAFETY, backoff.due or end)
             try:
-                async with asyncio.timeout(max(0.0, min(end, last_fetch + SAFETY) - now)):
+                async with asyncio.timeout(max(0.0, wake - now)):
                     await heard.news.wait()
             except TimeoutError:
-                if time.perf_counter() < end:  # the safety-net poll
-                    last_fetch = time.perf_counter()
-                    await _fetch(client, visit, visit.path, last_fetch, headers, crowd, timeout)
+                now = time.perf_counter()
+                if now >= end:
+                    continue
+                if backoff.due is not None and now >= backoff.due:  # live.js's retry
+                    backoff.due = None
+                    if heard.version != shown:
+                        last_fetch, at = now, heard.version
+                        shown = at if await fetch_at(at, now) else shown
+                    continue
+                last_fetch = now  # the safety-net poll
+                await _fetch(client, visit, visit.path, last_fetch, headers, crowd, timeout)
                 continue
             if heard.error is not None:
                 raise heard.error
@@ -301,20 +342,7 @@ async def phone_push(
             if at == shown:
                 continue
             last_fetch = time.perf_counter()
-            # Turned away as late (503), live.js asks again after Retry-After, then twice as
-            # long each time, at the newest version heard by then.
-            for tries in itertools.count():
-                busy: list[float] = []
-                path = f"{visit.path}{sep}v={at}"
-                await _fetch(
-                    client, visit, path, last_fetch, headers, crowd, timeout, busy_out=busy
-                )
-                wait = min(busy[0] * 2**tries, RETRY_MAX) + random.uniform(0, SPREAD) if busy else 0
-                if not busy or time.perf_counter() + wait >= end:
-                    break
-                await asyncio.sleep(wait)
-                at, last_fetch = heard.version, time.perf_counter()
-            shown = at
+            shown = at if await fetch_at(at, last_fetch) else shown
     except (OSError, asyncio.IncompleteReadError, TimeoutError) as error:
         now = time.perf_counter()
         crowd.answers.append(

@@ -60,10 +60,10 @@ INSTALLED_APPS = [
 FORM_RENDERER = "config.forms.FormRenderer"
 
 MIDDLEWARE = [
-    # A public request that waited too long behind others is answered 503 at once (nginx then
-    # serves its copy), before anything else is spent on it.
-    "config.queue_limit.PublicQueueLimitMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    # A public request that waited too long behind others is answered 503 at once, before
+    # anything else is spent on it (config/queue_limit.py).
+    "config.queue_limit.PublicQueueLimitMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",  # static files from gunicorn, no DEBUG needed
     # Public pages for anonymous visitors: public, ETag, no Vary on Cookie (outside the session).
     "config.http_cache.SharedCacheMiddleware",

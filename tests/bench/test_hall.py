@@ -15,6 +15,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 
 import hall_parts
+import hall_phones
 from hall_phones import Crowd, Heard, _Channel
 from loadgen import percentile, run_in_loop
 
@@ -320,3 +321,19 @@ def test_the_generator_runs_in_the_event_loop_named():
     with pytest.raises(ValueError, match="'trio' is not one of"):
         run_in_loop(never_awaited, "trio")
     never_awaited.close()
+
+
+def test_a_fetch_the_origin_failed_is_retried_as_live_js_does(monkeypatch):
+    monkeypatch.setattr(hall_phones.random, "uniform", lambda a, b: b)  # the longest moment
+    backoff = hall_phones.Backoff()
+    backoff.failed(3, now=100.0)
+    assert backoff.due == 100.0 + 3 + hall_phones.SPREAD
+    backoff.failed(3, now=101.0)  # a failure while the retry is due changes nothing
+    assert (backoff.failures, backoff.due) == (1, 100.0 + 3 + hall_phones.SPREAD)
+    backoff.due = None  # the retry made, and failed again: twice as long
+    backoff.failed(3, now=110.0)
+    assert backoff.due == 110.0 + 6 + hall_phones.SPREAD
+    for _ in range(5):
+        backoff.due = None
+        backoff.failed(3, now=200.0)
+    assert backoff.due == 200.0 + hall_phones.RETRY_MAX + hall_phones.SPREAD  # at most 30 s

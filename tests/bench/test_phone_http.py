@@ -182,7 +182,7 @@ def test_a_phone_turned_away_as_late_opens_its_page_again_after_the_wait_named()
 
     def answers(connection, n):
         if n == 0:
-            return b"HTTP/1.1 503 Busy\r\nRetry-After: 0\r\nContent-Length: 0\r\n\r\n"
+            return b"HTTP/1.1 503 Busy\r\nRetry-After: 1\r\nContent-Length: 0\r\n\r\n"
         head = b'HTTP/1.1 200 OK\r\nETag: "s-7"\r\nContent-Length: %d\r\n\r\n' % len(page)
         return head + page
 

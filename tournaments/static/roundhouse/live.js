@@ -75,9 +75,10 @@ document.addEventListener("click", (event) => {
 // already showing it (data-live-version), and that it changed (below), is fetched again within
 // SPREAD_MS (each page at a random moment), at its own address with
 // ?v=<version>, so a cache in front keeps one copy a version and a burst of phones makes one
-// request to the origin. A fetch at a version that fails (the origin too busy: 503 with
-// Retry-After; the network gone) is made again after the wait the answer asks for, then twice
-// as long each time, at the newest version, until the part shows it. While the channel is open, a part's own polling runs at most every
+// request to the origin. A fetch at a version that fails for want of the origin (too busy: 503
+// with Retry-After; down: 502, 504; or the network gone) is made again after the wait the answer
+// asks for (or RETRY_MS), then twice as long each time up to RETRY_MAX_MS, at the newest version,
+// until the part shows it; a version heard meanwhile is fetched at once, as any. While the channel is open, a part's own polling runs at most every
 // SAFETY_MS (what no rebuild announces: a clock, a closed stage); without the channel (no
 // nginx, no nchan, an error) it polls as before.
 (function () {
@@ -176,7 +177,9 @@ document.addEventListener("click", (event) => {
     if (!el || !el.id || !el.hasAttribute("data-live-slug") || !versioned(path)) return;
     if (retrying[el.id]) return;
     var xhr = event.detail.xhr;
-    var asked = xhr && xhr.status ? parseInt(xhr.getResponseHeader("Retry-After"), 10) : NaN;
+    var status = xhr ? xhr.status : 0;
+    if (status && [502, 503, 504].indexOf(status) < 0) return;  // not a busy or absent origin
+    var asked = status ? parseInt(xhr.getResponseHeader("Retry-After"), 10) : NaN;
     var tries = (failed[el.id] || 0) + 1;
     failed[el.id] = tries;
     var ms = Math.min((asked > 0 ? asked * 1000 : RETRY_MS) * Math.pow(2, tries - 1), RETRY_MAX_MS);
