@@ -125,7 +125,7 @@ async def _fetch(
     (with live_version, the live version the page shows: its data-live-version; and into
     table_out, the table its part follows: its data-live-table, "" for the standings; into
     busy_out, when it failed for want of the origin (a 502, 503 or 504, or no answer), the
-    seconds to wait before asking again: the answer's Retry-After, else RETRY_SECONDS)."""
+    seconds to wait before asking again: the answer's Retry-After, else RETRY)."""
     sample, response = await timed(client, "GET", path, due=due, headers=headers, timeout=timeout)
     counted = None
     cache = etag = ""

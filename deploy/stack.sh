@@ -264,7 +264,7 @@ LIVE_PUBLIC_ORIGIN=${LIVE_PUBLISH_URL:+http://127.0.0.1:$NGINX_PORT}
 # better than gunicorn.conf.py's 2 x cores + 1 on 2 cores (docs/PERFORMANCE.md, Load).
 WEB_CONCURRENCY=${WEB_CONCURRENCY:-2}
 # The public pages' cache times, and how long a public request may wait for gunicorn before it
-# is turned away (503, nginx's copy served instead): config/settings.py's unless set here.
+# is turned away (503: config/queue_limit.py): config/settings.py's unless set here.
 ${PUBLIC_MAX_AGE:+PUBLIC_MAX_AGE=$PUBLIC_MAX_AGE}
 ${PUBLIC_STALE_SECONDS:+PUBLIC_STALE_SECONDS=$PUBLIC_STALE_SECONDS}
 ${PUBLIC_QUEUE_LIMIT_SECONDS:+PUBLIC_QUEUE_LIMIT_SECONDS=$PUBLIC_QUEUE_LIMIT_SECONDS}

@@ -78,9 +78,10 @@ document.addEventListener("click", (event) => {
 // request to the origin. A fetch at a version that fails for want of the origin (too busy: 503
 // with Retry-After; down: 502, 504; or the network gone) is made again after the wait the answer
 // asks for (or RETRY_MS), then twice as long each time up to RETRY_MAX_MS, at the newest version,
-// until the part shows it; a version heard meanwhile is fetched at once, as any. While the channel is open, a part's own polling runs at most every
-// SAFETY_MS (what no rebuild announces: a clock, a closed stage); without the channel (no
-// nginx, no nchan, an error) it polls as before.
+// until the part shows it; a version heard meanwhile is fetched at once, as any. While the
+// channel is open, a part's own polling runs at most every SAFETY_MS (what no rebuild
+// announces: a clock, a closed stage); without the channel (no nginx, no nchan, an error) it
+// polls as before.
 (function () {
   "use strict";
   var SAFETY_MS = 60000;
