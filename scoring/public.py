@@ -77,11 +77,15 @@ def _standings_etag(
     the page, "This stage is over.", but not the snapshot) and the names (renamed in the admin,
     the page must not stay as it was; hashed, as they may hold quotes and letters a header
     cannot); and the page of rows, after the first."""
-    names = "\x00".join((tournament_name, stage_name)).encode()
-    names_tag = hashlib.blake2b(names, digest_size=6).hexdigest()
     # The rows' layout too: pages of another size (a deploy that changed it) are other pages.
     rows = f"r{standings_html.ROWS_PER_PAGE}" + ("" if page == 1 else f"p{page or ALL}")
-    return _etag("standings", stage_id, built_seq, status, names_tag, int(partial), rows)
+    names = _names_tag(tournament_name, stage_name)
+    return _etag("standings", stage_id, built_seq, status, names, int(partial), rows)
+
+
+def _names_tag(*names: str) -> str:
+    """Names a page shows, for its ETag: hashed (they may hold what a header cannot)."""
+    return hashlib.blake2b("\x00".join(names).encode(), digest_size=6).hexdigest()
 
 
 def _standings_state(
@@ -361,7 +365,11 @@ def table_sheet(request: HttpRequest, slug: str, order: int, number: int) -> Htt
     timer = clock.page_clock(table.stage) if table.stage.status == Stage.Status.SEATED else None
     # The clock's state is part of the sheet's version: started, paused or called shows anew.
     state = f"{timer['mode']}{timer['remaining_seconds'] // 60}" if timer else "no-clock"
-    etag = _etag("sheet", table.pk, latest.timestamp() if latest else 0, int(partial), state)
+    # And what its header and menu show: renamed, or a stage added that decides whether a
+    # playoff follows, a kept sheet must not stay as it was.
+    names = _names_tag(tournament.name, table.stage.name, _placed_mark(tournament.placed_by_total))
+    updated = latest.timestamp() if latest else 0
+    etag = _etag("sheet", table.pk, updated, int(partial), state, names)
     if (unchanged := _fresh_or_304(request, etag)) is not None:
         return unchanged
     sheet = selectors.table_sheet(table, confirmed_only=True)

@@ -12,6 +12,7 @@ from django.test import Client, RequestFactory
 
 from config.http_cache import SharedCacheMiddleware, public_page
 from scoring import standings
+from tests import factories
 from tests.scoring.helpers import play, seat_tables
 
 pytestmark = pytest.mark.django_db
@@ -210,3 +211,22 @@ def test_an_old_address_redirects_to_the_browsers_language(seated, old, accept, 
 def test_an_unknown_tournament_is_not_found_in_either_form(seated):
     assert Client().get("/t/no-such-event/").status_code == 302  # the address could exist
     assert Client().get("/en/t/no-such-event/").status_code == 404
+
+
+def test_a_sheet_renamed_or_with_a_stage_added_after_is_a_new_version(seated):
+    # What a sheet's header and menu show is part of its version: a cache in front (or the
+    # browser) revalidating must get the page anew, not a 304 for the old one.
+    stage, _ = seated
+    tournament = stage.tournament
+    url = f"/en/t/{tournament.slug}/tables/{stage.order}/1/"
+    visitor = Client()
+    first = visitor.get(url)
+    assert visitor.get(url, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
+    tournament.name = "Renamed Rally"
+    tournament.save(update_fields=["name"])
+    renamed = visitor.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert renamed.status_code == 200 and "Renamed Rally" in renamed.content.decode()
+    factories.StageFactory(tournament=tournament, order=stage.order + 1, decides_placings=True)
+    placed = visitor.get(url, HTTP_IF_NONE_MATCH=renamed["ETag"])
+    link = f'<a href="/en/t/{tournament.slug}/bracket/">Final placings</a>'
+    assert placed.status_code == 200 and link in placed.content.decode()
