@@ -133,7 +133,7 @@ def _version_statement() -> tuple[str, tuple[Any, ...]]:
 
 
 def _placed_mark(placed: bool | None) -> str:
-    """What the menu's "Final placings" or "Playoffs" adds to a standings page's names."""
+    """What the menu's "Final placings" or "Playoffs" adds to a page's names (its ETag)."""
     return "\x00placed" if placed else ""
 
 
