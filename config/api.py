@@ -44,9 +44,14 @@ def found(klass: Any, **lookup: Any) -> Any:
     try:
         return get_object_or_404(klass, **lookup)
     except Http404:
-        model = klass if isinstance(klass, type) else klass.model
-        detail = MISSING.get(model._meta.model_name, exceptions.NotFound.default_detail)
-        raise exceptions.NotFound(detail) from None
+        raise missing(klass if isinstance(klass, type) else klass.model) from None
+
+
+def missing(model: Any) -> exceptions.NotFound:
+    """The API's 404 for a `model` not found: it says what is missing (MISSING)."""
+    return exceptions.NotFound(
+        MISSING.get(model._meta.model_name, exceptions.NotFound.default_detail)
+    )
 
 
 class NamesUnusedFields:

@@ -1,23 +1,20 @@
-"""The v1 API of scoring: round results, standings, placings and CSV exports."""
+"""The v1 API of scoring: round results, standings and placings (CSV exports: api_exports)."""
 
-from django.http import StreamingHttpResponse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import exceptions, serializers
+from rest_framework import serializers
 from rest_framework.authentication import SessionAuthentication
-from rest_framework.negotiation import BaseContentNegotiation
 from rest_framework.permissions import AllowAny, IsAuthenticated, IsAuthenticatedOrReadOnly
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config import http_cache
-from config.api import MISSING, NamesUnusedFields, found
+from config.api import NamesUnusedFields, found, missing
 from config.api_schema import refused
 from config.client_ip import client_ip
-from scoring import clock, exports, selectors, services, stages, standings
+from scoring import clock, selectors, services, stages, standings
 from scoring.api_serializers import (
     ClockInput,
     ClockOutput,
@@ -36,41 +33,6 @@ from tables.models import Table
 from tournaments.api import CsvUploadApi, StageSerializer, tournament_or_404, upload_schema
 from tournaments.models import Stage
 from tournaments.permissions import is_staff_of, require_organiser, require_staff
-
-
-class FirstRendererNegotiation(BaseContentNegotiation):
-    """CSV is CSV whatever the Accept header says; errors still render as JSON."""
-
-    def select_parser(self, request, parsers):
-        return parsers[0]
-
-    def select_renderer(self, request, renderers, format_suffix=None):
-        return renderers[0], renderers[0].media_type
-
-
-class ExportCsvApi(APIView):
-    permission_classes = [IsAuthenticated]
-    content_negotiation_class = FirstRendererNegotiation
-
-    @extend_schema(
-        operation_id="tournaments_exports_retrieve",
-        description="A CSV export, for organisers. UTF-8 with a byte-order mark (spreadsheets "
-        'need it): read it as utf-8-sig, or csv.DictReader names the first column "\\ufeffstage".',
-        responses={(200, "text/csv"): OpenApiTypes.STR},
-        parameters=[
-            OpenApiParameter("name", str, OpenApiParameter.PATH, enum=list(exports.EXPORTS))
-        ],
-    )
-    def get(self, request: Request, slug: str, name: str) -> StreamingHttpResponse:
-        tournament = tournament_or_404(slug)
-        require_organiser(request.user, tournament)
-        header, rows = exports.EXPORTS[name]
-        response = StreamingHttpResponse(
-            exports.csv_lines(header, rows(tournament)), content_type="text/csv; charset=utf-8"
-        )
-        response["Content-Disposition"] = f'attachment; filename="{tournament.slug}-{name}.csv"'
-        return response
-
 
 # ---- round results ------------------------------------------------------------------------------
 
@@ -178,7 +140,7 @@ class RoundResultApi(AnswersVersionChanged, APIView):
         # one answers as not reported yet, as a round with no result does), without the
         # officials' usernames, which are their sign-in names.
         if result.status != RoundResult.Status.CONFIRMED:
-            raise exceptions.NotFound(MISSING["roundresult"])
+            raise missing(RoundResult)
         body = services.result_body(result) | {"submitted_by": None, "confirmed_by": None}
         return result_response(body, result.etag)
 
@@ -275,14 +237,17 @@ class ConfirmRoundResultApi(AnswersVersionChanged, APIView):
     )
     def post(self, request: Request, table_id: int, round_no: int) -> Response:
         table = staffed_table(request, table_id)
-        result = found(RoundResult, table=table, round_no=round_no)
-        result = services.confirm_round_result(
-            result=result,
-            by=request.user,
-            if_match=request.headers.get("If-Match"),
-            meta=request_meta(request),
-        )
-        return result_response(services.result_body(result), result.etag)
+        try:
+            result, scores = services.confirm_table_round(
+                table=table,
+                round_no=round_no,
+                by=request.user,
+                if_match=request.headers.get("If-Match"),
+                meta=request_meta(request),
+            )
+        except RoundResult.DoesNotExist:
+            raise missing(RoundResult) from None
+        return result_response(services.result_body(result, scores), result.etag)
 
 
 class RoundResultHistoryApi(APIView):

@@ -1,7 +1,7 @@
 from django.urls import path, register_converter
 
 from config import converters  # noqa: F401 (the <id:...> converter)
-from scoring import api, exports
+from scoring import api, api_exports, exports
 
 
 class ExportName:
@@ -56,7 +56,7 @@ urlpatterns = [
     ),
     path(
         "tournaments/<slug:slug>/exports/<export:name>.csv",
-        api.ExportCsvApi.as_view(),
+        api_exports.ExportCsvApi.as_view(),
         name="tournament-export",
     ),
 ]

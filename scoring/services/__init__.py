@@ -9,6 +9,7 @@ from scoring.services.results import (
     Outcome,
     RequestMeta,
     confirm_round_result,
+    confirm_table_round,
     seated_for_round,
     submit_round_result,
 )
@@ -18,6 +19,7 @@ __all__ = [
     "Outcome",
     "RequestMeta",
     "confirm_round_result",
+    "confirm_table_round",
     "import_scores",
     "record_tiebreak",
     "result_body",

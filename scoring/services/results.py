@@ -389,14 +389,43 @@ def confirm_round_result(
     the players did not see.
     """
     stage = lock_stage(result.stage_id)  # the stage first, then the result: one order
-    result = (
-        RoundResult.objects.select_for_update(of=("self",))
-        .select_related("table", "submitted_by")  # the answer names who submitted
-        .get(pk=result.pk)
-    )
+    result = _locked(RoundResult.objects.filter(pk=result.pk))
+    _confirm(stage, result, by=by, if_match=if_match, meta=meta)
+    return result
+
+
+@transaction.atomic
+def confirm_table_round(
+    *,
+    table: Table,
+    round_no: int,
+    by: AbstractBaseUser,
+    if_match: str | None = None,
+    meta: RequestMeta = RequestMeta(),
+) -> tuple[RoundResult, list[Score] | None]:
+    """confirm_round_result for the API, which names a table's round: the result is read once,
+    under the stage's lock (RoundResult.DoesNotExist when the table has none for the round), and
+    the scores the confirmation read come back for the answer (None when it was confirmed
+    before: nothing read)."""
+    stage = lock_stage(table.stage_id)
+    result = _locked(RoundResult.objects.filter(table=table, round_no=round_no))
+    return result, _confirm(stage, result, by=by, if_match=if_match, meta=meta)
+
+
+def _locked(results) -> RoundResult:
+    """The one result of `results`, its row locked, with what the answer names (its table, who
+    submitted it)."""
+    return results.select_for_update(of=("self",)).select_related("table", "submitted_by").get()
+
+
+def _confirm(
+    stage: Stage, result: RoundResult, *, by: AbstractBaseUser, if_match: str | None, meta
+) -> list[Score] | None:
+    """The confirmation of a result locked with its stage: its scores as recorded, or None when
+    it was confirmed already (nothing done)."""
     result.stage = stage
     if result.status == RoundResult.Status.CONFIRMED:
-        return result
+        return None
     if stage.status == Stage.Status.CLOSED:
         raise StateConflict(closed_message(stage, "results"))
     if if_match and not etag_matches(if_match, result):
@@ -424,4 +453,4 @@ def confirm_round_result(
     )
     standings.request_rebuild(result.stage, results=True)
     game_close.after_confirm(stage)  # the last round of a game seated on from: close it
-    return result
+    return scores

@@ -273,8 +273,9 @@ def test_entering_and_confirming_a_round_take_a_bounded_number_of_queries(
     with django_assert_max_num_queries(14):
         response = put(client, table, round_body(players), HTTP_IDEMPOTENCY_KEY="tablet-1-r1")
     assert response.status_code == 201
-    # 12, and the stage's row locked before the result's (a close waits for the confirmation).
-    with django_assert_max_num_queries(13):
+    # 10, and the stage's row locked before the result's (a close waits for the confirmation):
+    # the result and its scores are read once, under the locks, for the history and the answer.
+    with django_assert_max_num_queries(11):
         confirmed = client.post(url(table, 1, "confirm/"), HTTP_IF_MATCH=response["ETag"])
     assert confirmed.status_code == 200
     history = RoundResultVersion.objects.filter(result__table=table).order_by("version")
