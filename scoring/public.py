@@ -34,7 +34,6 @@ from scoring.standings_html import (
     kept_table,
     standings_table,
 )
-from tables.models import Table
 from tournaments.csvfiles import whole_number
 from tournaments.models import Player, Stage, Tournament
 from tournaments.text import folded
@@ -348,19 +347,8 @@ def _kept_page(request: HttpRequest, key: str) -> HttpResponse | None:
 
 
 def table_sheet(request: HttpRequest, slug: str, order: int, number: int) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, slug=slug)
-    table = get_object_or_404(
-        Table.objects.select_related("stage"),
-        stage__tournament=tournament,
-        stage__order=order,
-        number=number,
-    )
-    latest = (
-        RoundResult.objects.filter(table=table)
-        .order_by("-updated_at")
-        .values_list("updated_at", flat=True)
-        .first()
-    )
+    table = selectors.sheet_table(slug, order, number)
+    tournament, latest = table.stage.tournament, table.latest
     partial = bool(getattr(request, "htmx", False))
     timer = clock.page_clock(table.stage) if table.stage.status == Stage.Status.SEATED else None
     # The clock's state is part of the sheet's version: started, paused or called shows anew.

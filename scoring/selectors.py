@@ -2,7 +2,8 @@
 
 from dataclasses import dataclass, field
 
-from django.db.models import QuerySet
+from django.db.models import OuterRef, QuerySet, Subquery
+from django.shortcuts import get_object_or_404
 
 from scoring import rules, time_called
 from scoring.models import RoundResult, Score
@@ -85,13 +86,34 @@ class Sheet:
         return self.rounds[round_no - 1]
 
 
+def sheet_table(slug: str, order: int, number: int) -> Table:
+    """The table a public score sheet shows (404 when there is none), with its stage and
+    tournament, and what the sheet's version needs, in one query: `latest`, when a result of the
+    table last changed (None before any), and whether the tournament's last stage places
+    everyone by total (its Tournament.placed_by_total, set)."""
+    latest = RoundResult.objects.filter(table=OuterRef("pk")).order_by("-updated_at")
+    stages = Stage.objects.filter(tournament_id=OuterRef("stage__tournament_id"))
+    table = get_object_or_404(
+        Table.objects.select_related("stage__tournament").annotate(
+            latest=Subquery(latest.values("updated_at")[:1]),
+            placed=Subquery(stages.last_decides_placings()),
+        ),
+        stage__tournament__slug=slug,
+        stage__order=order,
+        number=number,
+    )
+    table.stage.tournament.placed_by_total = bool(table.placed)
+    return table
+
+
 def table_sheet(table: Table, *, confirmed_only: bool = False) -> Sheet:
     """Every round of the table with its scores, in three queries; the public sheet shows
     confirmed rounds only."""
     stage = table.stage
     seats = list(Seat.objects.filter(table=table).select_related("player").order_by("position"))
-    results_of = RoundResult.objects.filter(table=table)
-    scores_of = Score.objects.filter(result__table=table)
+    # order_by(): in a dict, by round; the models' default orderings would join five tables.
+    results_of = RoundResult.objects.filter(table=table).order_by()
+    scores_of = Score.objects.filter(result__table=table).order_by()
     if confirmed_only:
         results_of = results_of.filter(status=RoundResult.Status.CONFIRMED)
         scores_of = scores_of.filter(result__status=RoundResult.Status.CONFIRMED)

@@ -6,7 +6,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.html import format_html
 
 from scoring import games, standings, time_called
-from scoring.models import Placing, RoundResult, Score, StageStandings, StandingRow
+from scoring.models import Placing, RoundResult, Score, StandingRow
 from tables.models import Seat
 from tournaments.models import Player, Stage
 
@@ -17,19 +17,17 @@ def player_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         Player.objects.select_related("tournament"), tournament__slug=slug, number=number
     )
     tournament = player.tournament
-    seats = {
-        seat.stage_id: seat
-        for seat in Seat.objects.filter(player=player).select_related("table", "stage")
-    }
-    rows = {row.stage_id: row for row in StandingRow.objects.filter(player=player)}
-    metas = {
-        meta.stage_id: meta
-        for meta in StageStandings.objects.filter(stage_id__in=seats).defer("table_digests")
-    }
+    # Each stage with its standings' header (none before its first build); order_by() here and
+    # below: the models' default orderings would join the tournament and more to each query.
+    seated = Seat.objects.filter(player=player).select_related("table", "stage__standings")
+    seats = {seat.stage_id: seat for seat in seated.defer("stage__standings__table_digests")}
+    rows = {row.stage_id: row for row in StandingRow.objects.filter(player=player).order_by()}
     went_out = set(
         Score.objects.filter(
             player=player, went_out=True, result__status=RoundResult.Status.CONFIRMED
-        ).values_list("result__stage_id", "result__round_no")
+        )
+        .order_by()
+        .values_list("result__stage_id", "result__round_no")
     )
     names = _neighbours(rows.values())
     stages = []
@@ -39,7 +37,7 @@ def player_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         if stage.status == Stage.Status.PENDING:
             continue
         row = rows.get(stage.pk)
-        meta = metas.get(stage.pk)
+        meta = getattr(stage, "standings", None)
         scores = row.scores if row else {}
         # Like with like (scoring.rules.progress): the rank counts the rounds every table has
         # confirmed; the player's later rounds are shown, marked provisional.
@@ -88,6 +86,7 @@ def player_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     placing = (
         Placing.objects.filter(tournament=tournament, player=player)
         .select_related("division")
+        .order_by()
         .first()
     )
     now = stages[0] if stages and stages[0]["stage"].status == Stage.Status.SEATED else None
@@ -112,4 +111,5 @@ def _place(rank: int | None, tied: bool) -> str:
 def _neighbours(rows) -> dict[int, str]:
     """The names of the players a tie-break placed this player against."""
     ids = {other for row in rows for s in row.tiebreaks for other in s["players"]}
-    return dict(Player.objects.filter(pk__in=ids).values_list("pk", "name")) if ids else {}
+    names = Player.objects.filter(pk__in=ids).order_by().values_list("pk", "name")
+    return dict(names) if ids else {}

@@ -217,19 +217,21 @@ def test_a_player_page_takes_the_same_few_queries_for_one_stage_or_two(client, t
     factories.SeatFactory(table=table, player=finalist, position=1)
     once = Player.objects.get(tournament=tournament, name="Cy Young")
     client.get(f"/en/t/{tournament.slug}/")  # the tournament's time zone, kept for 30 s
-    counts = []
+    counts, pages = [], []
     for player in (once, finalist):
         path = f"/en/t/{tournament.slug}/players/{player.number}/"
         with CaptureQueriesContext(connection) as queries:
-            page = client.get(path).content.decode()
+            pages.append(page := client.get(path).content.decode())
         counts.append(len(queries))
     assert "Now: Final, <strong>table 1</strong>, seat 1" in page  # Ann's, the latest stage first
     headings = [page.index(f'<h2 id="stage-{stage_id}">') for stage_id in (final.pk, stage.pk)]
     assert headings == sorted(headings), headings  # the final's section above the qualifying's
-    # The player with their tournament, their seats with their stages, their standing rows,
-    # the stages' snapshots, the rounds they went out in, their placing, and whether the last
-    # stage places everyone (the pages' menu).
-    assert counts == [7, 7], counts
+    # The player with their tournament, their seats with their stages and the stages'
+    # snapshots, their standing rows, the rounds they went out in, their placing, and whether
+    # the last stage places everyone (the pages' menu).
+    assert counts == [6, 6], counts
+    # The snapshot, read with the seat, ranks every round played: none is marked provisional.
+    assert "overall" in pages[0] and "provisional" not in pages[0]
 
 
 def test_a_tied_player_page_shows_the_shared_place_as_the_standings_do(client, tournament, stage):

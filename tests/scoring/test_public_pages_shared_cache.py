@@ -230,3 +230,21 @@ def test_a_sheet_renamed_or_with_a_stage_added_after_is_a_new_version(seated):
     placed = visitor.get(url, HTTP_IF_NONE_MATCH=renamed["ETag"])
     link = f'<a href="/en/t/{tournament.slug}/bracket/">Final placings</a>'
     assert placed.status_code == 200 and link in placed.content.decode()
+
+
+def test_a_sheet_unchanged_costs_one_query_to_revalidate_and_a_result_makes_it_new(
+    seated, django_assert_num_queries
+):
+    # The phones' 60 s safety polls revalidate each sheet watched through the cache in front:
+    # the table, its stage and tournament and its latest result are read at once, nothing more.
+    stage, tables = seated
+    url = f"/en/t/{stage.tournament.slug}/tables/{stage.order}/1/"
+    visitor = Client()
+    first = visitor.get(url)
+    with django_assert_num_queries(1):
+        assert visitor.get(url, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
+    play(stage, tables[0], 2, [7, 0, 12])
+    with django_assert_num_queries(4):  # and the seats, the rounds and their scores
+        again = visitor.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert again.status_code == 200 and again["ETag"] != first["ETag"]
+    assert ">12<" in again.content.decode().replace(" ", "")
