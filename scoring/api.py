@@ -27,7 +27,7 @@ from scoring.api_serializers import (
     TiebreakDecisionOutput,
     VersionOutput,
 )
-from scoring.exceptions import UnusualScores, VersionChanged
+from scoring.exceptions import NoResult, UnusualScores, VersionChanged
 from scoring.models import Placing, RoundResult, TiebreakDecision
 from tables.models import Table
 from tournaments.api import CsvUploadApi, StageSerializer, tournament_or_404, upload_schema
@@ -245,7 +245,7 @@ class ConfirmRoundResultApi(AnswersVersionChanged, APIView):
                 if_match=request.headers.get("If-Match"),
                 meta=request_meta(request),
             )
-        except RoundResult.DoesNotExist:
+        except NoResult:
             raise missing(RoundResult) from None
         return result_response(services.result_body(result, scores), result.etag)
 

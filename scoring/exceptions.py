@@ -49,3 +49,7 @@ class UnusualScores(Refused):
         self.warnings = warnings
         self.names = names
         self.errors = errors or {}
+
+
+class NoResult(Exception):
+    """The table has no result for the round: nothing to confirm (the API answers its 404)."""

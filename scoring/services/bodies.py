@@ -47,7 +47,7 @@ def scores_of(result: RoundResult) -> list[Score]:
 
 
 def result_body(result: RoundResult, scores: list[Score] | None = None) -> dict[str, Any]:
-    """The API's answer for a result; scores as _scores_of gives them (read when not given)."""
+    """The API's answer for a result; scores as scores_of gives them (read when not given)."""
     scores = scores_of(result) if scores is None else scores
     ordered = sorted(scores, key=lambda s: s.position or 0)
     names = {s.player_id: s.player.name for s in scores}

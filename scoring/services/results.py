@@ -14,7 +14,7 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from scoring import game_close, rules, standings, time_called
-from scoring.exceptions import UnusualScores, VersionChanged, VersionRequired
+from scoring.exceptions import NoResult, UnusualScores, VersionChanged, VersionRequired
 from scoring.models import RoundResult, RoundResultVersion, Score
 from scoring.services.bodies import (
     ANSWER_FIELDS,
@@ -404,11 +404,14 @@ def confirm_table_round(
     meta: RequestMeta = RequestMeta(),
 ) -> tuple[RoundResult, list[Score] | None]:
     """confirm_round_result for the API, which names a table's round: the result is read once,
-    under the stage's lock (RoundResult.DoesNotExist when the table has none for the round), and
-    the scores the confirmation read come back for the answer (None when it was confirmed
-    before: nothing read)."""
+    under the stage's lock (NoResult when the table has none for the round), and the scores the
+    confirmation read come back for the answer (None when it was confirmed before: nothing
+    read)."""
     stage = lock_stage(table.stage_id)
-    result = _locked(RoundResult.objects.filter(table=table, round_no=round_no))
+    try:
+        result = _locked(RoundResult.objects.filter(table=table, round_no=round_no))
+    except RoundResult.DoesNotExist:
+        raise NoResult from None
     return result, _confirm(stage, result, by=by, if_match=if_match, meta=meta)
 
 
@@ -419,7 +422,12 @@ def _locked(results) -> RoundResult:
 
 
 def _confirm(
-    stage: Stage, result: RoundResult, *, by: AbstractBaseUser, if_match: str | None, meta
+    stage: Stage,
+    result: RoundResult,
+    *,
+    by: AbstractBaseUser,
+    if_match: str | None,
+    meta: RequestMeta,
 ) -> list[Score] | None:
     """The confirmation of a result locked with its stage: its scores as recorded, or None when
     it was confirmed already (nothing done)."""

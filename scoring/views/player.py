@@ -20,6 +20,7 @@ def player_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     # Each stage with its standings' header (none before its first build); order_by() here and
     # below: the models' default orderings would join the tournament and more to each query.
     seated = Seat.objects.filter(player=player).select_related("table", "stage__standings")
+    seated = seated.order_by()
     seats = {seat.stage_id: seat for seat in seated.defer("stage__standings__table_digests")}
     rows = {row.stage_id: row for row in StandingRow.objects.filter(player=player).order_by()}
     went_out = set(

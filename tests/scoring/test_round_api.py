@@ -217,8 +217,13 @@ def test_second_person_rule_is_enforced_on_the_server(as_official, tournament, t
     assert client_for(colleague).post(url(table, suffix="confirm/")).status_code == 200
 
 
-def test_confirm_without_a_result_is_404(as_official, table):
-    assert as_official.post(url(table, suffix="confirm/")).status_code == 404
+def test_confirm_without_a_result_is_404_and_says_so(as_official, table):
+    refused = as_official.post(url(table, suffix="confirm/"))
+    assert refused.status_code == 404
+    assert refused.json()["detail"] == (
+        "This round has no result at this table yet (or there is no such table)."
+    )
+    assert not RoundResult.objects.exists()
 
 
 def test_closed_stage_refuses_entry_and_confirmation(as_official, table, players):
