@@ -357,7 +357,9 @@ def table_sheet(request: HttpRequest, slug: str, order: int, number: int) -> Htt
     # playoff follows, a kept sheet must not stay as it was.
     names = _names_tag(tournament.name, table.stage.name, _placed_mark(tournament.placed_by_total))
     updated = latest.timestamp() if latest else 0
-    etag = _etag("sheet", table.pk, updated, int(partial), state, names)
+    # Its players too (a late player, a name corrected): the stage's last change not a result.
+    seated = table.seated or 0
+    etag = _etag("sheet", table.pk, updated, seated, int(partial), state, names)
     if (unchanged := _fresh_or_304(request, etag)) is not None:
         return unchanged
     sheet = selectors.table_sheet(table, confirmed_only=True)

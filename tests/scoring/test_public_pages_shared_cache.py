@@ -12,8 +12,10 @@ from django.test import Client, RequestFactory
 
 from config.http_cache import SharedCacheMiddleware, public_page
 from scoring import standings
+from tables.services import add_late_player
 from tests import factories
 from tests.scoring.helpers import play, seat_tables
+from tournaments.services.players import update_player
 
 pytestmark = pytest.mark.django_db
 
@@ -230,6 +232,25 @@ def test_a_sheet_renamed_or_with_a_stage_added_after_is_a_new_version(seated):
     placed = visitor.get(url, HTTP_IF_NONE_MATCH=renamed["ETag"])
     link = f'<a href="/en/t/{tournament.slug}/bracket/">Final placings</a>'
     assert placed.status_code == 200 and link in placed.content.decode()
+
+
+def test_a_sheet_whose_players_change_is_a_new_version(seated, organiser):
+    # The sheet's columns are its players: a late player seated at the table or a name corrected
+    # must reach a phone holding the old sheet (its poll, or the cache in front revalidating),
+    # not a 304 for the seats as they were until the table's next result.
+    stage, tables = seated
+    url = f"/en/t/{stage.tournament.slug}/tables/{stage.order}/1/"
+    visitor = Client()
+    etag = visitor.get(url)["ETag"]
+    late = factories.PlayerFactory(tournament=stage.tournament, number=99, name="Zed Late")
+    add_late_player(stage=stage, player=late, by=organiser)
+    seated_late = visitor.get(url, HTTP_IF_NONE_MATCH=etag)
+    assert seated_late.status_code == 200 and "Zed Late" in seated_late.content.decode()
+    ann = tables[0][0]
+    update_player(player=ann, number=ann.number, name="Annabel Ash", by=organiser)
+    renamed = visitor.get(url, HTTP_IF_NONE_MATCH=seated_late["ETag"])
+    assert renamed.status_code == 200 and "Annabel Ash" in renamed.content.decode()
+    assert visitor.get(url, HTTP_IF_NONE_MATCH=renamed["ETag"]).status_code == 304
 
 
 def test_a_sheet_unchanged_costs_one_query_to_revalidate_and_a_result_makes_it_new(
