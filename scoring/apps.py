@@ -11,7 +11,7 @@ class ScoringConfig(AppConfig):
         from scoring import standings, tasks  # noqa: F401
         from tables.signals import seating_changed
         from tournaments.models import Stage
-        from tournaments.signals import player_changed
+        from tournaments.signals import divisions_changed, player_changed
 
         def seats_changed(sender, *, stage, **kwargs) -> None:
             standings.request_rebuild(stage)
@@ -19,6 +19,11 @@ class ScoringConfig(AppConfig):
         def player_edited(sender, *, player, **kwargs) -> None:
             # The pages show the snapshot's version: a new one shows the player as corrected.
             for stage in Stage.objects.filter(seats__player=player):
+                standings.request_rebuild(stage)
+
+        def divisions_edited(sender, *, tournament, **kwargs) -> None:
+            # The standings pages list the divisions: a new snapshot shows them as they are.
+            for stage in tournament.stages.exclude(status=Stage.Status.PENDING):
                 standings.request_rebuild(stage)
 
         seating_changed.connect(seats_changed, dispatch_uid="scoring-standings-seating")
@@ -29,3 +34,4 @@ class ScoringConfig(AppConfig):
             standings_html.draw_standings_tables, dispatch_uid="scoring-public-draw-tables"
         )
         player_changed.connect(player_edited, dispatch_uid="scoring-standings-player")
+        divisions_changed.connect(divisions_edited, dispatch_uid="scoring-standings-divisions")

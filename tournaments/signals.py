@@ -9,6 +9,10 @@ from tournaments.models import Player, Tournament
 # Sent with `player` after what the pages show of a player changed: their name, number, club.
 player_changed = Signal()
 
+# Sent with `tournament` after its divisions changed (one added, renamed, moved or removed): the
+# standings pages list them in their division switch.
+divisions_changed = Signal()
+
 # Sent by import_players, inside its transaction, with `tournament` and `numbers` ({player id:
 # member number} for the rows that gave one), so that clubs links them. A receiver returns a
 # list of sentences for the organiser (the numbers it could not link).

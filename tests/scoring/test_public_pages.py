@@ -12,6 +12,12 @@ from scoring.models import StandingRow
 from tests import factories
 from tests.scoring.helpers import play, play_stage, seat_tables
 from tournaments.models import Player, Stage, Tournament
+from tournaments.services.divisions import (
+    create_division,
+    move_division,
+    remove_division,
+    update_division,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -179,6 +185,33 @@ def test_renaming_the_tournament_or_the_stage_shows_on_the_page_at_once(client, 
     assert (
         client.get(f"/en/t/{tournament.slug}/", HTTP_IF_NONE_MATCH=again["ETag"]).status_code == 304
     )
+
+
+def test_a_division_added_renamed_moved_or_removed_shows_on_the_standings_at_once(
+    client, tournament, stage
+):
+    # The standings' division switch lists the divisions: an organiser's change must reach the
+    # page (and a phone's or the cache's copy of it) before the next result does.
+    play_stage(stage)
+    url = f"/en/t/{tournament.slug}/"
+    first = client.get(url)
+    seniors = create_division(tournament=tournament, name="Seniors")
+    added = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert added.status_code == 200 and ">Seniors</a>" in added.content.decode()
+    assert client.get(url).content == added.content  # the page kept for everyone is the new one
+    update_division(division=seniors, changes={"name": "Seniors 65+"})
+    renamed = client.get(url, HTTP_IF_NONE_MATCH=added["ETag"])
+    assert renamed.status_code == 200 and ">Seniors 65+</a>" in renamed.content.decode()
+    juniors = create_division(tournament=tournament, name="Juniors")
+    both = client.get(url)
+    assert move_division(division=juniors, up=True).order == 1
+    moved = client.get(url, HTTP_IF_NONE_MATCH=both["ETag"])
+    page = moved.content.decode()
+    assert moved.status_code == 200 and page.index(">Juniors</a>") < page.index(">Seniors 65+</a>")
+    remove_division(division=seniors)
+    removed = client.get(url, HTTP_IF_NONE_MATCH=moved["ETag"])
+    assert removed.status_code == 200 and "Seniors" not in removed.content.decode()
+    assert client.get(url, HTTP_IF_NONE_MATCH=removed["ETag"]).status_code == 304
 
 
 def test_table_sheet_shows_confirmed_rounds_only(client, tournament, stage):

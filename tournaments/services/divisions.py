@@ -12,6 +12,7 @@ from django.utils.translation import ngettext
 from tournaments.exceptions import StateConflict
 from tournaments.models import Division, Stage, Tournament
 from tournaments.services.stages import check_not_finished
+from tournaments.signals import divisions_changed
 from tournaments.text import folded, unprintable_messages
 
 DIVISION_FIELDS = ("name", "age_min", "age_max", "description")
@@ -137,7 +138,9 @@ def create_division(
     _check(tournament, division)
     last = tournament.divisions.aggregate(last=Max("order"))["last"] or 0
     division.order = last + 1
-    return _saved(division, force_insert=True)
+    _saved(division, force_insert=True)
+    divisions_changed.send(sender=Division, tournament=tournament)
+    return division
 
 
 @transaction.atomic
@@ -152,7 +155,9 @@ def update_division(*, division: Division, changes: dict[str, Any]) -> Division:
     for field, value in changes.items():
         setattr(division, field, "" if field == "description" and value is None else value)
     _check(tournament, division)
-    return _saved(division)
+    _saved(division)
+    divisions_changed.send(sender=Division, tournament=tournament)
+    return division
 
 
 @transaction.atomic
@@ -169,6 +174,7 @@ def remove_division(*, division: Division) -> None:
         )
         raise StateConflict(message % {"count": count, "name": division.name})
     division.delete()
+    divisions_changed.send(sender=Division, tournament=tournament)
 
 
 @transaction.atomic
@@ -181,10 +187,13 @@ def move_division(*, division: Division, up: bool) -> Division:
     other = index - 1 if up else index + 1
     if 0 <= other < len(ordered):
         ordered[index], ordered[other] = ordered[other], ordered[index]
+    moved = False
     for order, each in enumerate(ordered, start=1):
         if each.order != order:
-            each.order = order
+            each.order, moved = order, True
             each.save(update_fields=["order"])
+    if moved:
+        divisions_changed.send(sender=Division, tournament=tournament)
     return next(d for d in ordered if d.pk == division.pk)
 
 
