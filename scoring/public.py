@@ -21,6 +21,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from config.http_cache import VERSION_PARAMETER, not_modified
+from config.release import release
 from scoring import clock, games, selectors, standings, standings_html, time_called
 from scoring.divisions import chosen_division, division_members, podium
 from scoring.models import RoundResult, StageStandings
@@ -60,7 +61,9 @@ def _live(response: HttpResponse, etag: str) -> HttpResponse:
 
 
 def _etag(*parts: object) -> str:
-    return '"' + "-".join(str(part) for part in (*parts, get_language())) + '"'
+    """A page's version: what it shows (`parts`), its language, and the release drawing it (a
+    deploy draws every page anew, config/release.py)."""
+    return '"' + "-".join(str(part) for part in (*parts, get_language(), release())) + '"'
 
 
 def _standings_etag(

@@ -15,6 +15,7 @@ from django.utils import translation
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
+from config.release import release
 from scoring import selectors, standings, time_called
 from scoring.divisions import division_rows
 from scoring.models import StageStandings
@@ -124,7 +125,8 @@ def _table_key(
 ) -> str:
     of = "" if members is None else f":{digest(members)}"
     rows = f"{ROWS_PER_PAGE}:{page or ALL}"  # pages of another size are other pages
-    return f"standings-table:{stage_id}:{built_seq}:{get_language()}{of}:{rows}"
+    # Drawn by another release (before a deploy), the rows are drawn anew (config/release.py).
+    return f"standings-table:{stage_id}:{built_seq}:{get_language()}{of}:{rows}:{release()}"
 
 
 def kept_table(stage_id: int, built_seq: int, page: int | None) -> TablePage | None:

@@ -74,10 +74,10 @@ def test_urls_switch_on_postgresql_redis_and_real_workers():
 def test_env_example_lists_every_variable_the_settings_and_gunicorn_read():
     root = Path(__file__).resolve().parent.parent
     read = set()
-    for source in ("config/settings.py", "deploy/gunicorn.conf.py"):
+    for source in ("config/settings.py", "config/release.py", "deploy/gunicorn.conf.py"):
         text = (root / source).read_text()
         read |= set(re.findall(r'(?:env\w*|environ\.get)\(\s*"([A-Z][A-Z0-9_]+)"', text))
-    assert {"DJANGO_SECRET_KEY", "GUNICORN_MAX_REQUESTS", "REDIS_URL"} <= read  # the scan works
+    assert {"DJANGO_SECRET_KEY", "GUNICORN_MAX_REQUESTS", "REDIS_URL", "ROUNDHOUSE_RELEASE"} <= read
     listed = set(
         re.findall(r"^#?\s*([A-Z][A-Z0-9_]+)=", (root / "deploy/env.example").read_text(), re.M)
     )

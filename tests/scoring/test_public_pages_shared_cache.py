@@ -11,6 +11,7 @@ from django.http import HttpResponse
 from django.test import Client, RequestFactory
 
 from config.http_cache import SharedCacheMiddleware, public_page
+from config.release import release
 from scoring import standings
 from tables.services import add_late_player
 from tests import factories
@@ -251,6 +252,45 @@ def test_a_sheet_whose_players_change_is_a_new_version(seated, organiser):
     renamed = visitor.get(url, HTTP_IF_NONE_MATCH=seated_late["ETag"])
     assert renamed.status_code == 200 and "Annabel Ash" in renamed.content.decode()
     assert visitor.get(url, HTTP_IF_NONE_MATCH=renamed["ETag"]).status_code == 304
+
+
+@pytest.fixture
+def next_release(monkeypatch):
+    """Deploy another release (ROUNDHOUSE_RELEASE) when called."""
+
+    def deploy() -> None:
+        monkeypatch.setenv("ROUNDHOUSE_RELEASE", "the next release")
+        release.cache_clear()
+
+    yield deploy
+    release.cache_clear()
+
+
+def test_a_new_release_draws_every_kept_page_anew(seated, next_release):
+    # After a deploy nothing the old release drew is served as current: not the copy the cache
+    # in front (or a phone) revalidates, nor the standings rows kept in Redis. The old copy
+    # may name static files the new release no longer has.
+    stage, _ = seated
+    slug = stage.tournament.slug
+    urls = [f"/en/t/{slug}/", f"/es/t/{slug}/", f"/en/t/{slug}/tables/{stage.order}/1/"]
+    visitor = Client()
+    held = {url: visitor.get(url)["ETag"] for url in urls}
+    for url in urls:
+        assert visitor.get(url, HTTP_IF_NONE_MATCH=held[url]).status_code == 304
+    assert ROWS not in templates_of(visitor.get(urls[0]))  # kept, as drawn once
+    next_release()
+    for url in urls:
+        again = visitor.get(url, HTTP_IF_NONE_MATCH=held[url])
+        assert again.status_code == 200 and again["ETag"] != held[url], url
+        if "/tables/" not in url:
+            assert ROWS in templates_of(again), url  # the rows drawn again
+
+
+ROWS = "scoring/_standings_table.html"
+
+
+def templates_of(response) -> set[str]:
+    return {template.name for template in response.templates}
 
 
 def test_a_sheet_unchanged_costs_one_query_to_revalidate_and_a_result_makes_it_new(
