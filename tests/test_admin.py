@@ -100,3 +100,39 @@ def test_a_player_renamed_in_the_admin_asks_for_new_standings(
     assert player.name == "Renamed"
     stale = StageStandings.objects.get(stage=seat.stage)
     assert stale.change_seq > stale.built_seq and sent  # marked stale, a rebuild sent on commit
+
+
+def test_a_tournament_changed_in_the_admin_asks_for_new_standings_of_its_played_stages(
+    client, django_capture_on_commit_callbacks
+):
+    # Its address (every link of its pages) or its time zone: the pages kept for the old
+    # snapshot must not outlive the change.
+    superuser = factories.UserFactory(is_staff=True, is_superuser=True)
+    client.force_login(superuser)
+    seat = factories.SeatFactory(table__stage__status="seated")
+    tournament = seat.stage.tournament
+    change = reverse("admin:tournaments_tournament_change", args=[tournament.pk])
+    page = client.get(change)
+    body = as_posted(page.context["adminform"].form)
+    for inline in page.context["inline_admin_formsets"]:
+        body |= as_posted(inline.formset.management_form)
+        for form in inline.formset.forms:
+            body |= as_posted(form)
+    body["slug"] = "renamed-rally"
+    with django_capture_on_commit_callbacks() as sent:
+        response = client.post(change, body)
+    assert response.status_code == 302, response.context["adminform"].form.errors
+    tournament.refresh_from_db()
+    assert tournament.slug == "renamed-rally"
+    stale = StageStandings.objects.get(stage=seat.stage)
+    assert stale.change_seq > stale.built_seq and sent  # marked stale, a rebuild sent on commit
+
+
+def as_posted(form) -> dict:
+    """What a browser posts back of a form as shown: each field's shown value."""
+    posted = {}
+    for field in form:
+        value = field.field.prepare_value(field.value())
+        if value is not None and value is not False:
+            posted[field.html_name] = value
+    return posted

@@ -13,7 +13,7 @@ from tournaments.models import (
     WorkerHeartbeat,
 )
 from tournaments.services.stages import names_read
-from tournaments.signals import player_changed
+from tournaments.signals import player_changed, tournament_changed
 
 
 class ViewOnly:
@@ -67,6 +67,11 @@ class TournamentAdmin(admin.ModelAdmin):
     prepopulated_fields = {"slug": ["name"]}
     inlines = [StaffInline, StageInline]
 
+    def save_related(self, request, form, formsets, change) -> None:
+        super().save_related(request, form, formsets, change)
+        if change:  # its address, time zone or stages: every played stage's pages follow
+            tournament_changed.send(sender=Tournament, tournament=form.instance)
+
 
 @admin.register(Staff)
 class StaffAdmin(admin.ModelAdmin):
@@ -101,6 +106,11 @@ class StageAdmin(admin.ModelAdmin):
     list_display = ["name", "tournament", "order", "kind", "status", "rounds", "starting_double"]
     list_filter = ["tournament", "kind", "status"]
     readonly_fields = ["status"]  # seated and closed by the services, which check and rebuild
+
+    def save_model(self, request, obj, form, change) -> None:
+        super().save_model(request, obj, form, change)
+        if change and form.changed_data:  # its name or settings: the event's pages follow
+            tournament_changed.send(sender=Tournament, tournament=obj.tournament)
 
 
 @admin.register(WorkerHeartbeat)

@@ -9,9 +9,14 @@ from tournaments.models import Player, Tournament
 # Sent with `player` after what the pages show of a player changed: their name, number, club.
 player_changed = Signal()
 
-# Sent with `tournament` after its divisions changed (one added, renamed, moved or removed): the
-# standings pages list them in their division switch.
-divisions_changed = Signal()
+# Sent with `tournament` after something all its played stages' public pages show changed, not
+# a stage's results or seats: its divisions (one added, renamed, moved or removed: the division
+# switch), its time zone (the standings' "Updated" time) or its address (every link).
+tournament_changed = Signal()
+
+# Sent with `tournament` after its stages' settings or sequence changed (a stage added, removed or
+# changed): a seated stage's rounds and engines, and who advances from it (what follows it).
+stages_changed = Signal()
 
 # Sent by import_players, inside its transaction, with `tournament` and `numbers` ({player id:
 # member number} for the rows that gave one), so that clubs links them. A receiver returns a

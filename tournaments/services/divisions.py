@@ -12,7 +12,7 @@ from django.utils.translation import ngettext
 from tournaments.exceptions import StateConflict
 from tournaments.models import Division, Stage, Tournament
 from tournaments.services.stages import check_not_finished
-from tournaments.signals import divisions_changed
+from tournaments.signals import tournament_changed
 from tournaments.text import folded, unprintable_messages
 
 DIVISION_FIELDS = ("name", "age_min", "age_max", "description")
@@ -139,7 +139,7 @@ def create_division(
     last = tournament.divisions.aggregate(last=Max("order"))["last"] or 0
     division.order = last + 1
     _saved(division, force_insert=True)
-    divisions_changed.send(sender=Division, tournament=tournament)
+    tournament_changed.send(sender=Tournament, tournament=tournament)
     return division
 
 
@@ -156,7 +156,7 @@ def update_division(*, division: Division, changes: dict[str, Any]) -> Division:
         setattr(division, field, "" if field == "description" and value is None else value)
     _check(tournament, division)
     _saved(division)
-    divisions_changed.send(sender=Division, tournament=tournament)
+    tournament_changed.send(sender=Tournament, tournament=tournament)
     return division
 
 
@@ -174,7 +174,7 @@ def remove_division(*, division: Division) -> None:
         )
         raise StateConflict(message % {"count": count, "name": division.name})
     division.delete()
-    divisions_changed.send(sender=Division, tournament=tournament)
+    tournament_changed.send(sender=Tournament, tournament=tournament)
 
 
 @transaction.atomic
@@ -193,7 +193,7 @@ def move_division(*, division: Division, up: bool) -> Division:
             each.order, moved = order, True
             each.save(update_fields=["order"])
     if moved:
-        divisions_changed.send(sender=Division, tournament=tournament)
+        tournament_changed.send(sender=Tournament, tournament=tournament)
     return next(d for d in ordered if d.pk == division.pk)
 
 

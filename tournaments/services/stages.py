@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from tournaments.exceptions import StateConflict
 from tournaments.models import Stage, Tournament
 from tournaments.presets import get_preset
+from tournaments.signals import stages_changed
 from tournaments.stagenames import in_every_language, in_site_language
 from tournaments.text import unprintable_messages
 
@@ -251,13 +252,15 @@ def create_stage(*, tournament: Tournament, name_key: str = "", **values: Any) -
     values.setdefault("advance_per_table", 1)
     validate_stage(tournament=tournament, values={**values, "name_key": name_key})
     order = (tournament.stages.aggregate(top=Max("order"))["top"] or 0) + 1
-    return Stage.objects.create(
+    stage = Stage.objects.create(
         tournament=tournament,
         order=order,
         domino_set=tournament.domino_set,
         name_key=name_key,
         **values,
     )
+    stages_changed.send(sender=Stage, tournament=tournament)
+    return stage
 
 
 @transaction.atomic
@@ -288,6 +291,7 @@ def remove_stage(*, stage: Stage) -> None:
             % {"stage": stage.display_name, "closed": waiting.display_name}
         )
     stage.delete()
+    stages_changed.send(sender=Stage, tournament=stage.tournament)
 
 
 # What can still change once the tables are seated, until the first result: a playoff's starting
@@ -330,6 +334,7 @@ def update_stage(*, stage: Stage, changes: dict[str, Any]) -> Stage:
     for key, value in values.items():
         setattr(stage, key, value)
     stage.save()
+    stages_changed.send(sender=Stage, tournament=stage.tournament)
     return stage
 
 

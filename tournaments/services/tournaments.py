@@ -14,6 +14,7 @@ from tournaments.models import Division, Staff, StaffEvent, Tournament
 from tournaments.presets import PRESETS, get_preset
 from tournaments.services.divisions import set_division_playoffs
 from tournaments.services.stages import create_stage
+from tournaments.signals import tournament_changed
 from tournaments.text import check_printable
 
 
@@ -133,6 +134,9 @@ def update_details(
     if division_playoffs is not None:
         set_division_playoffs(tournament=tournament, division_playoffs=division_playoffs)
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    zone = tournament.time_zone
     _set_details(tournament, details)
     tournament.save(update_fields=list(details) or None)
+    if tournament.time_zone != zone:  # the standings say when they were updated, in it
+        tournament_changed.send(sender=Tournament, tournament=tournament)
     return tournament

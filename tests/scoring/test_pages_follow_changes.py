@@ -1,0 +1,115 @@
+"""What the organisers change outside the results reaches the public pages at once: a page's
+version (its ETag, the copies kept in Redis and by the cache in front) names the snapshot, so
+each of these changes asks for a new one. A phone holding the old page gets the new one, never
+a 304 for what it no longer is."""
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from scoring.models import Placing
+from tests import factories
+from tests.scoring.helpers import finished_event, play_stage, seat_tables
+from tournaments.models import Stage
+from tournaments.services.players import update_player
+from tournaments.services.stages import create_stage, remove_stage, update_stage
+from tournaments.services.tournaments import update_details
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def fetch_again(url: str, held) -> str:
+    """The page for a visitor (or cache) holding `held`: new, not a 304."""
+    again = Client().get(url, HTTP_IF_NONE_MATCH=held["ETag"])
+    assert again.status_code == 200, url
+    return again.content.decode()
+
+
+@pytest.fixture
+def qualifying(tournament):
+    stage = factories.StageFactory(
+        tournament=tournament, order=1, rounds=2, starting_double=12, status="seated",
+        advance_per_table=1,
+    )  # fmt: skip
+    seat_tables(stage, [["Ann", "Bob", "Cy"], ["Di", "Eve", "Fay"]])
+    return stage
+
+
+def test_rounds_and_starting_double_changed_before_play_show_on_the_sheet_and_standings(
+    tournament, qualifying
+):
+    # Announced on the day (the Samboree rules): a seated stage's rounds and starting double
+    # change until its first result. The sheet's rows and the standings' columns follow.
+    sheet_url = f"/en/t/{tournament.slug}/tables/1/1/"
+    home = f"/en/t/{tournament.slug}/"
+    sheet, standings = Client().get(sheet_url), Client().get(home)
+    assert "1 (double-12)" in sheet.content.decode() and "3 (double-" not in sheet.content.decode()
+    update_stage(stage=qualifying, changes={"rounds": 3, "starting_double": 9})
+    page = fetch_again(sheet_url, sheet)
+    assert "1 (double-9)" in page and "3 (double-7)" in page
+    assert "0 of 6 results in" in fetch_again(home, standings)
+
+
+def test_a_later_qualifying_stage_added_or_removed_changes_who_would_advance(
+    tournament, qualifying, organiser
+):
+    play_stage(qualifying)
+    home = f"/en/t/{tournament.slug}/"
+    before = Client().get(home)
+    advancing = before.content.decode().count("✓ advances")
+    assert advancing > 0  # the table winners, to a playoff
+    # Everyone plays a second qualifying stage: nobody advances from this one.
+    later = create_stage(
+        tournament=tournament, name="Afternoon", kind="qualifying", rounds=2, starting_double=12,
+        table_size_min=3, table_size_max=4,
+    )  # fmt: skip
+    assert "advances" not in fetch_again(home, before).replace(">Advances<", "")
+    held = Client().get(home)
+    remove_stage(stage=later)
+    assert fetch_again(home, held).count("✓ advances") == advancing
+
+
+def test_a_medallist_renamed_shows_on_the_podium_though_not_seated_in_the_final(
+    tournament, as_organiser, organiser
+):
+    finished_event(tournament, as_organiser)
+    home = f"/en/t/{tournament.slug}/"
+    final = Stage.objects.get(tournament=tournament, order=2)
+    # Two share the bronze: each went out in the qualifying stage.
+    bronze = Placing.objects.filter(tournament=tournament, place=3).first().player
+    assert not final.seats.filter(player=bronze).exists()
+    held = Client().get(home)
+    assert bronze.name in held.content.decode()
+    update_player(player=bronze, number=bronze.number, name="Renamed Bronze", by=organiser)
+    page = fetch_again(home, held)
+    assert "Renamed Bronze" in page and bronze.name not in page
+
+
+def test_a_new_time_zone_shows_the_standings_time_in_it(tournament, qualifying, organiser):
+    play_stage(qualifying)
+    home = f"/en/t/{tournament.slug}/"
+    held = Client().get(home)
+    update_details(tournament=tournament, by=organiser, time_zone="Asia/Tokyo")
+    assert "+09:00" in fetch_again(home, held)  # the <time datetime=...> of "Updated"
+
+
+@pytest.fixture
+def superuser_client(client):
+    client.force_login(factories.UserFactory(is_staff=True, is_superuser=True))
+    return client
+
+
+def test_an_earlier_stage_renamed_in_the_admin_shows_in_the_stage_switch(
+    tournament, qualifying, as_organiser, superuser_client
+):
+    play_stage(qualifying)
+    assert as_organiser.post(f"/api/v1/stages/{qualifying.pk}/close/").status_code == 202
+    assert Stage.objects.get(tournament=tournament, order=2).status == "seated"  # the playoff
+    home = f"/en/t/{tournament.slug}/"
+    held = Client().get(home)
+    change = reverse("admin:tournaments_stage_change", args=[qualifying.pk])
+    form = superuser_client.get(change).context["adminform"].form
+    body = {name: value for name, value in form.initial.items() if value is not None}
+    body.update(tournament=tournament.pk, name="Morning Session")
+    assert superuser_client.post(change, body).status_code == 302
+    assert ">Morning Session</a>" in fetch_again(home, held)
