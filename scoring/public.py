@@ -355,7 +355,12 @@ def table_sheet(request: HttpRequest, slug: str, order: int, number: int) -> Htt
     partial = bool(getattr(request, "htmx", False))
     timer = clock.page_clock(table.stage) if table.stage.status == Stage.Status.SEATED else None
     # The clock's state is part of the sheet's version: started, paused or called shows anew.
-    state = f"{timer['mode']}{timer['remaining_seconds'] // 60}" if timer else "no-clock"
+    if timer is None:
+        state = "no-clock"
+    elif timer["mode"] == "running":  # by the minute: clock.js counts the seconds down
+        state = f"running{(timer['remaining_seconds'] or 0) // 60}m"
+    else:  # paused, waiting, up or called: its exact time left
+        state = f"{timer['mode']}{timer['remaining_seconds'] or 0}"
     # And what its header and menu show: renamed, or a stage added that decides whether a
     # playoff follows, a kept sheet must not stay as it was.
     names = _names_tag(tournament.name, table.stage.name, _placed_mark(tournament.placed_by_total))

@@ -122,6 +122,22 @@ def test_the_sheet_is_a_new_version_when_the_clock_changes(frozen, client, timed
     assert client.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 200
 
 
+def test_a_sheet_paused_again_within_the_minute_is_a_new_version(frozen, client, timed):
+    # A running clock's version changes by the minute (the script counts the seconds down);
+    # a paused one shows its exact time left, which a pause a few seconds later changes.
+    url = f"/en/t/{timed.tournament.slug}/tables/1/1/"
+    clock.start_clock(timed)
+    frozen.shift(timedelta(seconds=5))
+    clock.pause_clock(timed)
+    first = client.get(url)
+    assert text(first.content.decode()) == "Clock paused: 59:55 left"
+    clock.start_clock(timed)
+    frozen.shift(timedelta(seconds=40))
+    clock.pause_clock(timed)
+    again = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert again.status_code == 200 and text(again.content.decode()) == "Clock paused: 59:15 left"
+
+
 def test_after_the_call_the_entry_page_says_which_rounds_are_played(frozen, official_client, timed):
     first = players_at(timed, 1)
     play(timed, first, 1, [0, 5, 10, 15])
