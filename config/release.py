@@ -15,22 +15,29 @@ from pathlib import Path
 
 from django.conf import settings
 
-# What the pages are made of, under BASE_DIR (the collected static files are made from these).
-SOURCES = ("accounts", "clubs", "config", "scoring", "tables", "tournaments", "templates", "locale")
+# What the pages are made of, under BASE_DIR (the collected static files are made from these),
+# and the libraries' versions (a new Django may draw a page otherwise). deploy/Dockerfile copies
+# each into the image (tests/test_release.py).
+SOURCES = (
+    "accounts", "clubs", "config", "scoring", "tables", "tournaments", "templates", "locale",
+    "uv.lock",
+)  # fmt: skip
 
 
 @functools.cache
 def release() -> str:
-    """Eight hex digits naming this process's release; computed once per process (about
-    2.5 MB read)."""
+    """Eight hex digits naming this process's release; computed once per process (about 2 MB
+    read, 15-25 ms), at start (scoring's AppConfig.ready: before gunicorn forks its workers, so
+    that they agree even if the files change while they run)."""
     digest = hashlib.blake2b(digest_size=4)
     named = os.environ.get("ROUNDHOUSE_RELEASE", "").strip()
     if named:
         digest.update(named.encode())
         return digest.hexdigest()
     base = Path(settings.BASE_DIR)
-    for folder in SOURCES:
-        for path in sorted((base / folder).rglob("*")):
+    for source in SOURCES:
+        paths = [base / source] if (base / source).is_file() else (base / source).rglob("*")
+        for path in sorted(paths):
             if path.is_file() and "__pycache__" not in path.parts:
                 digest.update(path.relative_to(base).as_posix().encode() + b"\x00")
                 digest.update(path.read_bytes())

@@ -8,7 +8,10 @@ class ScoringConfig(AppConfig):
     def ready(self) -> None:
         # The tasks are registered in every process (the web's too): scoring.queue sends them
         # by name.
+        from config.release import release
         from scoring import receivers, tasks  # noqa: F401
+
+        release()  # at start: every process of one deploy names the same (config/release.py)
         from tables.signals import seating_changed
         from tournaments.signals import player_changed, stages_changed, tournament_changed
 

@@ -1,13 +1,19 @@
 """Divisions on the public pages: the medallists of each division (the podium), and a
 division's own standings, ranked among themselves as its placings are (scoring.rules.medals)."""
 
-from django.db.models import F
+from django.db.models import F, QuerySet
 from django.http import Http404
 from django.utils.translation import gettext as _
 
 from scoring.models import Placing
 from scoring.rules import medals
 from tournaments.models import Division, Stage, Tournament
+
+
+def medallists(placings: QuerySet[Placing]) -> QuerySet[Placing]:
+    """Of these placings, those on a podium: a medal's place in their division (or in
+    everyone, without divisions)."""
+    return placings.filter(division_place__lte=max(medals.MEDALS))
 
 
 def podium(tournament: Tournament, stage: Stage | None) -> list[dict]:
@@ -22,7 +28,7 @@ def podium(tournament: Tournament, stage: Stage | None) -> list[dict]:
     if not placings.filter(stage=stage).exists():  # decided by an earlier final, or not yet
         return []
     # The third place may have gone out before the final (a Samboree's final of two).
-    top = placings.filter(division_place__lte=3).select_related("player", "division")
+    top = medallists(placings).select_related("player", "division")
     groups: dict[int | None, dict] = {}
     for placing in top.order_by(
         F("division__order").asc(nulls_last=True), "division__name", "place", "player__number"

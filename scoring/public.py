@@ -360,14 +360,14 @@ def table_sheet(request: HttpRequest, slug: str, order: int, number: int) -> Htt
     elif timer["mode"] == "running":  # by the minute: clock.js counts the seconds down
         state = f"running{(timer['remaining_seconds'] or 0) // 60}m"
     else:  # paused, waiting, up or called: its exact time left
-        state = f"{timer['mode']}{timer['remaining_seconds'] or 0}"
+        state = f"{timer['mode']}{timer['remaining_seconds']}"
     # And what its header and menu show: renamed, or a stage added that decides whether a
     # playoff follows, a kept sheet must not stay as it was.
     names = _names_tag(tournament.name, table.stage.name, _placed_mark(tournament.placed_by_total))
     updated = latest.timestamp() if latest else 0
     # Its players too (a late player, a name corrected): the stage's last change not a result.
-    seated = table.seated or 0
-    etag = _etag("sheet", table.pk, updated, seated, int(partial), state, names)
+    others = table.every_page_seq or 0
+    etag = _etag("sheet", table.pk, updated, others, int(partial), state, names)
     if (unchanged := _fresh_or_304(request, etag)) is not None:
         return unchanged
     sheet = selectors.table_sheet(table, confirmed_only=True)

@@ -6,6 +6,7 @@ the snapshot (scoring/public.py), so a change no rebuild follows would stay unse
 from typing import Any
 
 from scoring import selectors, standings
+from scoring.divisions import medallists
 from scoring.models import Placing
 from tournaments.models import Player, Stage, Tournament
 
@@ -16,9 +17,9 @@ def seats_changed(sender: Any, *, stage: Stage, **kwargs: Any) -> None:
 
 def player_edited(sender: Any, *, player: Player, **kwargs: Any) -> None:
     """A player corrected: the snapshots of the stages they sat in show them as they are now,
-    and the last stage's podium, when they are a medallist not seated there."""
+    and the last stage's, whose page names the medallists (seated there or not)."""
     stages = set(Stage.objects.filter(seats__player=player))
-    if Placing.objects.filter(player=player).exists():
+    if medallists(Placing.objects.filter(player=player)).exists():
         stages.add(selectors.current_stage(player.tournament.stages.all()))
     for stage in stages - {None}:
         standings.request_rebuild(stage)
@@ -26,7 +27,8 @@ def player_edited(sender: Any, *, player: Player, **kwargs: Any) -> None:
 
 def tournament_edited(sender: Any, *, tournament: Tournament, **kwargs: Any) -> None:
     """What every page of the event shows (its divisions, time zone, address): a new snapshot
-    of each played stage."""
+    of each played stage. A closed stage's is drawn as it was: nothing of this changes who
+    advanced from it (the services refuse a closed stage's settings)."""
     for stage in selectors.played_stages(tournament.stages.all()):
         standings.request_rebuild(stage)
 

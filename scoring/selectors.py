@@ -89,16 +89,16 @@ class Sheet:
 def sheet_table(slug: str, order: int, number: int) -> Table:
     """The table a public score sheet shows (404 when there is none), with its stage and
     tournament, and what the sheet's version needs, in one query: `latest`, when a result of the
-    table last changed (None before any); `seated`, the stage's last change that was not a
-    result (StageStandings.every_page_seq: a late player, a name corrected, time called; None
-    before any); and whether the tournament's last stage places everyone by total (its
-    Tournament.placed_by_total, set)."""
+    table last changed (None before any); `every_page_seq`, the stage's last change that was
+    not a result (StageStandings.every_page_seq: a late player, a name corrected, a tie-break
+    decision, time called; None before any); and whether the tournament's last stage places
+    everyone by total (its Tournament.placed_by_total, set)."""
     latest = RoundResult.objects.filter(table=OuterRef("pk")).order_by("-updated_at")
     stages = Stage.objects.filter(tournament_id=OuterRef("stage__tournament_id"))
     table = get_object_or_404(
         Table.objects.select_related("stage__tournament").annotate(
             latest=Subquery(latest.values("updated_at")[:1]),
-            seated=F("stage__standings__every_page_seq"),
+            every_page_seq=F("stage__standings__every_page_seq"),
             placed=Subquery(stages.last_decides_placings()),
         ),
         stage__tournament__slug=slug,

@@ -6,6 +6,7 @@ from django.urls import reverse
 
 from scoring.models import RoundResultVersion, StageStandings
 from tests import factories
+from tests.admin_forms import change_form
 
 pytestmark = pytest.mark.django_db
 
@@ -112,12 +113,7 @@ def test_a_tournament_changed_in_the_admin_asks_for_new_standings_of_its_played_
     seat = factories.SeatFactory(table__stage__status="seated")
     tournament = seat.stage.tournament
     change = reverse("admin:tournaments_tournament_change", args=[tournament.pk])
-    page = client.get(change)
-    body = as_posted(page.context["adminform"].form)
-    for inline in page.context["inline_admin_formsets"]:
-        body |= as_posted(inline.formset.management_form)
-        for form in inline.formset.forms:
-            body |= as_posted(form)
+    body = change_form(client.get(change))
     body["slug"] = "renamed-rally"
     with django_capture_on_commit_callbacks() as sent:
         response = client.post(change, body)
@@ -126,13 +122,3 @@ def test_a_tournament_changed_in_the_admin_asks_for_new_standings_of_its_played_
     assert tournament.slug == "renamed-rally"
     stale = StageStandings.objects.get(stage=seat.stage)
     assert stale.change_seq > stale.built_seq and sent  # marked stale, a rebuild sent on commit
-
-
-def as_posted(form) -> dict:
-    """What a browser posts back of a form as shown: each field's shown value."""
-    posted = {}
-    for field in form:
-        value = field.field.prepare_value(field.value())
-        if value is not None and value is not False:
-            posted[field.html_name] = value
-    return posted

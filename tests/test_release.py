@@ -1,8 +1,13 @@
 """The release in the public pages' versions (config/release.py): a deploy of changed code,
 templates, static files or translations is another release, and so are other pages."""
 
-import pytest
+import re
+from pathlib import Path
 
+import pytest
+from django.conf import settings
+
+from config import release as release_module
 from config.release import release
 
 
@@ -27,9 +32,9 @@ def project(tmp_path, settings, monkeypatch):
 
 def test_a_changed_template_static_file_or_translation_is_another_release(project, fresh_release):
     first = fresh_release()
-    assert len(first) == 8 and int(first, 16) >= 0  # fits in an ETag and a cache key
+    assert re.fullmatch(r"[0-9a-f]{8}", first)  # fits in an ETag and a cache key
     fresh_release.cache_clear()
-    assert fresh_release() == first  # the same files: the same release, in every process
+    assert fresh_release() == first  # the same files: the same release (each process reads them)
     for path, text in [
         ("templates/page.html", "<h1>Live standings</h1>"),
         ("scoring/static/live.js", "listen();"),
@@ -64,3 +69,14 @@ def test_a_deploy_may_name_its_release(project, fresh_release, monkeypatch):
     (project / "templates" / "page.html").write_text("<h1>Changed</h1>")
     fresh_release.cache_clear()
     assert fresh_release() == named  # the name alone says which release it is
+
+
+def test_the_image_holds_everything_the_release_is_made_of():
+    # A folder the digest reads but the image lacks (or an app the image lacks) would leave
+    # the pages of two releases under one name, or the image without the app.
+    root = Path(__file__).resolve().parent.parent
+    copied = set(re.findall(r"^COPY (\S+) \./", (root / "deploy/Dockerfile").read_text(), re.M))
+    copied |= {"pyproject.toml", "uv.lock"}  # (COPY pyproject.toml uv.lock ./)
+    assert set(release_module.SOURCES) <= copied
+    local_apps = {app for app in settings.INSTALLED_APPS if (root / app / "apps.py").exists()}
+    assert local_apps and local_apps <= set(release_module.SOURCES)

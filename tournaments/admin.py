@@ -13,7 +13,7 @@ from tournaments.models import (
     WorkerHeartbeat,
 )
 from tournaments.services.stages import names_read
-from tournaments.signals import player_changed, tournament_changed
+from tournaments.signals import player_changed, stages_changed, tournament_changed
 
 
 class ViewOnly:
@@ -69,8 +69,15 @@ class TournamentAdmin(admin.ModelAdmin):
 
     def save_related(self, request, form, formsets, change) -> None:
         super().save_related(request, form, formsets, change)
-        if change:  # its address, time zone or stages: every played stage's pages follow
+        if not change:
+            return
+        # Its address or time zone: every played stage's pages follow. Anything else (its stages,
+        # its tie-break rules): the seated stage's; a closed stage's standings, and who advanced
+        # from it, stand as they were.
+        if {"slug", "time_zone"} & set(form.changed_data):
             tournament_changed.send(sender=Tournament, tournament=form.instance)
+        elif form.changed_data or any(formset.has_changed() for formset in formsets):
+            stages_changed.send(sender=Stage, tournament=form.instance)
 
 
 @admin.register(Staff)
@@ -109,8 +116,8 @@ class StageAdmin(admin.ModelAdmin):
 
     def save_model(self, request, obj, form, change) -> None:
         super().save_model(request, obj, form, change)
-        if change and form.changed_data:  # its name or settings: the event's pages follow
-            tournament_changed.send(sender=Tournament, tournament=obj.tournament)
+        if change and form.changed_data:  # its name or settings: the seated stage's pages follow
+            stages_changed.send(sender=Stage, tournament=obj.tournament)
 
 
 @admin.register(WorkerHeartbeat)

@@ -15,7 +15,8 @@ player_changed = Signal()
 tournament_changed = Signal()
 
 # Sent with `tournament` after its stages' settings or sequence changed (a stage added, removed or
-# changed): a seated stage's rounds and engines, and who advances from it (what follows it).
+# changed, here or in the admin): a seated stage's rounds and engines, and who advances from it
+# (what follows it); in the stage switch, an earlier stage's name.
 stages_changed = Signal()
 
 # Sent by import_players, inside its transaction, with `tournament` and `numbers` ({player id:

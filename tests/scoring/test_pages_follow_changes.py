@@ -7,8 +7,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from scoring.models import Placing
+from scoring import standings
+from scoring.models import Placing, StageStandings, StandingRow
 from tests import factories
+from tests.admin_forms import change_form
 from tests.scoring.helpers import finished_event, play_stage, seat_tables
 from tournaments.models import Stage
 from tournaments.services.players import update_player
@@ -108,8 +110,32 @@ def test_an_earlier_stage_renamed_in_the_admin_shows_in_the_stage_switch(
     home = f"/en/t/{tournament.slug}/"
     held = Client().get(home)
     change = reverse("admin:tournaments_stage_change", args=[qualifying.pk])
-    form = superuser_client.get(change).context["adminform"].form
-    body = {name: value for name, value in form.initial.items() if value is not None}
-    body.update(tournament=tournament.pk, name="Morning Session")
+    body = change_form(superuser_client.get(change)) | {"name": "Morning Session"}
     assert superuser_client.post(change, body).status_code == 302
     assert ">Morning Session</a>" in fetch_again(home, held)
+    # A closed stage's standings stand as they were: who advanced from it to the playoff.
+    advanced = advancing(qualifying)
+    body = change_form(superuser_client.get(change)) | {"advance_per_table": 2}
+    assert superuser_client.post(change, body).status_code == 302
+    assert advancing(qualifying) == advanced
+
+
+def advancing(stage) -> set[int]:
+    return set(
+        StandingRow.objects.filter(stage=stage, advances=True).values_list("player", flat=True)
+    )
+
+
+def test_a_stage_saved_unchanged_tells_no_phone_to_fetch_again(tournament, qualifying):
+    # The settings form posts every setting: saved as they are, nothing is rebuilt and no
+    # phone is told to fetch every page again.
+    standings.request_rebuild(qualifying)  # (its snapshot made: a change would be a new one)
+    sheet = f"/en/t/{tournament.slug}/tables/1/1/"
+    held = Client().get(sheet)
+    built = StageStandings.objects.get(stage=qualifying).built_seq
+    same = {field: getattr(qualifying, field) for field in ("name", "rounds", "starting_double")}
+    update_stage(stage=qualifying, changes=same)
+    assert StageStandings.objects.get(stage=qualifying).built_seq == built
+    assert Client().get(sheet, HTTP_IF_NONE_MATCH=held["ETag"]).status_code == 304
+    update_stage(stage=qualifying, changes={**same, "rounds": 3})
+    assert Client().get(sheet, HTTP_IF_NONE_MATCH=held["ETag"]).status_code == 200

@@ -152,11 +152,13 @@ def update_division(*, division: Division, changes: dict[str, Any]) -> Division:
     tournament = Tournament.objects.select_for_update().get(pk=division.tournament_id)
     division = Division.objects.get(pk=division.pk)
     _check_open(tournament)
+    name = division.name
     for field, value in changes.items():
         setattr(division, field, "" if field == "description" and value is None else value)
     _check(tournament, division)
     _saved(division)
-    tournament_changed.send(sender=Tournament, tournament=tournament)
+    if division.name != name:  # the standings' division switch names it (its ages: no page)
+        tournament_changed.send(sender=Tournament, tournament=tournament)
     return division
 
 

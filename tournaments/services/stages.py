@@ -329,12 +329,14 @@ def update_stage(*, stage: Stage, changes: dict[str, Any]) -> Stage:
                 message += " " + _("Not changed: %(fields)s.") % {"fields": ", ".join(fixed)}
             raise StateConflict(message)
     values = {name: getattr(stage, name) for name in (*STAGE_FIELDS, "name_key")}
+    before = dict(values)
     values.update(changed)
     validate_stage(tournament=stage.tournament, values=values, stage=stage)
     for key, value in values.items():
         setattr(stage, key, value)
     stage.save()
-    stages_changed.send(sender=Stage, tournament=stage.tournament)
+    if values != before:  # the form posts every setting: a save that changed none tells nobody
+        stages_changed.send(sender=Stage, tournament=stage.tournament)
     return stage
 
 
