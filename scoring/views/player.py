@@ -1,27 +1,51 @@
 """A player's public page: where they sit now, their round-by-round scores, and where they stand in
 every stage, with what the ranking counts mid-stage and how a tie-break placed them."""
 
+import hashlib
+from collections.abc import Iterable
+from typing import Any
+
+from django.db.models import Model, OuterRef, Subquery
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.html import format_html
 
+from config.http_cache import not_modified
 from scoring import games, standings, time_called
 from scoring.models import Placing, RoundResult, Score, StandingRow
+from scoring.public import _etag
 from tables.models import Seat
 from tournaments.models import Player, Stage
 
 
 def player_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    """Where a player sits now, their round-by-round scores and rank in every stage."""
+    """Where a player sits now, their round-by-round scores and rank in every stage. Its
+    version is read first, in three queries (an unchanged page is a 304 without the rest)."""
+    # With whether the last stage places everyone by total (the menu's "Final placings").
+    last_stage = Stage.objects.filter(tournament_id=OuterRef("tournament_id"))
     player = get_object_or_404(
-        Player.objects.select_related("tournament"), tournament__slug=slug, number=number
+        Player.objects.select_related("tournament").annotate(
+            placed=Subquery(last_stage.last_decides_placings())
+        ),
+        tournament__slug=slug,
+        number=number,
     )
     tournament = player.tournament
+    tournament.placed_by_total = bool(player.placed)
     # Each stage with its standings' header (none before its first build); order_by() here and
     # below: the models' default orderings would join the tournament and more to each query.
     seated = Seat.objects.filter(player=player).select_related("table", "stage__standings")
     seated = seated.order_by()
     seats = {seat.stage_id: seat for seat in seated.defer("stage__standings__table_digests")}
+    placing = (
+        Placing.objects.filter(tournament=tournament, player=player)
+        .select_related("division")
+        .order_by()
+        .first()
+    )
+    etag = _version(player, seats.values(), placing)
+    if (unchanged := not_modified(request, etag)) is not None:
+        return unchanged
     rows = {row.stage_id: row for row in StandingRow.objects.filter(player=player).order_by()}
     went_out = set(
         Score.objects.filter(
@@ -84,12 +108,6 @@ def player_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
                 ],
             }
         )
-    placing = (
-        Placing.objects.filter(tournament=tournament, player=player)
-        .select_related("division")
-        .order_by()
-        .first()
-    )
     now = stages[0] if stages and stages[0]["stage"].status == Stage.Status.SEATED else None
     context = {
         "tournament": tournament,
@@ -98,7 +116,30 @@ def player_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         "now": now,
         "placing": placing,
     }
-    return render(request, "scoring/player.html", context)
+    response = render(request, "scoring/player.html", context)
+    response["ETag"] = etag
+    return response
+
+
+def _version(player: Player, seats: Iterable[Seat], placing: Placing | None) -> str:
+    """The page's version: every field of what it reads itself (the player, the tournament,
+    each seat, its table and stage, the placing and its division) and, for what it reads from
+    a stage's results and snapshot (ranks, scores, who went out, tie-breaks, time called), the
+    stage's change_seq and built_seq: any change to those marks the stage changed in its own
+    transaction (scoring.standings.mark_changed), and the snapshot built since shows it."""
+    read: list[Any] = [_fields(player), _fields(player.tournament), player.placed]
+    for seat in sorted(seats, key=lambda seat: seat.stage.order):
+        meta = getattr(seat.stage, "standings", None)
+        seqs = (meta.change_seq, meta.built_seq) if meta else None
+        read += [_fields(seat), _fields(seat.table), _fields(seat.stage), seqs]
+    if placing is not None:
+        read += [_fields(placing), placing.division and _fields(placing.division)]
+    digest = hashlib.blake2b(repr(read).encode(), digest_size=12).hexdigest()
+    return _etag("player", player.pk, digest)
+
+
+def _fields(instance: Model) -> tuple[Any, ...]:
+    return tuple(getattr(instance, field.attname) for field in instance._meta.concrete_fields)
 
 
 def _place(rank: int | None, tied: bool) -> str:

@@ -8,11 +8,21 @@ from django.test import Client
 from django.urls import reverse
 
 from scoring import standings
-from scoring.models import Placing, StageStandings, StandingRow
+from scoring.models import Placing, RoundResult, Score, StageStandings, StandingRow
+from tables.models import Seat
+from tables.services import withdraw_player
 from tests import factories
 from tests.admin_forms import change_form
-from tests.scoring.helpers import finished_event, play_stage, seat_tables
-from tournaments.models import Stage
+from tests.scoring.helpers import (
+    close,
+    final_of_two,
+    finished_event,
+    play,
+    play_stage,
+    qualifying_of_six,
+    seat_tables,
+)
+from tournaments.models import Player, Stage, Tournament
 from tournaments.services.players import update_player
 from tournaments.services.stages import create_stage, remove_stage, update_stage
 from tournaments.services.tournaments import update_details
@@ -139,3 +149,92 @@ def test_a_stage_saved_unchanged_tells_no_phone_to_fetch_again(tournament, quali
     assert Client().get(sheet, HTTP_IF_NONE_MATCH=held["ETag"]).status_code == 304
     update_stage(stage=qualifying, changes={**same, "rounds": 3})
     assert Client().get(sheet, HTTP_IF_NONE_MATCH=held["ETag"]).status_code == 200
+
+
+# ---- a player's page: its version is read in three queries ---------------------------------
+
+
+def player_url(player) -> str:
+    return f"/en/t/{player.tournament.slug}/players/{player.number}/"
+
+
+def test_an_unchanged_player_page_is_a_304_in_three_queries(
+    tournament, qualifying, django_assert_num_queries
+):
+    # The phones' safety polls, and the cache in front revalidating: the player with the
+    # tournament, their seats with the stages and snapshots, their placing; nothing drawn.
+    ann = qualifying.seats.get(position=1, table__number=1).player
+    held = Client().get(player_url(ann))
+    with django_assert_num_queries(3):
+        again = Client().get(player_url(ann), HTTP_IF_NONE_MATCH=held["ETag"])
+    assert again.status_code == 304
+
+
+def confirm_own_table(stage, ann, organiser):
+    players = [seat.player for seat in Seat.objects.filter(table__number=1, stage=stage)]
+    play(stage, sorted(players, key=lambda p: p.number), 2, [17, 0, 8])
+    return '<td class="num provisional">17 '  # (not yet counted: table 2 has not played it)
+
+
+def confirm_other_table(stage, ann, organiser):
+    players = [seat.player for seat in Seat.objects.filter(table__number=2, stage=stage)]
+    play(stage, sorted(players, key=lambda p: p.number), 1, [0, 3, 6])
+    return "Ranked on round 1, which every table has reported."
+
+
+def rename(stage, ann, organiser):
+    update_player(player=ann, number=ann.number, name="Annabel Ash", club="Lakeside", by=organiser)
+    return "<h1>Annabel Ash"
+
+
+def withdraw(stage, ann, organiser):
+    withdraw_player(player=ann, by=organiser)
+    return "Withdrawn from the tournament."
+
+
+def more_rounds(stage, ann, organiser):
+    Score.objects.all().delete()
+    RoundResult.objects.all().delete()  # (before any result: announced on the day)
+    update_stage(stage=stage, changes={"rounds": 3, "starting_double": 9})
+    return "3 (double-7)"
+
+
+def rename_event(stage, ann, organiser):
+    Tournament.objects.filter(pk=stage.tournament_id).update(name="Lakeside Samboree")  # admin
+    return "Lakeside Samboree"
+
+
+@pytest.mark.parametrize(
+    "change",
+    [confirm_own_table, confirm_other_table, rename, withdraw, more_rounds, rename_event],
+)
+def test_a_player_page_is_a_new_version_after_each_change_it_shows(
+    tournament, qualifying, organiser, change
+):
+    table_one = sorted(
+        (seat.player for seat in Seat.objects.filter(stage=qualifying, table__number=1)),
+        key=lambda p: p.number,
+    )
+    ann = table_one[0]
+    play(qualifying, table_one, 1, [0, 5, 9])
+    held = Client().get(player_url(ann))
+    shown = change(qualifying, ann, organiser)
+    ann.refresh_from_db()
+    assert shown not in held.content.decode()
+    assert shown in fetch_again(player_url(ann), held)
+
+
+def test_a_player_page_follows_the_stages_closing_the_next_seating_and_the_placings(
+    tournament, as_organiser
+):
+    first, final = qualifying_of_six(tournament), final_of_two(tournament)
+    winner = Player.objects.get(tournament=tournament, number=1)
+    url = player_url(winner)
+    play_stage(first)
+    held = Client().get(url)
+    assert close(as_organiser, first).status_code == 202  # the final seated from it
+    assert "Now: Gran final" in (page := fetch_again(url, held))
+    held = Client().get(url)
+    play_stage(final)
+    assert close(as_organiser, final).status_code == 202
+    assert "Final place: 1" not in page and "Final place: 1" in fetch_again(url, held)
