@@ -45,7 +45,10 @@ def gzip_etag(etag: str) -> str:
 
 def not_modified(request: HttpRequest, etag: str) -> HttpResponse | None:
     """A 304 when the request already holds this version, as it is or compressed (its
-    If-None-Match names the ETag or its gzip_etag); the 304 names the copy held."""
+    If-None-Match names the ETag or its gzip_etag); the 304 names the copy held. Never for a
+    public page drawn for a signed-in visitor (public_page)."""
+    if getattr(request, "drawn_for_visitor", False):
+        return None
     held = [tag.strip() for tag in request.headers.get("If-None-Match", "").split(",")]
     for candidate in (etag, gzip_etag(etag)):
         if candidate in held or "*" in held:
@@ -67,10 +70,13 @@ def shared(response: HttpResponse, etag: str | None, *, versioned: bool = False)
 
 
 def public_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """Mark a view's answers as a public page, for SharedCacheMiddleware."""
+    """Mark a view's answers as a public page, for SharedCacheMiddleware. A visitor with a
+    session (signed in) gets the page drawn for them, never a 304: the copy their browser holds
+    may be the one drawn before they signed in (its ETag names the data, not the visitor)."""
 
     @functools.wraps(view)
     def marked(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        request.drawn_for_visitor = _has_session(request)  # (not_modified: never a 304)
         response = view(request, *args, **kwargs)
         response.public_page = True
         return response
@@ -78,8 +84,12 @@ def public_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse
     return marked
 
 
+def _has_session(request: HttpRequest) -> bool:
+    return settings.SESSION_COOKIE_NAME in request.COOKIES
+
+
 def _personal(request: HttpRequest, response: HttpResponse) -> bool:
-    return bool(response.cookies) or settings.SESSION_COOKIE_NAME in request.COOKIES
+    return bool(response.cookies) or _has_session(request)
 
 
 def _content_etag(response: HttpResponse) -> str | None:
@@ -104,7 +114,11 @@ class SharedCacheMiddleware:
         if not getattr(response, "public_page", False) or request.method not in ("GET", "HEAD"):
             return response
         if _personal(request, response):
+            # No validator either: signed out again, the browser must not revalidate this copy
+            # (their name, their links) as the public page of the same data.
             response["Cache-Control"] = "private, no-cache"
+            if response.has_header("ETag"):
+                del response["ETag"]
             return response
         if response.status_code not in (200, 304):
             return response  # redirects and errors: as Django leaves them

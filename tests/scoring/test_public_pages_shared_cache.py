@@ -160,6 +160,22 @@ def test_a_signed_in_persons_view_of_a_public_page_is_private(seated, organiser)
         assert "cookie" in vary(response), path
 
 
+def test_signing_in_or_out_never_revalidates_the_other_copy(seated, organiser):
+    # A browser keeps the page it was given before signing in: revalidated after, it must get
+    # the page drawn for the signed-in person (their name, their links), not a 304 for the
+    # public copy; and the signed-in copy has no validator a signed-out browser could send.
+    stage, _ = seated
+    browser = Client()
+    for path in public_paths(stage):
+        browser.logout()
+        public = browser.get(f"/en/{path}")
+        assert "Sign in" in public.content.decode(), path
+        browser.force_login(organiser)
+        mine = browser.get(f"/en/{path}", HTTP_IF_NONE_MATCH=public["ETag"])
+        assert mine.status_code == 200 and "Sign out" in mine.content.decode(), path
+        assert "ETag" not in mine, path
+
+
 def test_a_visitor_with_a_session_gets_a_private_copy(seated):
     """An anonymous session (an official's invitation held before signing in): the cache in
     front passes such requests by; the origin marks the answer private all the same."""
