@@ -34,8 +34,15 @@ def player_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     tournament.placed_by_total = bool(player.placed)
     # Each stage with its standings' header (none before its first build); order_by() here and
     # below: the models' default orderings would join the tournament and more to each query.
+    # And what the version needs of the results: their own line of each snapshot (its digest)
+    # and when their table's results last changed.
+    own_line = StandingRow.objects.filter(stage=OuterRef("stage_id"), player=OuterRef("player_id"))
+    own_table = RoundResult.objects.filter(table=OuterRef("table_id")).order_by("-updated_at")
     seated = Seat.objects.filter(player=player).select_related("table", "stage__standings")
-    seated = seated.order_by()
+    seated = seated.order_by().annotate(
+        line=Subquery(own_line.order_by().values("digest")[:1]),
+        table_changed=Subquery(own_table.values("updated_at")[:1]),
+    )
     seats = {seat.stage_id: seat for seat in seated.defer("stage__standings__table_digests")}
     placing = (
         Placing.objects.filter(tournament=tournament, player=player)
@@ -123,15 +130,24 @@ def player_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 def _version(player: Player, seats: Iterable[Seat], placing: Placing | None) -> str:
     """The page's version: every field of what it reads itself (the player, the tournament,
-    each seat, its table and stage, the placing and its division) and, for what it reads from
-    a stage's results and snapshot (ranks, scores, who went out, tie-breaks, time called), the
-    stage's change_seq and built_seq: any change to those marks the stage changed in its own
-    transaction (scoring.standings.mark_changed), and the snapshot built since shows it."""
+    each seat, its table and stage, the placing and its division) and, of each stage's results
+    and snapshot, what the page shows of them: the player's own line (its digest: rank, scores,
+    total, tie-breaks, advances), when their table's results last changed (who went out), the
+    rounds ranked, whether the standings are decided, whether a tie of theirs awaits a decision,
+    and the stage's last change that was not a result (every_page_seq: a neighbour in a tie-break
+    renamed, time called). Not the stage's every result: another table's round that moves none
+    of this leaves the page as it was (a 304 to the phones' safety polls)."""
     read: list[Any] = [_fields(player), _fields(player.tournament), player.placed]
     for seat in sorted(seats, key=lambda seat: seat.stage.order):
         meta = getattr(seat.stage, "standings", None)
-        seqs = (meta.change_seq, meta.built_seq) if meta else None
-        read += [_fields(seat), _fields(seat.table), _fields(seat.stage), seqs]
+        shown = meta and (
+            meta.every_page_seq,
+            meta.ranked_through,
+            0 < meta.results_expected <= meta.results_counted,
+            any(player.pk in flag["players"] for flag in meta.flags),
+        )
+        read += [_fields(seat), _fields(seat.table), _fields(seat.stage)]
+        read += [seat.line, seat.table_changed, shown]
     if placing is not None:
         read += [_fields(placing), placing.division and _fields(placing.division)]
     digest = hashlib.blake2b(repr(read).encode(), digest_size=12).hexdigest()

@@ -170,6 +170,48 @@ def test_an_unchanged_player_page_is_a_304_in_three_queries(
     assert again.status_code == 304
 
 
+def test_another_tables_round_that_moves_nothing_of_a_player_leaves_their_page_as_it_was(
+    tournament, qualifying
+):
+    # Ranked like with like: table 2's second round counts once table 1 has played it too.
+    # Until then nothing on Ann's page moves, and a phone polling it gets a 304.
+    one, two = (
+        sorted(
+            (seat.player for seat in Seat.objects.filter(stage=qualifying, table__number=n)),
+            key=lambda p: p.number,
+        )
+        for n in (1, 2)
+    )
+    play(qualifying, one, 1, [0, 5, 9])
+    play(qualifying, two, 1, [0, 3, 6])
+    held = Client().get(player_url(one[0]))
+    play(qualifying, two, 2, [4, 0, 2])
+    assert Client().get(player_url(one[0]), HTTP_IF_NONE_MATCH=held["ETag"]).status_code == 304
+    assert Client().get(player_url(one[0])).content == held.content
+    play(qualifying, one, 2, [3, 0, 7])  # now round 2 counts: her rank and total move
+    assert "Ranked on" not in fetch_again(player_url(one[0]), held)
+
+
+def test_a_player_named_in_a_tie_break_renamed_shows_on_the_other_players_page(
+    tournament, qualifying, organiser
+):
+    one, two = (
+        sorted(
+            (seat.player for seat in Seat.objects.filter(stage=qualifying, table__number=n)),
+            key=lambda p: p.number,
+        )
+        for n in (1, 2)
+    )
+    play(qualifying, one, 1, [0, 5, 9])
+    play(qualifying, one, 2, [5, 0, 9])  # Ann and Bob level on 5: a tie-break separates them
+    play(qualifying, two, 1, [0, 3, 6])
+    play(qualifying, two, 2, [4, 0, 2])
+    held = Client().get(player_url(one[0]))
+    assert "behind Bob" in held.content.decode()
+    update_player(player=one[1], number=one[1].number, name="Robert Ortiz", by=organiser)
+    assert "Robert Ortiz" in fetch_again(player_url(one[0]), held)
+
+
 def confirm_own_table(stage, ann, organiser):
     players = [seat.player for seat in Seat.objects.filter(table__number=1, stage=stage)]
     play(stage, sorted(players, key=lambda p: p.number), 2, [17, 0, 8])
