@@ -35,9 +35,11 @@ def player_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     # Each stage with its standings' header (none before its first build); order_by() here and
     # below: the models' default orderings would join the tournament and more to each query.
     # And what the version needs of the results: their own line of each snapshot (its digest)
-    # and when their table's results last changed.
+    # and when their table's confirmed results last changed (a submission shows nothing here).
     own_line = StandingRow.objects.filter(stage=OuterRef("stage_id"), player=OuterRef("player_id"))
-    own_table = RoundResult.objects.filter(table=OuterRef("table_id")).order_by("-updated_at")
+    own_table = RoundResult.objects.filter(
+        table=OuterRef("table_id"), status=RoundResult.Status.CONFIRMED
+    ).order_by("-updated_at")
     seated = Seat.objects.filter(player=player).select_related("table", "stage__standings")
     seated = seated.order_by().annotate(
         line=Subquery(own_line.order_by().values("digest")[:1]),
@@ -132,11 +134,11 @@ def _version(player: Player, seats: Iterable[Seat], placing: Placing | None) -> 
     """The page's version: every field of what it reads itself (the player, the tournament,
     each seat, its table and stage, the placing and its division) and, of each stage's results
     and snapshot, what the page shows of them: the player's own line (its digest: rank, scores,
-    total, tie-breaks, advances), when their table's results last changed (who went out), the
-    rounds ranked, whether the standings are decided, whether a tie of theirs awaits a decision,
-    and the stage's last change that was not a result (every_page_seq: a neighbour in a tie-break
-    renamed, time called). Not the stage's every result: another table's round that moves none
-    of this leaves the page as it was (a 304 to the phones' safety polls)."""
+    total, tie-breaks, advances), when their table's confirmed results last changed (who went
+    out), the rounds ranked, whether the standings are decided, whether a tie of theirs awaits
+    a decision, and the stage's last change that was not a result (every_page_seq: a neighbour
+    in a tie-break renamed, time called). Not the stage's every result: another table's round
+    that moves none of this leaves the page as it was (a 304 to the phones' safety polls)."""
     read: list[Any] = [_fields(player), _fields(player.tournament), player.placed]
     for seat in sorted(seats, key=lambda seat: seat.stage.order):
         meta = getattr(seat.stage, "standings", None)

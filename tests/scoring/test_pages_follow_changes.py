@@ -192,6 +192,24 @@ def test_another_tables_round_that_moves_nothing_of_a_player_leaves_their_page_a
     assert "Ranked on" not in fetch_again(player_url(one[0]), held)
 
 
+def test_a_round_submitted_not_yet_confirmed_leaves_the_players_page_as_it_was(
+    tournament, qualifying
+):
+    one = sorted(
+        (seat.player for seat in Seat.objects.filter(stage=qualifying, table__number=1)),
+        key=lambda p: p.number,
+    )
+    standings.request_rebuild(qualifying)  # (the stage's first snapshot)
+    held = Client().get(player_url(one[0]))
+    # The public pages show confirmed rounds only; the snapshot is built anew all the same.
+    result = play(qualifying, one, 1, [17, 0, 9], status="submitted")
+    assert Client().get(player_url(one[0]), HTTP_IF_NONE_MATCH=held["ETag"]).status_code == 304
+    result.status, result.confirmed_by = RoundResult.Status.CONFIRMED, result.submitted_by
+    result.save()  # (as the confirmation saves it)
+    standings.request_rebuild(qualifying, results=True)
+    assert '<td class="num provisional">17 ' in fetch_again(player_url(one[0]), held)
+
+
 def test_a_player_named_in_a_tie_break_renamed_shows_on_the_other_players_page(
     tournament, qualifying, organiser
 ):
