@@ -158,6 +158,12 @@ def player_url(player) -> str:
     return f"/en/t/{player.tournament.slug}/players/{player.number}/"
 
 
+def at_table(stage, number: int) -> list:
+    """The players of a table, by badge number (its seats' order)."""
+    seats = Seat.objects.filter(stage=stage, table__number=number)
+    return sorted((seat.player for seat in seats), key=lambda p: p.number)
+
+
 def test_an_unchanged_player_page_is_a_304_in_three_queries(
     tournament, qualifying, django_assert_num_queries
 ):
@@ -175,13 +181,7 @@ def test_another_tables_round_that_moves_nothing_of_a_player_leaves_their_page_a
 ):
     # Ranked like with like: table 2's second round counts once table 1 has played it too.
     # Until then nothing on Ann's page moves, and a phone polling it gets a 304.
-    one, two = (
-        sorted(
-            (seat.player for seat in Seat.objects.filter(stage=qualifying, table__number=n)),
-            key=lambda p: p.number,
-        )
-        for n in (1, 2)
-    )
+    one, two = at_table(qualifying, 1), at_table(qualifying, 2)
     play(qualifying, one, 1, [0, 5, 9])
     play(qualifying, two, 1, [0, 3, 6])
     held = Client().get(player_url(one[0]))
@@ -195,10 +195,7 @@ def test_another_tables_round_that_moves_nothing_of_a_player_leaves_their_page_a
 def test_a_round_submitted_not_yet_confirmed_leaves_the_players_page_as_it_was(
     tournament, qualifying
 ):
-    one = sorted(
-        (seat.player for seat in Seat.objects.filter(stage=qualifying, table__number=1)),
-        key=lambda p: p.number,
-    )
+    one = at_table(qualifying, 1)
     standings.request_rebuild(qualifying)  # (the stage's first snapshot)
     held = Client().get(player_url(one[0]))
     # The public pages show confirmed rounds only; the snapshot is built anew all the same.
@@ -213,13 +210,7 @@ def test_a_round_submitted_not_yet_confirmed_leaves_the_players_page_as_it_was(
 def test_a_player_named_in_a_tie_break_renamed_shows_on_the_other_players_page(
     tournament, qualifying, organiser
 ):
-    one, two = (
-        sorted(
-            (seat.player for seat in Seat.objects.filter(stage=qualifying, table__number=n)),
-            key=lambda p: p.number,
-        )
-        for n in (1, 2)
-    )
+    one, two = at_table(qualifying, 1), at_table(qualifying, 2)
     play(qualifying, one, 1, [0, 5, 9])
     play(qualifying, one, 2, [5, 0, 9])  # Ann and Bob level on 5: a tie-break separates them
     play(qualifying, two, 1, [0, 3, 6])
@@ -231,14 +222,12 @@ def test_a_player_named_in_a_tie_break_renamed_shows_on_the_other_players_page(
 
 
 def confirm_own_table(stage, ann, organiser):
-    players = [seat.player for seat in Seat.objects.filter(table__number=1, stage=stage)]
-    play(stage, sorted(players, key=lambda p: p.number), 2, [17, 0, 8])
+    play(stage, at_table(stage, 1), 2, [17, 0, 8])
     return '<td class="num provisional">17 '  # (not yet counted: table 2 has not played it)
 
 
 def confirm_other_table(stage, ann, organiser):
-    players = [seat.player for seat in Seat.objects.filter(table__number=2, stage=stage)]
-    play(stage, sorted(players, key=lambda p: p.number), 1, [0, 3, 6])
+    play(stage, at_table(stage, 2), 1, [0, 3, 6])
     return "Ranked on round 1, which every table has reported."
 
 
@@ -271,10 +260,7 @@ def rename_event(stage, ann, organiser):
 def test_a_player_page_is_a_new_version_after_each_change_it_shows(
     tournament, qualifying, organiser, change
 ):
-    table_one = sorted(
-        (seat.player for seat in Seat.objects.filter(stage=qualifying, table__number=1)),
-        key=lambda p: p.number,
-    )
+    table_one = at_table(qualifying, 1)
     ann = table_one[0]
     play(qualifying, table_one, 1, [0, 5, 9])
     held = Client().get(player_url(ann))
