@@ -8,6 +8,7 @@ every table is as strong on average, and largest when the strongest all sit toge
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Sequence
 
@@ -78,7 +79,13 @@ def improve_balance(arrangement: Arrangement, strength: Sequence[float]) -> None
 
     evaluations = 0
     improved = True
-    while improved and evaluations < _BALANCE_BUDGET:
+    while evaluations < _BALANCE_BUDGET:
+        if not improved:
+            # No swap of two narrows it: a cycle of three tables may (households hold pairs).
+            cycled, spent = _narrow_by_cycle(arrangement, strength, sums, mean, tolerance)
+            evaluations += spent
+            if not cycled:
+                return
         improved = False
         order = sorted(range(len(seated)), key=lambda t: (-sums[t] / len(seated[t]), t))
         for high in order:
@@ -108,6 +115,81 @@ def improve_balance(arrangement: Arrangement, strength: Sequence[float]) -> None
                     break  # on to the next strong table, with this one's new mean
                 if evaluations >= _BALANCE_BUDGET:
                     return
+
+
+def _narrow_by_cycle(
+    arrangement: Arrangement,
+    strength: Sequence[float],
+    sums: list[float],
+    mean: float,
+    tolerance: float,
+) -> tuple[bool, int]:
+    """Where a swap of two would narrow the spread but a household clash or a repeat pair forbids
+    it (a at table h for b at table x), look for a third player c at another table y to make it
+    a cycle: a to x, b to y, c to h. Make the best allowed cycle that narrows the spread, for the
+    first forbidden swap (best first) that has one. Returns (moved, evaluations)."""
+    seated = arrangement.seated
+    tables = len(seated)
+    if tables < 3:
+        return False, 0
+
+    def deviation(t: int, total: float) -> float:
+        return (total - len(seated[t]) * mean) ** 2 / len(seated[t])
+
+    evaluations = 0
+    forbidden: list[tuple[float, int, int, int, int]] = []
+    for h, x in itertools.permutations(range(tables), 2):
+        if evaluations >= _BALANCE_BUDGET:
+            break  # a big field: the swaps came close enough
+        if sums[h] / len(seated[h]) <= sums[x] / len(seated[x]):
+            continue  # only a stronger table giving a stronger player narrows it
+        evaluations += len(seated[h]) * len(seated[x])
+        old = deviation(h, sums[h]) + deviation(x, sums[x])
+        for a in seated[h]:
+            for b in seated[x]:
+                moved = strength[a] - strength[b]
+                change = deviation(h, sums[h] - moved) + deviation(x, sums[x] + moved) - old
+                if change < -tolerance:  # forbidden: the swaps search made every allowed one
+                    forbidden.append((change, a, b, h, x))
+    forbidden.sort()
+    for _change, a, b, h, x in forbidden:
+        if evaluations >= _BALANCE_BUDGET:
+            break
+        best, cycle = -tolerance, None
+        for y in range(tables):
+            if y in (h, x):
+                continue
+            evaluations += len(seated[y])
+            old = deviation(h, sums[h]) + deviation(x, sums[x]) + deviation(y, sums[y])
+            for c in seated[y]:
+                new = (
+                    deviation(h, sums[h] - strength[a] + strength[c])
+                    + deviation(x, sums[x] - strength[b] + strength[a])
+                    + deviation(y, sums[y] - strength[c] + strength[b])
+                )
+                if new - old < best and _allowed_cycle(arrangement, a, b, c):
+                    best, cycle = new - old, (c, y)
+        if cycle is not None:
+            c, y = cycle
+            sums[h] += strength[c] - strength[a]
+            sums[x] += strength[a] - strength[b]
+            sums[y] += strength[b] - strength[c]
+            arrangement.swap(a, b)  # a to x, b to h
+            arrangement.swap(b, c)  # b on to y, c to h
+            return True, evaluations
+    return False, evaluations
+
+
+def _allowed_cycle(arrangement: Arrangement, a: int, b: int, c: int) -> bool:
+    """Whether a to b's table, b to c's and c to a's adds no household clash nor repeat pair: the
+    cycle is two swaps (a with b, then b with c), measured one after the other."""
+    households = arrangement.household_delta(a, b)
+    repeats = arrangement.repeat_delta(a, b)
+    arrangement.swap(a, b)
+    households += arrangement.household_delta(b, c)
+    repeats += arrangement.repeat_delta(b, c)
+    arrangement.swap(a, b)
+    return households <= 0 and repeats <= 0
 
 
 def break_up_strongest(arrangement: Arrangement, strength: Sequence[float]) -> None:
