@@ -249,8 +249,8 @@ class StandingRow(models.Model):
     # above or below with the same total (scoring.rules.ranking.Separation, as stored by
     # scoring.standings.rows): explained on the pages and in the API, in the reader's language.
     tiebreaks = models.JSONField(default=list, db_default=[], blank=True)
-    # The line's values hashed (scoring.standings._digest): a rebuild rewrites only the lines
-    # whose digest changed, without reading them back.
+    # The line's values hashed (scoring.standings.rows.line_digest): a rebuild rewrites only the
+    # lines whose digest changed, without reading them back.
     # A default in the database too: a process still running the previous release writes lines
     # without it while a deploy rolls out.
     digest = models.BigIntegerField(default=0, db_default=0, editable=False)

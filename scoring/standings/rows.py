@@ -1,6 +1,8 @@
 """Storing the snapshot's rows: each player's line, written only where it changed."""
 
+import hashlib
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from django.db import connection
@@ -32,12 +34,16 @@ Line = tuple[Any, ...]
 
 def line_digest(line: Line, seat: SeatFacts) -> int:
     """A line's values hashed, stored with it: a rebuild compares digests instead of reading every
-    line back. Python's hash of ints, tuples and frozensets is the same in every process (unlike a
-    string's, or None's before 3.12: the note and a missing table go in as the seat facts and -1).
-    A Python release that hashed tuples differently would only make one rebuild rewrite every line.
-    """
+    line back, and a player's page names its version by it (scoring.views.player). It must be
+    the same in every process (each Celery worker is one). Python's hash of ints, tuples and
+    frozensets of them is; a string's is salted per process, and None's was its address before
+    3.12: a missing table goes in as -1, the note as the seat facts it is written from, and the
+    tie-breaks (their rules and sides are words) as a digest of their text. (Hashed as they were,
+    two workers taking turns rewrote every tied player's line, and each such page became a new
+    version for the phones, unchanged.) A Python release that hashed tuples differently would
+    only make one rebuild rewrite every line."""
     _, rank, table, table_rank, *counts, scores, tied, table_tied, advances, _, tiebreaks = line
-    flags = (tied, table_tied, advances, seat.withdrawn, seat.from_round, tiebreaks)
+    flags = (tied, table_tied, advances, seat.withdrawn, seat.from_round, _stable(tiebreaks))
     return hash(
         (
             rank,
@@ -48,6 +54,14 @@ def line_digest(line: Line, seat: SeatFacts) -> int:
             *flags,
         )
     )
+
+
+def _stable(tiebreaks: Sequence[Any]) -> int:
+    """The tie-breaks in an int that every process computes alike (most lines have none)."""
+    if not tiebreaks:
+        return 0
+    digest = hashlib.blake2b(repr(tuple(tiebreaks)).encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big")
 
 
 def snapshot_lines(

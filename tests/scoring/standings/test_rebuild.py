@@ -1,7 +1,12 @@
 """The standings' rebuild: after a correction, run twice, by the sweeper, with the cache down,
 in a bounded number of queries, rewriting only the lines that changed."""
 
+import os
+import subprocess
+import sys
+
 import pytest
+from django.conf import settings
 from django.db import DataError, connection, transaction
 from django.test.utils import CaptureQueriesContext
 
@@ -267,3 +272,31 @@ def test_a_line_written_without_a_digest_gets_zero_and_is_rewritten(stage):
     rewritten = StandingRow.objects.get(player=tables[0][1])
     assert (rewritten.rank, rewritten.total, rewritten.scores) == (2, 12, {"1": 12})
     assert rewritten.digest != 0
+
+
+DIGEST_IN_A_PROCESS = """
+import django
+django.setup()
+from scoring.rules import Separation
+from scoring.standings.records import SeatFacts
+from scoring.standings.rows import line_digest
+tiebreaks = (Separation("overall", "ahead", (31, 32), "countback", 4, 9, 3, None),)
+line = (7, 5, None, 2, 40, 0, 1, 3, {1: 12, 2: 0, 3: 28}, True, False, False, "", tiebreaks)
+print(line_digest(line, SeatFacts(7, 70, 3, 1, False, "Ann")))
+"""
+
+
+def test_a_lines_digest_is_the_same_in_every_worker_process():
+    # Each Celery worker is a process of its own; a rebuild compares the digests the last one
+    # stored, and a player's page is versioned by its line's. Python's hash() of a tie-break
+    # (strings, None) differed from one process to the next: two workers taking turns rewrote
+    # every tied player's line, and each such page was a new version for the phones, unchanged.
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings"}
+    digests = {
+        subprocess.run(
+            [sys.executable, "-c", DIGEST_IN_A_PROCESS], env={**env, "PYTHONHASHSEED": seed},
+            capture_output=True, text=True, check=True, cwd=settings.BASE_DIR,
+        ).stdout.strip()
+        for seed in ("1", "2", "random")
+    }  # fmt: skip
+    assert len(digests) == 1 and int(digests.pop()) not in (0, -1)
