@@ -18,6 +18,7 @@ import resource
 import time
 import zlib
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import hall_parts
 from hall_parts import COUNTED_RE, Visit
@@ -25,10 +26,23 @@ from loadgen import Sample, run_in_loop, timed
 from phone_http import PhoneClient, Unchunk
 
 HOST = "127.0.0.1"
-SAFETY = 60.0
-SPREAD = 0.5  # live.js's SPREAD_MS
-RETRY = 3.0  # live.js's RETRY_MS
-RETRY_MAX = 30.0  # live.js's RETRY_MAX_MS
+LIVE_JS = (
+    Path(__file__).resolve().parent.parent / "tournaments" / "static" / "roundhouse" / "live.js"
+)
+
+
+def live_js_seconds(name: str) -> float:
+    """One of live.js's timings (`var NAME_MS = 500;`), in seconds: the phones do as the pages."""
+    found = re.search(rf"\bvar {name} = (\d+);", LIVE_JS.read_text())
+    if found is None:
+        raise LookupError(f"live.js says no {name}")
+    return int(found.group(1)) / 1000
+
+
+SAFETY = live_js_seconds("SAFETY_MS")
+SPREAD = live_js_seconds("SPREAD_MS")
+RETRY = live_js_seconds("RETRY_MS")
+RETRY_MAX = live_js_seconds("RETRY_MAX_MS")
 # What a phone's browser says it takes: the public pages come gzip-compressed (once, at the
 # origin; nginx keeps the compressed copy), a tenth of their size.
 BROWSER_ENCODING = {"Accept-Encoding": "gzip, deflate, br, zstd"}
