@@ -122,3 +122,65 @@ def test_a_tournament_changed_in_the_admin_asks_for_new_standings_of_its_played_
     assert tournament.slug == "renamed-rally"
     stale = StageStandings.objects.get(stage=seat.stage)
     assert stale.change_seq > stale.built_seq and sent  # marked stale, a rebuild sent on commit
+
+
+def admin_change(client, tournament):
+    superuser = factories.UserFactory(is_staff=True, is_superuser=True)
+    client.force_login(superuser)
+    change = reverse("admin:tournaments_tournament_change", args=[tournament.pk])
+    return change, change_form(client.get(change))
+
+
+def test_the_tie_break_rules_are_refused_in_the_admin_once_a_stage_has_closed(
+    client, django_capture_on_commit_callbacks
+):
+    # The closed stage's ranks, and who advanced from it, were decided by the rules as they
+    # were; saved with the address changed too, its snapshot would be redrawn by the new ones.
+    closed = factories.StageFactory(status="closed", order=1)
+    factories.StageFactory(tournament=closed.tournament, status="seated", order=2)
+    tournament = closed.tournament
+    change, body = admin_change(client, tournament)
+    body["tiebreak_rules"] = '["countback", "rounds_won"]'
+    body["slug"] = "renamed-rally"
+    with django_capture_on_commit_callbacks() as sent:
+        response = client.post(change, body)
+    assert response.status_code == 200
+    errors = response.context["adminform"].form.errors
+    assert errors["tiebreak_rules"] == [
+        "A stage has closed: its ranks and who advanced were decided by these tie-break rules, "
+        "which can no longer change."
+    ]
+    tournament.refresh_from_db()
+    assert tournament.tiebreak_rules == ["rounds_won", "countback"]
+    assert tournament.slug != "renamed-rally" and not sent  # nothing saved, nothing rebuilt
+
+
+def test_the_tie_break_rules_change_in_the_admin_while_no_stage_has_closed(
+    client, django_capture_on_commit_callbacks
+):
+    seat = factories.SeatFactory(table__stage__status="seated")
+    tournament = seat.stage.tournament
+    change, body = admin_change(client, tournament)
+    body["tiebreak_rules"] = '["countback", "rounds_won"]'
+    with django_capture_on_commit_callbacks() as sent:
+        response = client.post(change, body)
+    assert response.status_code == 302, response.context["adminform"].form.errors
+    tournament.refresh_from_db()
+    assert tournament.tiebreak_rules == ["countback", "rounds_won"]
+    stale = StageStandings.objects.get(stage=seat.stage)  # the seated stage ranked anew
+    assert stale.change_seq > stale.built_seq and sent
+
+
+def test_whether_divisions_share_the_playoffs_is_refused_in_the_admin_once_a_stage_is_seated(
+    client,
+):
+    tournament = factories.StageFactory(status="seated").tournament
+    change, body = admin_change(client, tournament)
+    body["division_playoffs"] = "per_division"
+    response = client.post(change, body)
+    assert response.status_code == 200
+    assert response.context["adminform"].form.errors["division_playoffs"] == [
+        "A stage is seated: whether the divisions share the playoffs can no longer change."
+    ]
+    tournament.refresh_from_db()
+    assert tournament.division_playoffs == "shared"

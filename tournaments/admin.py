@@ -3,6 +3,7 @@ from django.contrib import admin
 from django.core.exceptions import PermissionDenied
 from simple_history.admin import SimpleHistoryAdmin
 
+from tournaments.exceptions import StateConflict
 from tournaments.models import (
     Invitation,
     Player,
@@ -12,7 +13,9 @@ from tournaments.models import (
     Tournament,
     WorkerHeartbeat,
 )
+from tournaments.services.divisions import check_division_playoffs_open
 from tournaments.services.stages import names_read
+from tournaments.services.tournaments import check_tiebreak_rules_open
 from tournaments.signals import player_changed, stages_changed, tournament_changed
 
 
@@ -60,8 +63,30 @@ class StageInline(admin.TabularInline):
     readonly_fields = ["status", "name_key"]
 
 
+class TournamentAdminForm(forms.ModelForm):
+    def clean(self) -> dict:
+        """What the services refuse once play has begun, refused here too (a superuser's save
+        would otherwise redraw a closed stage's ranks by new rules, or split the playoffs under
+        way)."""
+        data = super().clean()
+        if not self.instance.pk:
+            return data
+        checks = {
+            "tiebreak_rules": check_tiebreak_rules_open,
+            "division_playoffs": check_division_playoffs_open,
+        }
+        for field, check in checks.items():
+            if field in self.changed_data:
+                try:
+                    check(self.instance)
+                except StateConflict as refused:
+                    self.add_error(field, str(refused))
+        return data
+
+
 @admin.register(Tournament)
 class TournamentAdmin(admin.ModelAdmin):
+    form = TournamentAdminForm
     list_display = ["name", "slug", "preset", "domino_set", "created_at"]
     search_fields = ["name", "slug"]
     prepopulated_fields = {"slug": ["name"]}
@@ -72,8 +97,8 @@ class TournamentAdmin(admin.ModelAdmin):
         if not change:
             return
         # Its address or time zone: every played stage's pages follow. Anything else (its stages,
-        # its tie-break rules): the seated stage's; a closed stage's standings, and who advanced
-        # from it, stand as they were.
+        # its tie-break rules, refused once a stage has closed): the seated stage's; a closed
+        # stage's standings, and who advanced from it, stand as they were.
         if {"slug", "time_zone"} & set(form.changed_data):
             tournament_changed.send(sender=Tournament, tournament=form.instance)
         elif form.changed_data or any(formset.has_changed() for formset in formsets):

@@ -217,6 +217,15 @@ def division_names(tournament: Tournament) -> str:
 
 
 @transaction.atomic
+def check_division_playoffs_open(tournament: Tournament) -> None:
+    """Whether the divisions share the playoffs is chosen before play: StateConflict once a stage
+    is seated (the console, the API and the admin say so alike)."""
+    if tournament.stages.exclude(status=Stage.Status.PENDING).exists():
+        raise StateConflict(
+            _("A stage is seated: whether the divisions share the playoffs can no longer change.")
+        )
+
+
 def set_division_playoffs(*, tournament: Tournament, division_playoffs: str) -> Tournament:
     """Choose whether divisions share the playoffs or play their own; refused (StateConflict)
     once a stage is seated, as the playoffs are then under way."""
@@ -225,10 +234,7 @@ def set_division_playoffs(*, tournament: Tournament, division_playoffs: str) -> 
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     if tournament.division_playoffs == division_playoffs:
         return tournament
-    if tournament.stages.exclude(status=Stage.Status.PENDING).exists():
-        raise StateConflict(
-            _("A stage is seated: whether the divisions share the playoffs can no longer change.")
-        )
+    check_division_playoffs_open(tournament)
     tournament.division_playoffs = division_playoffs
     tournament.save(update_fields=["division_playoffs"])
     return tournament

@@ -10,7 +10,8 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tournaments.models import Division, Staff, StaffEvent, Tournament
+from tournaments.exceptions import StateConflict
+from tournaments.models import Division, Staff, StaffEvent, Stage, Tournament
 from tournaments.presets import PRESETS, get_preset
 from tournaments.services.divisions import set_division_playoffs
 from tournaments.services.stages import create_stage
@@ -96,6 +97,18 @@ def _taken(slug: str) -> str:
 
 
 DETAIL_FIELDS = ("starts_on", "ends_on", "venue", "description", "time_zone")
+
+
+def check_tiebreak_rules_open(tournament: Tournament) -> None:
+    """The tie-break rules rank every stage of the event; a closed stage's ranks, and who advanced
+    from it, stand as they were decided: StateConflict once a stage has closed."""
+    if tournament.stages.filter(status=Stage.Status.CLOSED).exists():
+        raise StateConflict(
+            _(
+                "A stage has closed: its ranks and who advanced were decided by these tie-break "
+                "rules, which can no longer change."
+            )
+        )
 
 
 def check_days(starts_on: date | None, ends_on: date | None) -> None:
