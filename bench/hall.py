@@ -33,9 +33,9 @@ projector's, the CPU each group of processes used (procstats.py) and the load av
 
 Phones in "push" mode (`--mode push`) hold a server-sent-events connection to `/live/<slug>/`
 (nginx nchan) and fetch their page with `?v=<version>` after an announcement that concerns it
-instead of polling fast, as live.js does: after a random wait of up to 0.5 s, once at the newest
-version heard (bench/hall_phones.py's Heard); the run checks that `/live/<slug>/` answers before
-it starts.
+instead of polling fast, as live.js does: after a random wait of up to live.js's SPREAD_MS,
+once at the newest version heard (bench/hall_phones.py's Heard); the run checks that
+`/live/<slug>/` answers before it starts.
 
 Why this load generator and not wrk (Debian's wrk 4.1 with a Lua script): see the "Hall" section
 of docs/PERFORMANCE.md; `--compare-wrk` measures both holding the same phones.

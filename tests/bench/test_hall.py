@@ -233,9 +233,9 @@ def test_a_table_page_fetches_at_the_end_of_the_wait_a_version_opened(monkeypatc
     assert heard.wait_ends == 100.5 and heard.news.is_set()  # it ends when it was to
     assert heard.hear(b"data: 10-4 2", now=100.2)  # joins: fetched at the newest
     assert heard.take() == "10-4"
-    heard.hear(b"data: 10-5 2", now=200.0)  # not ours: its wait ends with nothing to fetch
+    heard.hear(b"data: 10-5 2", now=200.0, spread=0.5)  # not ours: nothing to fetch
     assert not heard.news.is_set()
-    assert heard.hear(b"data: 10-6 -", now=200.6)  # a new wait (the last ended); no table
+    assert heard.hear(b"data: 10-6 -", now=200.6, spread=0.5)  # a new wait; no table
     assert heard.window_ends == 201.1 and not heard.news.is_set()
     assert heard.hear(b"data: 10-7", now=200.7)  # a version alone: every part
     assert heard.news.is_set() and heard.wait_ends == 201.1

@@ -6,6 +6,7 @@ pages, their parts and the fetches are the real ones."""
 
 import re
 import time
+from pathlib import Path
 
 import pytest
 
@@ -15,6 +16,11 @@ from tests.browser.conftest import PHONE
 from tests.scoring.helpers import play_stage, seat_tables
 
 pytestmark = pytest.mark.browser
+
+# The page's own wait before it fetches (up to SPREAD_MS), as live.js says it.
+LIVE_JS = Path(__file__).resolve().parents[2] / "tournaments/static/roundhouse/live.js"
+SPREAD_MS = int(re.search(r"var SPREAD_MS = (\d+);", LIVE_JS.read_text())[1])
+SETTLED_MS = SPREAD_MS + 700  # more than the page's wait and its fetch
 
 # Before the page's scripts: EventSource is a stand-in whose messages the test sends
 # (window.__say("<version> <tables>")), opened at once as nginx's would be.
@@ -67,7 +73,7 @@ def test_a_version_heard_while_waiting_joins_the_fetch_at_the_newest(new_page, s
     page, asked = open_sheet(new_page, tournament, first)
     # The first table changed in version 1-50; 1-51, heard at once, names only the second.
     page.evaluate(f"() => {{ __say('1-50 {first.pk}'); __say('1-51 {second.pk}'); }}")
-    page.wait_for_timeout(1200)  # more than the page's wait (up to 0.5 s) and its fetch
+    page.wait_for_timeout(SETTLED_MS)
     assert versioned(asked) == ["1-51"]  # one fetch, at the newest version
 
 
@@ -75,14 +81,14 @@ def test_a_table_not_named_is_not_fetched_and_each_message_fetches_once(new_page
     tournament, first, second = seated
     page, asked = open_sheet(new_page, tournament, first)
     page.evaluate(f"() => __say('1-60 {second.pk}')")
-    page.wait_for_timeout(1200)
+    page.wait_for_timeout(SETTLED_MS)
     assert versioned(asked) == []  # its table did not change
     page.evaluate(f"() => __say('1-61 {first.pk},{second.pk}')")
     page.evaluate(f"() => __say('1-61 {first.pk},{second.pk}')")  # the same version again
-    page.wait_for_timeout(1200)
+    page.wait_for_timeout(SETTLED_MS)
     assert versioned(asked) == ["1-61"]
     page.evaluate("() => __say('1-62')")  # no tables named: every part fetches
-    page.wait_for_timeout(1200)
+    page.wait_for_timeout(SETTLED_MS)
     assert versioned(asked) == ["1-61", "1-62"]
 
 
@@ -114,11 +120,11 @@ def test_a_fetch_the_origin_turned_away_as_late_is_made_again_after_the_wait_it_
 
     page.route(re.compile(r".*[?&]v=.*"), late_once)
     page.evaluate(f"() => __say('1-70 {first.pk}')")
-    page.wait_for_timeout(1500)
+    page.wait_for_timeout(SETTLED_MS + 300)
     assert [(versioned([url]), status) for url, status in answers] == [(["1-70"], 503)]
     assert page.locator("#sheet").is_visible()  # the page keeps what it showed
-    # Asked again after Retry-After (3 s) and a moment of its own (up to 0.5 s), once.
-    page.wait_for_timeout(3500)
+    # Asked again after Retry-After (3 s) and a moment of its own (up to SPREAD_MS), once.
+    page.wait_for_timeout(3000 + SPREAD_MS)
     assert [(versioned([url]), status) for url, status in answers] == [
         (["1-70"], 503),
         (["1-70"], 200),

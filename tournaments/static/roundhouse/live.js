@@ -85,7 +85,7 @@ document.addEventListener("click", (event) => {
 (function () {
   "use strict";
   var SAFETY_MS = 60000;
-  var SPREAD_MS = 500;
+  var SPREAD_MS = 1000;  // a second: at 5,000 phones, half of it left bursts the hall's p99 rode
   var RETRY_MS = 3000;  // when a failed fetch's answer names no wait (config/queue_limit.py)
   var RETRY_MAX_MS = 30000;
   var waiting = 0;  // the timer of the fetch that waits its moment (0: none)
@@ -127,7 +127,7 @@ document.addEventListener("click", (event) => {
     document.dispatchEvent(new CustomEvent("roundhouse:live", { detail: { version: at, at: Date.now() } }));
     // Each page waits a moment of its own (up to SPREAD_MS) before it fetches, so the phones of
     // a hall do not all ask in the same instant: the venue's Wi-Fi and the cache see the burst
-    // spread over half a second instead of at once. Versions heard meanwhile join the wait: one
+    // spread over a second instead of at once (docs/PERFORMANCE.md, "A second's spread"). Versions heard meanwhile join the wait: one
     // fetch at the newest, for every table any of them named.
     if (!tables) {
       namedAll = true;
