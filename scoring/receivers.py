@@ -28,7 +28,8 @@ def player_edited(sender: Any, *, player: Player, **kwargs: Any) -> None:
 def tournament_edited(sender: Any, *, tournament: Tournament, **kwargs: Any) -> None:
     """What every page of the event shows (its divisions, time zone, address): a new snapshot
     of each played stage. A closed stage's is drawn as it was: nothing of this changes who
-    advanced from it (the services refuse a closed stage's settings)."""
+    advanced from it (the services refuse a closed stage's settings, and the admin the
+    tie-break rules once a stage has closed: tournaments.services.tournaments)."""
     for stage in selectors.played_stages(tournament.stages.all()):
         standings.request_rebuild(stage)
 
