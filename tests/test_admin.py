@@ -3,10 +3,13 @@
 import pytest
 from django.contrib import admin
 from django.urls import reverse
+from django.utils import translation
 
 from scoring.models import RoundResultVersion, StageStandings
 from tests import factories
 from tests.admin_forms import change_form
+from tournaments.exceptions import StateConflict
+from tournaments.services.tournaments import check_tiebreak_rules_open
 
 pytestmark = pytest.mark.django_db
 
@@ -184,3 +187,10 @@ def test_whether_divisions_share_the_playoffs_is_refused_in_the_admin_once_a_sta
     ]
     tournament.refresh_from_db()
     assert tournament.division_playoffs == "shared"
+
+
+def test_the_tie_break_rules_refusal_is_said_in_spanish_too():
+    tournament = factories.StageFactory(status="closed").tournament
+    with translation.override("es"), pytest.raises(StateConflict) as refused:
+        check_tiebreak_rules_open(tournament)
+    assert str(refused.value).startswith("Una fase ya se cerró: sus puestos y quién pasó")
