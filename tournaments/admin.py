@@ -14,7 +14,7 @@ from tournaments.models import (
     WorkerHeartbeat,
 )
 from tournaments.services.divisions import check_division_playoffs_open
-from tournaments.services.stages import names_read
+from tournaments.services.stages import check_settings_open, names_read
 from tournaments.services.tournaments import check_tiebreak_rules_open
 from tournaments.signals import player_changed, stages_changed, tournament_changed
 
@@ -39,18 +39,31 @@ class StaffInline(admin.TabularInline):
     raw_id_fields = ["user"]
 
 
+# What the seating and the close record of a stage: shown, never typed over.
+SERVICES_RECORD = ["source_stage", "seed", "seating_report", "advance_problem"]
+
+
 class StageAdminForm(forms.ModelForm):
     def clean(self) -> dict:
-        """A name typed over the product's (tournaments.stagenames) stays as typed, as in the
-        console: the stage's kind of name goes."""
+        """As in the console: a name typed over the product's (tournaments.stagenames) stays as
+        typed, the stage's kind of name gone; a closed or started stage's settings refused (a
+        closed stage's name may still be corrected here)."""
         data = super().clean()
         stage = self.instance
-        if not stage.name_key:
-            return data
-        if data.get("name") in names_read(stage.name, stage.name_key):
-            data["name"] = stage.name  # the product's name, in whichever language: unchanged
-        else:
-            stage.name_key = ""
+        if stage.name_key:
+            if data.get("name") in names_read(stage.name, stage.name_key):
+                data["name"] = stage.name  # the product's name, in whichever language: unchanged
+            else:
+                stage.name_key = ""
+        changed = {f: data[f] for f in self.changed_data if f in data}
+        # A closed stage's name is the superuser's to correct (a typo on every page); its
+        # settings are not: its standings, and who advanced from it, were decided by them.
+        renamed_only = stage.status == Stage.Status.CLOSED and changed.keys() == {"name"}
+        if stage.pk and changed and not renamed_only:
+            try:  # what the console refuses, refused here too
+                check_settings_open(stage, changed)
+            except StateConflict as refused:
+                raise forms.ValidationError(str(refused)) from refused
         return data
 
 
@@ -58,9 +71,9 @@ class StageInline(admin.TabularInline):
     model = Stage
     form = StageAdminForm
     extra = 0
-    # Seated and closed by the services, which check and rebuild; the kind of name is the
-    # product's, gone once the name is typed over.
-    readonly_fields = ["status", "name_key"]
+    # Seated and closed by the services, which check and rebuild, and record how; the kind of
+    # name is the product's, gone once the name is typed over.
+    readonly_fields = ["status", "name_key", *SERVICES_RECORD]
 
 
 class TournamentAdminForm(forms.ModelForm):
@@ -135,9 +148,10 @@ class PlayerAdmin(SimpleHistoryAdmin):  # History: every change, by whom and why
 
 @admin.register(Stage)
 class StageAdmin(admin.ModelAdmin):
+    form = StageAdminForm
     list_display = ["name", "tournament", "order", "kind", "status", "rounds", "starting_double"]
     list_filter = ["tournament", "kind", "status"]
-    readonly_fields = ["status"]  # seated and closed by the services, which check and rebuild
+    readonly_fields = ["status", *SERVICES_RECORD]  # seated and closed by the services
 
     def save_model(self, request, obj, form, change) -> None:
         super().save_model(request, obj, form, change)

@@ -299,6 +299,33 @@ def remove_stage(*, stage: Stage) -> None:
 DAY_OF_PLAY_FIELDS = ("name", "rounds", "starting_double", "requires_second_person")
 
 
+def check_settings_open(stage: Stage, changed: dict[str, Any]) -> None:
+    """StateConflict if the stage's settings `changed` (field: new value) can no longer change:
+    none once it is closed or has a result; the day-of-play ones only once it is seated."""
+    if stage.status == Stage.Status.CLOSED:
+        raise StateConflict(closed_message(stage, "settings"))
+    if stage.status != Stage.Status.SEATED:
+        return
+    started = stage.round_results.exists()
+    fixed = sorted(
+        key
+        for key, value in changed.items()
+        if key not in DAY_OF_PLAY_FIELDS and value != getattr(stage, key)
+    )
+    if started or fixed:
+        message = (
+            _("%(stage)s already has results: its settings can no longer change.")
+            if started
+            else _(
+                "%(stage)s is seated: only its name, starting double, rounds and "
+                "confirmation rule can change, and only before the first result."
+            )
+        ) % {"stage": stage.display_name}
+        if fixed:
+            message += " " + _("Not changed: %(fields)s.") % {"fields": ", ".join(fixed)}
+        raise StateConflict(message)
+
+
 @transaction.atomic
 def update_stage(*, stage: Stage, changes: dict[str, Any]) -> Stage:
     """Change a stage's settings: any before it is seated; the day-of-play ones until it starts."""
@@ -309,25 +336,7 @@ def update_stage(*, stage: Stage, changes: dict[str, Any]) -> Stage:
             del changed["name"]  # the product's name sent back, in whichever language: unchanged
         else:
             changed["name_key"] = ""  # typed over: from now on it stays as typed
-    if stage.status == Stage.Status.SEATED:
-        started = stage.round_results.exists()
-        fixed = sorted(
-            key
-            for key, value in changed.items()
-            if key not in DAY_OF_PLAY_FIELDS and value != getattr(stage, key)
-        )
-        if started or fixed:
-            message = (
-                _("%(stage)s already has results: its settings can no longer change.")
-                if started
-                else _(
-                    "%(stage)s is seated: only its name, starting double, rounds and "
-                    "confirmation rule can change, and only before the first result."
-                )
-            ) % {"stage": stage.display_name}
-            if fixed:
-                message += " " + _("Not changed: %(fields)s.") % {"fields": ", ".join(fixed)}
-            raise StateConflict(message)
+    check_settings_open(stage, changed)
     values = {name: getattr(stage, name) for name in (*STAGE_FIELDS, "name_key")}
     before = dict(values)
     values.update(changed)
