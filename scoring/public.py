@@ -1,5 +1,6 @@
-"""The pages players read without logging in: live standings, a table's score sheet, a player's
-page, the projector. Each refreshes itself with HTMX polling; an unchanged page costs a 304."""
+"""The pages players read without logging in: live standings and a table's score sheet (a
+player's page, the search for one and the projector are in scoring.views). Each refreshes
+itself with HTMX polling; an unchanged page costs a 304."""
 
 import functools
 import hashlib
@@ -11,7 +12,7 @@ from typing import Any
 from django.db import connection
 from django.db.models import OuterRef, Subquery
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
@@ -22,9 +23,9 @@ from django.utils.translation import gettext as _
 
 from config.http_cache import VERSION_PARAMETER, not_modified
 from config.release import release
-from scoring import clock, games, selectors, standings, standings_html, time_called
+from scoring import clock, selectors, standings, standings_html, time_called
 from scoring.divisions import chosen_division, division_members, podium
-from scoring.models import RoundResult, StageStandings
+from scoring.models import StageStandings
 from scoring.standings_html import (
     ALL,
     TablePage,
@@ -35,18 +36,9 @@ from scoring.standings_html import (
     kept_table,
     standings_table,
 )
-from tournaments.csvfiles import whole_number
-from tournaments.models import Player, Stage, Tournament
-from tournaments.text import folded
+from tournaments.models import Stage, Tournament
 
 logger = logging.getLogger(__name__)
-
-# The projector shows a page of 30 players, in two columns of 15 that fit a screen's height, and
-# turns the page every 8 s: 300 players come round in 80 s. Under a taller heading (the medals of
-# every division once the event is decided; a time-limited stage's clock and time called) the
-# columns are of 11, so that the rows stay large enough to read across a hall.
-SCREEN_COLUMN = 15
-SCREEN_SHORT_COLUMN = 11
 
 
 _fresh_or_304 = not_modified  # a 304 while the visitor (or the cache in front) holds it
@@ -382,117 +374,3 @@ def table_sheet(request: HttpRequest, slug: str, order: int, number: int) -> Htt
     }
     template = "scoring/_sheet.html" if partial else "scoring/sheet.html"
     return _live(render(request, template, context), etag)
-
-
-FIND_WORDS = 8  # words of a query that count; a page of matches is at most FIND_MATCHES
-FIND_MATCHES = 50
-
-
-def find_player(request: HttpRequest, slug: str) -> HttpResponse:
-    """Find a player by badge number, or by words of the name or club in any order, with or
-    without accents ("ruth baker" finds Ruth Ann Baker, "pena" Gloria Peña)."""
-    tournament = get_object_or_404(Tournament, slug=slug)
-    query = request.GET.get("q", "").strip()[:200]
-    matches: list[Player] = []
-    more = False
-    digits = query.lstrip("#").strip()
-    by_number = digits.isascii() and digits.isdigit()
-    if by_number:
-        number = whole_number(digits)  # None for more digits than any badge has
-        player = tournament.players.filter(number=number).first() if number is not None else None
-        if player is not None:
-            return redirect("player-page", slug=slug, number=player.number)
-    elif query:
-        words = list(dict.fromkeys(folded(query).split()))[:FIND_WORDS]
-        # The tournament's names are a few thousand at most: compared here, each folded once, as
-        # no database the project runs on folds accents the same way (SQLite: ASCII only).
-        found = []
-        for pk, name, club in tournament.players.values_list("pk", "name", "club"):
-            text = folded(f"{name} {club}")
-            if all(word in text for word in words):
-                found.append((name.casefold(), pk))
-        found.sort()
-        more = len(found) > FIND_MATCHES
-        chosen = [pk for _, pk in found[:FIND_MATCHES]]
-        matches = sorted(Player.objects.filter(pk__in=chosen), key=lambda p: p.name.casefold())
-    context = {
-        "tournament": tournament,
-        "query": query,
-        "matches": matches,
-        "more": more,
-        "by_number": by_number,
-    }
-    return render(request, "scoring/find_player.html", context)
-
-
-def screen(request: HttpRequest, slug: str) -> HttpResponse:
-    """The projector: large type, pages through the standings, the newest results."""
-    tournament = get_object_or_404(Tournament, slug=slug)
-    stage = selectors.current_stage(tournament.stages)
-    meta = standings.standings_meta(stage) if stage else None
-    payload = standings.standings_payload(stage, meta) if stage else None
-    newest = (
-        RoundResult.objects.filter(stage=stage, status=RoundResult.Status.CONFIRMED)
-        .select_related("table")
-        .order_by("-updated_at")[:6]
-        if stage
-        else []
-    )
-    # A stage just seated, before its first result: where everyone sits, by name.
-    seating = stage is not None and stage.status == Stage.Status.SEATED and not newest
-    rows = _where_to_sit(stage) if seating else payload["rows"] if payload else []
-    placings = podium(tournament, stage)
-    timer = clock.page_clock(stage) if stage and stage.status == Stage.Status.SEATED else None
-    called = time_called.time_called_summary(stage)
-    column = SCREEN_SHORT_COLUMN if placings or timer or called else SCREEN_COLUMN
-    pages = max(1, -(-len(rows) // (2 * column)))
-    try:
-        page = int(request.GET.get("page", "1")) % pages or pages
-    except ValueError:
-        page = 1
-    context = {
-        "tournament": tournament,
-        "stage": stage,
-        "payload": payload,
-        "meta": meta,
-        "decided": bool(payload)
-        and time_called.decided(
-            stage,
-            payload["ranked_through_round"],
-            counted=payload["results_counted"],
-            expected=payload["results_expected"],
-        ),
-        "columns": [
-            rows[start : start + column]
-            for start in range((page - 1) * 2 * column, page * 2 * column, column)
-            if start < len(rows) or start == 0
-        ],
-        "column_rows": column,  # a full column stretches to the screen's foot
-        "page": page,
-        "pages": pages,
-        "next_page": page % pages + 1,
-        "newest": newest,
-        "seating": seating,
-        "podium": placings,
-        "clock": timer,
-        "time_called": called,
-    }
-    partial = bool(getattr(request, "htmx", False))
-    return render(request, "scoring/_screen.html" if partial else "scoring/screen.html", context)
-
-
-def _where_to_sit(stage: Stage) -> list[dict[str, Any]]:
-    """Every player of a freshly seated stage, by name: their table and seat, and for a game
-    seated from the game before, where they came from."""
-    seats = stage.seats.select_related("player", "table").order_by("player__name", "player__number")
-    return [
-        {
-            "number": seat.player.number,
-            "name": seat.player.name,
-            "table": seat.table.number,
-            "seat": seat.position,
-            "moved": games.moved_text(stage, seat.table.number, seat.from_table),
-        }
-        for seat in seats
-        if seat.to_round is None
-    ]

@@ -17,13 +17,13 @@ urlpatterns = [
         public_page(public.table_sheet),
         name="table-sheet",
     ),
-    path("t/<slug:slug>/players/", public_page(public.find_player), name="find-player"),
+    path("t/<slug:slug>/players/", public_page(views.find_player), name="find-player"),
     path(
         "t/<slug:slug>/players/<id:number>/",
         public_page(views.player_page),
         name="player-page",
     ),
-    path("t/<slug:slug>/screen/", public_page(public.screen), name="screen"),
+    path("t/<slug:slug>/screen/", public_page(views.screen), name="screen"),
     path(
         "t/<slug:slug>/how-it-works/",
         public_page(how_it_works.how_it_works_page),

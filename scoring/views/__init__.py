@@ -1,8 +1,10 @@
-"""Scoring's pages: `entry` (the officials' tablet pages), `player` (a player's public page) and
-`stages` (a stage's progress, tie-break decisions and close, scores from paper, the bracket)."""
+"""Scoring's pages: `entry` (the officials' tablet pages), `player` (a player's public page and
+the search for one), `screen` (the projector) and `stages` (a stage's progress, tie-break
+decisions and close, scores from paper, the bracket)."""
 
 from scoring.views.entry import check_round, enter_home, enter_round, enter_table, history_page
-from scoring.views.player import player_page
+from scoring.views.player import find_player, player_page
+from scoring.views.screen import screen
 from scoring.views.stages import (
     bracket,
     clock_page,
@@ -20,9 +22,11 @@ __all__ = [
     "enter_home",
     "enter_round",
     "enter_table",
+    "find_player",
     "history_page",
     "import_scores_page",
     "player_page",
     "progress",
     "record_tiebreak_page",
+    "screen",
 ]

@@ -7,7 +7,7 @@ from typing import Any
 
 from django.db.models import Model, OuterRef, Subquery
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.html import format_html
 
 from config.http_cache import not_modified
@@ -15,7 +15,9 @@ from scoring import games, standings, time_called
 from scoring.models import Placing, RoundResult, Score, StandingRow
 from scoring.public import _etag
 from tables.models import Seat
-from tournaments.models import Player, Stage
+from tournaments.csvfiles import whole_number
+from tournaments.models import Player, Stage, Tournament
+from tournaments.text import folded
 
 
 def player_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
@@ -173,3 +175,44 @@ def _neighbours(rows) -> dict[int, str]:
     ids = {other for row in rows for s in row.tiebreaks for other in s["players"]}
     names = Player.objects.filter(pk__in=ids).order_by().values_list("pk", "name")
     return dict(names) if ids else {}
+
+
+FIND_WORDS = 8  # words of a query that count; a page of matches is at most FIND_MATCHES
+FIND_MATCHES = 50
+
+
+def find_player(request: HttpRequest, slug: str) -> HttpResponse:
+    """Find a player by badge number, or by words of the name or club in any order, with or
+    without accents ("ruth baker" finds Ruth Ann Baker, "pena" Gloria Peña)."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    query = request.GET.get("q", "").strip()[:200]
+    matches: list[Player] = []
+    more = False
+    digits = query.lstrip("#").strip()
+    by_number = digits.isascii() and digits.isdigit()
+    if by_number:
+        number = whole_number(digits)  # None for more digits than any badge has
+        player = tournament.players.filter(number=number).first() if number is not None else None
+        if player is not None:
+            return redirect("player-page", slug=slug, number=player.number)
+    elif query:
+        words = list(dict.fromkeys(folded(query).split()))[:FIND_WORDS]
+        # The tournament's names are a few thousand at most: compared here, each folded once, as
+        # no database the project runs on folds accents the same way (SQLite: ASCII only).
+        found = []
+        for pk, name, club in tournament.players.values_list("pk", "name", "club"):
+            text = folded(f"{name} {club}")
+            if all(word in text for word in words):
+                found.append((name.casefold(), pk))
+        found.sort()
+        more = len(found) > FIND_MATCHES
+        chosen = [pk for _, pk in found[:FIND_MATCHES]]
+        matches = sorted(Player.objects.filter(pk__in=chosen), key=lambda p: p.name.casefold())
+    context = {
+        "tournament": tournament,
+        "query": query,
+        "matches": matches,
+        "more": more,
+        "by_number": by_number,
+    }
+    return render(request, "scoring/find_player.html", context)
