@@ -127,10 +127,13 @@ def test_a_tournament_changed_in_the_admin_asks_for_new_standings_of_its_played_
     assert stale.change_seq > stale.built_seq and sent  # marked stale, a rebuild sent on commit
 
 
-def admin_change(client, tournament):
+def admin_change(client, obj):
+    """A superuser's change page of `obj` (a tournament, a stage): its address, and its form
+    (inlines too) as a browser posts it back."""
     superuser = factories.UserFactory(is_staff=True, is_superuser=True)
     client.force_login(superuser)
-    change = reverse("admin:tournaments_tournament_change", args=[tournament.pk])
+    meta = obj._meta
+    change = reverse(f"admin:{meta.app_label}_{meta.model_name}_change", args=[obj.pk])
     return change, change_form(client.get(change))
 
 
@@ -196,11 +199,12 @@ def test_the_tie_break_rules_refusal_is_said_in_spanish_too():
     assert str(refused.value).startswith("Una fase ya se cerró: sus puestos y quién pasó")
 
 
-def stage_change(client, stage):
-    superuser = factories.UserFactory(is_staff=True, is_superuser=True)
-    client.force_login(superuser)
-    change = reverse("admin:tournaments_stage_change", args=[stage.pk])
-    return change, change_form(client.get(change))
+def refused_in_admin(client, obj, **changes) -> list[str]:
+    """What the admin's change page of `obj` says when `changes` are posted and refused."""
+    change, body = admin_change(client, obj)
+    response = client.post(change, body | changes)
+    assert response.status_code == 200  # the form again, with its errors: nothing saved
+    return list(response.context["adminform"].form.non_field_errors())
 
 
 def test_a_closed_stages_settings_are_refused_in_the_admin(
@@ -210,14 +214,9 @@ def test_a_closed_stages_settings_are_refused_in_the_admin(
     # stand as they are, on the stage's own page and in the tournament's list of stages.
     closed = factories.StageFactory(status="closed", order=1, rounds=13)
     factories.StageFactory(tournament=closed.tournament, status="seated", order=2)
-    change, body = stage_change(client, closed)
-    body["rounds"] = 7
     with django_capture_on_commit_callbacks() as sent:
-        response = client.post(change, body)
-    assert response.status_code == 200
-    assert response.context["adminform"].form.non_field_errors() == [
-        f"{closed.display_name} is closed: its settings can no longer change."
-    ]
+        refused = refused_in_admin(client, closed, rounds=7)
+    assert refused == [f"{closed.display_name} is closed: its settings can no longer change."]
     tournament_change, body = admin_change(client, closed.tournament)
     body["stages-0-rounds"] = 7
     with django_capture_on_commit_callbacks() as sent_too:
@@ -232,7 +231,7 @@ def test_a_closed_stages_settings_are_refused_in_the_admin(
     closed.refresh_from_db()
     assert closed.rounds == 13 and not sent and not sent_too  # nothing saved, nothing rebuilt
     # Its name alone is still the superuser's to correct: a typo shown on every page.
-    change, body = stage_change(client, closed)
+    change, body = admin_change(client, closed)
     body["name"] = "Morning Session"
     assert client.post(change, body).status_code == 302
     closed.refresh_from_db()
@@ -241,26 +240,18 @@ def test_a_closed_stages_settings_are_refused_in_the_admin(
 
 def test_a_seated_stage_changes_only_its_day_of_play_settings_in_the_admin(client):
     stage = factories.StageFactory(status="seated", rounds=13, table_size_max=8)
-    change, body = stage_change(client, stage)
-    body["table_size_max"] = 6
-    response = client.post(change, body)
-    assert response.status_code == 200
-    assert response.context["adminform"].form.non_field_errors() == [
+    assert refused_in_admin(client, stage, table_size_max=6) == [
         f"{stage.display_name} is seated: only its name, starting double, rounds and "
         "confirmation rule can change, and only before the first result. "
         "Not changed: table_size_max."
     ]
-    change, body = stage_change(client, stage)
+    change, body = admin_change(client, stage)
     body["rounds"] = 7  # announced on the day, before the first result
     assert client.post(change, body).status_code == 302
     stage.refresh_from_db()
     assert (stage.rounds, stage.table_size_max) == (7, 8)
     factories.ScoreFactory(result__table__stage=stage)  # play has begun
-    change, body = stage_change(client, stage)
-    body["rounds"] = 9
-    response = client.post(change, body)
-    assert response.status_code == 200
-    assert response.context["adminform"].form.non_field_errors() == [
+    assert refused_in_admin(client, stage, rounds=9) == [
         f"{stage.display_name} already has results: its settings can no longer change."
     ]
     stage.refresh_from_db()
