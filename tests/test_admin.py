@@ -83,6 +83,8 @@ def test_seats_tables_and_the_status_of_stages_and_players_are_not_edited_in_the
     assert b'name="name"' in page.content and b'name="status"' not in page.content
     page = client.get(reverse("admin:tournaments_stage_change", args=[stage.pk]))
     assert b'name="rounds"' in page.content and b'name="status"' not in page.content
+    for record in ("name_key", "seating_report", "advance_problem", "seed", "source_stage"):
+        assert f'name="{record}"'.encode() not in page.content  # shown, never typed over
     seat.refresh_from_db()
     player.refresh_from_db()
     assert player.status == "registered"

@@ -151,7 +151,8 @@ class StageAdmin(admin.ModelAdmin):
     form = StageAdminForm
     list_display = ["name", "tournament", "order", "kind", "status", "rounds", "starting_double"]
     list_filter = ["tournament", "kind", "status"]
-    readonly_fields = ["status", *SERVICES_RECORD]  # seated and closed by the services
+    # Seated and closed by the services; the kind of name is the product's (see StageInline).
+    readonly_fields = ["status", "name_key", *SERVICES_RECORD]
 
     def save_model(self, request, obj, form, change) -> None:
         super().save_model(request, obj, form, change)
