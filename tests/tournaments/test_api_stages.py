@@ -220,6 +220,22 @@ def test_patch_seated_stage_sets_the_day_of_play_settings_until_the_first_result
     assert (stage.starting_double, stage.rounds, stage.table_size_max) == (9, 2, 4)
 
 
+def test_a_seated_stage_named_by_the_product_is_renamed_before_the_first_result(
+    as_organiser, tournament
+):
+    # Its name is a day-of-play setting; typed over, the product's kind of name goes with it
+    # (it was refused: "Not changed: name_key", a field nobody had sent).
+    stage = factories.StageFactory(
+        tournament=tournament, status=Stage.Status.SEATED, name="Qualifying", name_key="qualifying"
+    )
+    response = as_organiser.patch(
+        f"/api/v1/stages/{stage.pk}/", {"name": "Morning session"}, format="json"
+    )
+    assert response.status_code == 200, response.json()
+    stage.refresh_from_db()
+    assert (stage.name, stage.name_key) == ("Morning session", "")
+
+
 def test_patch_closed_stage_is_409(as_organiser, tournament):
     stage = factories.StageFactory(tournament=tournament, status=Stage.Status.CLOSED)
     response = as_organiser.patch(f"/api/v1/stages/{stage.pk}/", {"rounds": 2}, format="json")

@@ -296,7 +296,8 @@ def remove_stage(*, stage: Stage) -> None:
 
 # What can still change once the tables are seated, until the first result: a playoff's starting
 # double and number of rounds are announced on the day (the Samboree rules, "Mexican Train", 9).
-DAY_OF_PLAY_FIELDS = ("name", "rounds", "starting_double", "requires_second_person")
+# A name typed over the product's also drops its kind of name (name_key), which goes with it.
+DAY_OF_PLAY_FIELDS = ("name", "name_key", "rounds", "starting_double", "requires_second_person")
 
 
 def check_settings_open(stage: Stage, changed: dict[str, Any]) -> None:
