@@ -7,6 +7,7 @@ from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
+from idna.core import valid_contextj
 
 
 def folded(text: str) -> str:
@@ -17,18 +18,39 @@ def folded(text: str) -> str:
     ).casefold()
 
 
-# Format characters that join letters in some scripts (Persian, Indic, emoji sequences) are
-# part of a name; every other control or format character prints as nothing, or turns the text
-# around (a right-to-left override), on pages, cards and exports.
-JOINERS = {"\u200c", "\u200d"}
+# Characters a name may not hold: controls and format characters (they print as nothing, or
+# turn the text around: a right-to-left override), line and paragraph separators, surrogates,
+# private-use characters (a glyph only some font gives) and unassigned ones (a later Unicode may
+# give them any meaning). Any of them lets two names that read the same differ.
+REFUSED_CATEGORIES = {"Cc", "Cf", "Zl", "Zp", "Cs", "Co", "Cn"}
+ZWNJ, ZWJ = "\u200c", "\u200d"
+
+
+def _joiner_joins(text: str, index: int) -> bool:
+    """Whether the zero-width (non-)joiner at `index` changes how its neighbours print: where
+    IDNA allows it (RFC 5892's CONTEXTJ rules: after a virama, or a non-joiner between Arabic
+    letters that join, as in Persian), or a joiner inside an emoji sequence. Anywhere else, as in
+    "Ann\u200dDoe", it only makes a second spelling of a name that reads the same."""
+    if valid_contextj(text, index):
+        return True
+    before, after = text[index - 1 : index], text[index + 1 : index + 2]
+    return (
+        text[index] == ZWJ
+        and bool(before and after)
+        and all(unicodedata.category(c) == "So" for c in (before, after))
+    )
 
 
 def hidden_character(text: str) -> str | None:
-    """The code ("U+200B") of the first character of `text` that does not print (a control or
-    format character, a line or paragraph separator), or None."""
-    for character in text:
-        if character not in JOINERS and unicodedata.category(character) in {"Cc", "Cf", "Zl", "Zp"}:
-            return f"U+{ord(character):04X}"
+    """The code ("U+200B") of the first character of `text` that a name may not hold (a control
+    or format character, a joiner that joins nothing, a private-use or unassigned character),
+    or None."""
+    for index, character in enumerate(text):
+        if unicodedata.category(character) not in REFUSED_CATEGORIES:
+            continue
+        if character in (ZWNJ, ZWJ) and _joiner_joins(text, index):
+            continue
+        return f"U+{ord(character):04X}"
     return None
 
 

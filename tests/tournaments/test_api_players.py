@@ -38,6 +38,13 @@ def test_organiser_adds_a_player(as_organiser, tournament):
         ({"number": 9, "name": "Ann\u202eybaB"}, "name", "does not print (U+202E)"),
         ({"number": 9, "name": "Ann\x1b[31m"}, "name", "does not print (U+001B)"),
         ({"number": 9, "name": "Ann", "club": "Elks\x01"}, "club", "does not print (U+0001)"),
+        # A joiner that joins nothing, a private-use and an unassigned character: each makes a
+        # second spelling of a name that reads the same, or prints only in some fonts.
+        ({"number": 9, "name": "Ann\u200dDoe"}, "name", "does not print (U+200D)"),
+        ({"number": 9, "name": "\u200cAnn"}, "name", "does not print (U+200C)"),
+        ({"number": 9, "name": "Ann\ue000"}, "name", "does not print (U+E000)"),
+        ({"number": 9, "name": "Ann\u0378"}, "name", "does not print (U+0378)"),
+        ({"number": 9, "name": "Ann\U000e0041"}, "name", "does not print (U+E0041)"),
     ],
 )
 def test_add_player_bad_input_is_400_and_stores_nothing(

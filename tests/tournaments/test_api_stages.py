@@ -41,7 +41,9 @@ def test_organiser_creates_stages_in_order(as_organiser, tournament):
 
 
 def test_a_name_that_joins_letters_with_a_zero_width_joiner_is_kept(as_organiser, tournament):
-    name = "Mehr\u200cdad 👩\u200d👩"  # ZWNJ in a Persian name, ZWJ in an emoji
+    # ZWNJ between Persian letters that join (Alizadeh), ZWJ after a Devanagari virama and
+    # inside an emoji sequence: each changes how the name prints.
+    name = "\u0639\u0644\u06cc\u200c\u0632\u0627\u062f\u0647 \u0915\u094d\u200d\u0937 👩\u200d👩"
     response = as_organiser.post(
         f"/api/v1/tournaments/{tournament.slug}/players/",
         {"number": 3, "name": name},
