@@ -13,6 +13,8 @@ from tables import services
 from tournaments.console import organised_tournament, said
 from tournaments.exceptions import StateConflict
 from tournaments.models import Player, Stage, Tournament
+from tournaments.selectors import players_matching
+from tournaments.text import folded
 
 
 class NotFound(Exception):
@@ -25,7 +27,8 @@ class NotFound(Exception):
 
 def find_player(tournament: Tournament, typed: str) -> Player:
     """The player a desk volunteer means: a badge number ("12" or "#12") is that player; a name
-    is the player whose name is exactly it (any case), else the only one whose name contains it.
+    is the player whose name is exactly it, else the only one whose name holds every word typed
+    (any case, with or without accents).
     More than one, or none, is refused with who matched: checking in a guess is worse than
     asking."""
     typed = " ".join(typed.split())
@@ -38,8 +41,10 @@ def find_player(tournament: Tournament, typed: str) -> Player:
         if found is None:
             raise NotFound(_("No player has badge number %(number)s.") % {"number": number})
         return found
-    exact = list(players.filter(name__iexact=typed))
-    matches = exact or list(players.filter(name__icontains=typed))
+    # By the public search's rule: "garcia" finds García, "nunez peña" Peña Núñez.
+    matches = list(players.filter(pk__in=players_matching(tournament, typed)))
+    exact = [player for player in matches if folded(player.name) == folded(typed)]
+    matches = exact or matches
     if len(matches) == 1:
         return matches[0]
     if not matches:

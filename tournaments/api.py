@@ -35,7 +35,7 @@ from tournaments.permissions import (
     require_organiser,
     require_staff,
 )
-from tournaments.selectors import tournament_status
+from tournaments.selectors import players_matching, tournament_status
 
 
 class TournamentSerializer(NamesUnusedFields, serializers.ModelSerializer):
@@ -304,13 +304,25 @@ class TournamentDetailApi(APIView):
 class PlayerListApi(APIView):
     permission_classes = [IsAuthenticatedOrReadOnly]  # reads are public
 
-    @extend_schema(responses=PlayerSerializer(many=True))
+    @extend_schema(
+        responses=PlayerSerializer(many=True),
+        parameters=[
+            OpenApiParameter(
+                "search",
+                str,
+                description="Only the players whose name holds every word given, ignoring case "
+                "and accents (pena finds Peña).",
+            )
+        ],
+    )
     def get(self, request: Request, slug: str) -> Response:
         tournament = tournament_or_404(slug)
         output = (
             PlayerSerializer if is_staff_of(request.user, tournament) else PublicPlayerSerializer
         )
         players = tournament.players.select_related("division")
+        if (typed := request.query_params.get("search", "").strip()[:200]) != "":
+            players = players.filter(pk__in=players_matching(tournament, typed))
         return Response(output(players, many=True).data)
 
     @extend_schema(request=PlayerSerializer, responses={201: PlayerSerializer})

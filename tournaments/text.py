@@ -9,10 +9,21 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from idna.core import valid_contextj
 
+# Latin letters that are letters of their own, not a letter and an accent, so that Unicode's
+# decomposition leaves them as they are: a desk volunteer types "lukasz" for Łukasz, "oystein"
+# for Øystein. (A transliteration library would fold every script into Latin letters as well,
+# which a search by name should not do.)
+LATIN_LETTERS = str.maketrans(
+    {"ł": "l", "Ł": "l", "ø": "o", "Ø": "o", "đ": "d", "Đ": "d", "ħ": "h", "Ħ": "h",
+     "\u0131": "i", "ŀ": "l", "Ŀ": "l", "æ": "ae", "Æ": "ae", "œ": "oe", "Œ": "oe",
+     "ð": "d", "Ð": "d", "þ": "th", "Þ": "th"}
+)  # fmt: skip
+
 
 def folded(text: str) -> str:
-    """Text as a search or a name check compares it: "Peña", "PENA" and "pena" alike."""
-    decomposed = unicodedata.normalize("NFKD", text)
+    """Text as a search or a name check compares it: "Peña", "PENA" and "pena" alike, and
+    "Łukasz" as "lukasz"."""
+    decomposed = unicodedata.normalize("NFKD", text).translate(LATIN_LETTERS)
     return " ".join(
         "".join(c for c in decomposed if not unicodedata.combining(c)).split()
     ).casefold()

@@ -17,6 +17,7 @@ from scoring.public import _etag
 from tables.models import Seat
 from tournaments.csvfiles import whole_number
 from tournaments.models import Player, Stage, Tournament
+from tournaments.selectors import players_matching
 from tournaments.text import folded
 
 
@@ -196,17 +197,10 @@ def find_player(request: HttpRequest, slug: str) -> HttpResponse:
         if player is not None:
             return redirect("player-page", slug=slug, number=player.number)
     elif query:
-        words = list(dict.fromkeys(folded(query).split()))[:FIND_WORDS]
-        # The tournament's names are a few thousand at most: compared here, each folded once, as
-        # no database the project runs on folds accents the same way (SQLite: ASCII only).
-        found = []
-        for pk, name, club in tournament.players.values_list("pk", "name", "club"):
-            text = folded(f"{name} {club}")
-            if all(word in text for word in words):
-                found.append((name.casefold(), pk))
-        found.sort()
+        words = " ".join(list(dict.fromkeys(folded(query).split()))[:FIND_WORDS])
+        found = players_matching(tournament, words, with_club=True)
         more = len(found) > FIND_MATCHES
-        chosen = [pk for _, pk in found[:FIND_MATCHES]]
+        chosen = found[:FIND_MATCHES]
         matches = sorted(Player.objects.filter(pk__in=chosen), key=lambda p: p.name.casefold())
     context = {
         "tournament": tournament,

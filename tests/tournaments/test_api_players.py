@@ -80,3 +80,18 @@ def test_player_list_is_public_but_households_are_for_staff(anon, as_official, t
     assert "household" not in public[0]
     staff = as_official.get(f"/api/v1/tournaments/{tournament.slug}/players/").json()
     assert staff[0]["household"] == "Smith"
+
+
+def test_player_list_search_ignores_case_and_accents(anon, tournament):
+    for number, name in [(1, "Renée Peña"), (2, "José García"), (3, "Łukasz Wróbel"), (4, "Ann")]:
+        factories.PlayerFactory(tournament=tournament, number=number, name=name)
+    url = f"/api/v1/tournaments/{tournament.slug}/players/"
+
+    def found(search: str) -> list[str]:
+        return [p["name"] for p in anon.get(url, {"search": search}).json()]
+
+    assert found("pena") == ["Renée Peña"]
+    assert found("GARCIA jose") == ["José García"]
+    assert found("lukasz") == ["Łukasz Wróbel"]
+    assert found("nobody") == []
+    assert len(found("")) == 4  # no search: everyone, as before

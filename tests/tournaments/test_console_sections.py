@@ -104,6 +104,26 @@ def test_check_in_by_a_name_that_matches_one_player(desk, tournament):
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("typed", "who"),
+    [
+        ("Garcia", "#30 José García"),
+        ("NUNEZ", "#31 Iñaki Núñez"),
+        ("lukasz", "#32 Łukasz Wróbel"),  # Ł has no accent to strip: its own letter, folded
+        ("wrobel lukasz", "#32 Łukasz Wróbel"),  # words in any order, as the public search
+    ],
+)
+def test_check_in_by_name_ignores_case_and_accents(desk, tournament, typed, who):
+    factories.PlayerFactory(tournament=tournament, number=30, name="José García")
+    factories.PlayerFactory(tournament=tournament, number=31, name="Iñaki Núñez")
+    factories.PlayerFactory(tournament=tournament, number=32, name="Łukasz Wróbel")
+    html = check_in(desk, tournament, typed, **HTMX).content.decode()
+    assert f"{who} is checked in." in html
+    number = int(who[1:3])
+    assert status_of(tournament, number) == Player.Status.CHECKED_IN
+
+
+@pytest.mark.django_db
 def test_without_script_the_console_comes_back_with_the_answer_at_its_top(desk, tournament):
     done = check_in(desk, tournament, "12")
     assert done.status_code == 302 and done["Location"] == f"/t/{tournament.slug}/manage/"
