@@ -145,7 +145,12 @@ class StandingsRowOutput(serializers.Serializer):
     total = serializers.IntegerField()
     carried = serializers.IntegerField(help_text="Pips carried from the stage before.")
     rounds_won = serializers.IntegerField()
-    rounds_played = serializers.IntegerField()
+    rounds_played = serializers.IntegerField(
+        help_text="Every confirmed round the player played (a late entry's missed rounds not)."
+    )
+    rounds_counted = serializers.IntegerField(
+        help_text="Of them, the rounds that total and rank count: to ranked_through_round."
+    )
     scores = serializers.DictField(
         child=serializers.IntegerField(), help_text="Pips by round number, confirmed rounds."
     )

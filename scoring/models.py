@@ -239,7 +239,10 @@ class StandingRow(models.Model):
     total = models.IntegerField()
     carried = models.IntegerField(default=0)
     rounds_won = models.PositiveSmallIntegerField()
+    # Every confirmed round the player played (not the rounds a late entry missed), and of
+    # them the rounds that `total` and `rank` count: to the stage's ranked_through mid-stage.
     rounds_played = models.PositiveSmallIntegerField()
+    rounds_counted = models.PositiveSmallIntegerField(default=0, db_default=0)
     scores = models.JSONField(help_text=_("{round_no: pips} of the confirmed rounds."))
     tied = models.BooleanField(default=False)
     table_tied = models.BooleanField(default=False)

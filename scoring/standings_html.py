@@ -185,9 +185,16 @@ def _draw(
         expected=meta.results_expected,
     )
     pages = page_count(len(rows))
+    called = time_called.called_clock(stage) is not None
 
     def drawn(number: int | None, part: list[dict]) -> tuple[str, int | None, int, int]:
-        context = {"rows": part, "rounds": rounds, "decided": decided}
+        context = {
+            "rows": part,
+            "rounds": rounds,
+            "decided": decided,
+            "through": meta.ranked_through,
+            "called": called,
+        }
         return render_to_string("scoring/_standings_table.html", context), number, pages, len(rows)
 
     wanted = range(1, pages + 1) if asked is None else [n and min(n, pages) for n in asked]
@@ -235,6 +242,12 @@ def _in_page_language(payload: dict[str, Any] | None) -> dict[str, Any] | None:
     return {**payload, "rows": rows}
 
 
+def _provisional(scores: dict[str, int], through: int) -> int | None:
+    """The pips of the rounds a line shows but the total does not count yet; None for none."""
+    later = [pips for round_no, pips in scores.items() if int(round_no) > through]
+    return sum(later) if later else None
+
+
 def _display_rows(tournament, stage, payload, rounds, *, through: int) -> list[dict]:
     """Each row with its round cells and links ready: the template then loops once per row, not
     once per score per round cell (the render was most of the page's time at 500 players)."""
@@ -248,6 +261,8 @@ def _display_rows(tournament, stage, payload, rounds, *, through: int) -> list[d
             # Each round's pips, and whether it is one the ranking does not count yet (a round
             # some table has still to report: shown, provisional).
             "cells": [(row["scores"].get(str(n)), n > through) for n in rounds],
+            # Their sum, beside the total where the round columns do not show (a phone).
+            "provisional": _provisional(row["scores"], through),
             "player_url": f"{player_url}{row['player']['number']}/",
             "table_url": f"{table_url}{row['table']}/" if row["table"] else None,
         }

@@ -21,6 +21,7 @@ ROW_FIELDS = (
     "carried",
     "rounds_won",
     "rounds_played",
+    "rounds_counted",
     "scores",
     "tied",
     "table_tied",
@@ -83,7 +84,8 @@ def snapshot_lines(
             row.total,
             record.carried,
             row.rounds_won,
-            row.rounds_played,
+            len(record.scores) - record.missed,  # every confirmed round played
+            row.rounds_played,  # of them, what the ranking counts (ranked through)
             record.scores,
             row.tied,
             row.table_tied,

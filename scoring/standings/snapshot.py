@@ -67,6 +67,7 @@ def standings_payload(stage: Stage, meta: StageStandings) -> dict[str, Any]:
                 "carried": row.carried,
                 "rounds_won": row.rounds_won,
                 "rounds_played": row.rounds_played,
+                "rounds_counted": row.rounds_counted,
                 "scores": row.scores,
                 "tied": row.tied,
                 "advances": row.advances,

@@ -263,7 +263,7 @@ def test_the_worker_draws_the_standings_tables_before_announcing(publisher, sett
     (players,) = seat_tables(stage, [["Ann", "Bob", "Cy"]])
     play(stage, players, 1, [0, 5, 9])
     meta = standings.rebuild_standings(stage=stage)
-    for code, header in (("en", ">Total<"), ("es", ">Total<")):
+    for code, header in (("en", ">Total after round 1<"), ("es", ">Total tras la ronda 1<")):
         with translation.override(code):
             kept = standings_html.kept(standings_html.table_cache_key(stage, meta))
         assert kept is not None and header in kept[0] and "Ann" in kept[0], code

@@ -188,6 +188,8 @@ def test_results_say_time_called_after_round_n(client, timed):
     table_one = client.get(f"/en/t/{slug}/players/{first[0].number}/").content.decode()
     assert "(counted at its table only)" in table_one and "(provisional)" not in table_one
     assert "(counted at its table only)" in home and "(provisional)" not in home
+    # Time called, the total is the stage's (its tables' own later rounds are not owed).
+    assert "Total after" not in home and "+ the rounds not counted yet" not in home
 
 
 def test_the_console_starts_pauses_and_calls_time(frozen, organiser_client, timed):

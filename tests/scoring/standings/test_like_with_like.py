@@ -38,7 +38,9 @@ def look(stage, organiser) -> tuple[dict, dict, str]:
 def like_with_like(api: dict, exported: dict, through: int) -> None:
     rows = api["rows"]
     assert api["ranked_through_round"] == through
-    assert {row["rounds_played"] for row in rows} == {through}  # everyone on the same rounds
+    assert {row["rounds_counted"] for row in rows} == {through}  # everyone on the same rounds
+    for row in rows:  # and each line says every round its player played, counted or not
+        assert row["rounds_played"] == len(row["scores"])
     for better, worse in itertools.pairwise(rows):
         assert better["total"] <= worse["total"]  # and the rank follows what it counts
     assert exported == {r["player"]["number"]: (r["rank"], r["total"]) for r in rows}
@@ -53,6 +55,11 @@ def test_tables_reporting_at_their_own_pace_are_ranked_like_with_like(stage, org
     assert {row["rank"] for row in api["rows"]} == {1}  # nobody is ahead of anybody yet
     assert "Not every table has reported round 1 yet" in page
     assert 'class="num round-col provisional">30' in page  # what table 1 has played, in grey
+    a2 = next(row for row in api["rows"] if row["player"]["name"] == "A2")
+    assert (a2["rounds_played"], a2["rounds_counted"], a2["total"]) == (1, 0, 0)
+    # A phone shows no round columns: the total says it counts nothing yet, and what it leaves.
+    assert "Total: no round counted yet" in page
+    assert '<strong>0</strong> <span class="provisional-sum">+30' in page
 
     play(stage, twos, 1, [0, 5, 6])
     api, exported, page = look(stage, organiser)
@@ -64,6 +71,10 @@ def test_tables_reporting_at_their_own_pace_are_ranked_like_with_like(stage, org
     like_with_like(api, exported, 1)
     a2 = next(row for row in api["rows"] if row["player"]["name"] == "A2")
     assert (a2["total"], a2["scores"]) == (30, {"1": 30, "2": 50})  # round 2 shown, not counted
+    assert (a2["rounds_played"], a2["rounds_counted"]) == (2, 1)
+    assert "Total after round 1" in page
+    assert '<strong>30</strong> <span class="provisional-sum">+50' in page
+    assert "+ the rounds not counted yet: they count as soon as every table has them." in page
     assert 'class="num round-col provisional">50' in page
     # Mid-stage a ✓ says who would advance as things stand, and the legend says so.
     assert "✓ would advance</span>" in page and "Who advances is decided when" in page
@@ -75,6 +86,7 @@ def test_tables_reporting_at_their_own_pace_are_ranked_like_with_like(stage, org
     like_with_like(api, exported, 3)
     assert "which every table has reported" not in page and "provisional" not in page
     assert "The rounds in grey" not in page
+    assert "provisional-sum" not in page and "Total after" not in page
     assert "✓ advances</span>" in page and "would advance" not in page
     totals = {row["player"]["name"]: row["total"] for row in api["rows"]}
     assert totals == {"A1": 0, "A2": 81, "A3": 102, "B1": 0, "B2": 7, "B3": 10}

@@ -135,6 +135,8 @@ def test_player_page_says_what_counts_would_advance_and_the_tie_break(anon, stag
     page = anon.get(f"/en/t/{stage.tournament.slug}/players/{table[0].number}/").content.decode()
     assert "Ranked on round 1, which every table has reported." in page
     assert '<td class="num provisional">10 <span class="muted">(provisional)</span>' in page
+    # The total under the rounds says what it counts: round 1's 0, not the two rounds' 10.
+    assert '<th scope="row">Total after round 1</th><td class="num"><strong>0</strong>' in page
     assert "✓ would advance" in page and "Who advances is decided when" in page
     play_beside(stage, other, 2)
     # Both rounds count now: Ann and Bob on 10, a round won each; countback, round 2: 10 to 0.
