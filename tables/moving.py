@@ -25,7 +25,7 @@ def seat_from_previous_game(
     came_from = dict(Seat.objects.filter(stage=previous).values_list("player_id", "table__number"))
     if stage.movement != Stage.Movement.MOVE:
         return seat_stage(stage=stage, by=None, seed=seed, from_tables=came_from)
-    players, _left_out = players_to_seat(stage)
+    players = players_to_seat(stage).players
     present = {player.pk for player in players}
     joining = [p.pk for p in sorted(players, key=lambda p: p.number) if p.pk not in came_from]
     numbers = sorted(orders)

@@ -3,7 +3,7 @@
 import secrets
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
@@ -42,13 +42,24 @@ class SeatingReport:
     by_rating: str = ""  # tables.by_rating.BALANCED or SEEDED when ratings seated them
     table_ratings: list[float] = field(default_factory=list)  # each table's mean rating
     unrated: int = 0  # players seated with a newcomer's rating
+    # Seated from the players (not advancers): whether only the checked-in were; None otherwise.
+    check_in_used: bool | None = None
 
 
-def players_to_seat(stage: Stage) -> tuple[list[Player], list[Player]]:
-    """(to seat, left out): the active players; once anyone is present, only those present.
-    Present is checked in, or seated at an earlier stage: the players of the first stage are
-    present at the second, whether or not anyone checked them in (a late entry is)."""
-    active = list(stage.tournament.players.exclude(status=Player.Status.WITHDRAWN))
+class ToSeat(NamedTuple):
+    players: list[Player]  # who seating seats
+    left_out: list[Player]  # active players not seated: they have not checked in
+    check_in_used: bool  # anyone has checked in (or played an earlier stage)
+
+
+def players_to_seat(stage: Stage) -> ToSeat:
+    """Who seating the stage seats: the active players; once anyone is present, only those
+    present. Present is checked in, or seated at an earlier stage: the players of the first
+    stage are present at the second, whether or not anyone checked them in (a late entry is).
+    The stage's page says which before seating, and the seating report after."""
+    active = list(
+        stage.tournament.players.exclude(status=Player.Status.WITHDRAWN).order_by("number")
+    )
     played = set(
         Seat.objects.filter(
             stage__tournament_id=stage.tournament_id, stage__order__lt=stage.order
@@ -56,8 +67,8 @@ def players_to_seat(stage: Stage) -> tuple[list[Player], list[Player]]:
     )
     present = [p for p in active if p.status == Player.Status.CHECKED_IN or p.pk in played]
     if present:
-        return present, [p for p in active if p not in present]
-    return active, []
+        return ToSeat(present, [p for p in active if p not in present], True)
+    return ToSeat(active, [], False)
 
 
 def previous_tablemates(stage: Stage) -> set[tuple[int, int]]:
@@ -167,8 +178,9 @@ def seat_stage(
             % {"stage": stage.display_name, "count": discarded}
         )
     left_out: list[Player] = []
+    check_in_used: bool | None = None
     if entrants is None:
-        players, left_out = players_to_seat(stage)
+        players, left_out, check_in_used = players_to_seat(stage)
         entrants = [seating.Entrant(id=p.pk, household=p.household) for p in players]
     seeded = any(e.rank is not None for e in entrants)
     # Advancers who fit at one table are the final, even if fewer than the usual minimum.
@@ -243,6 +255,10 @@ def seat_stage(
     stage.seating_report = {
         "players_seated": len(entrants),
         "left_out": [p.number for p in left_out],
+        # Whether seating seated the checked-in players only (anyone had checked in), and the
+        # ids of those it left out for not having checked in.
+        "check_in_used": bool(check_in_used),
+        "not_checked_in": [p.pk for p in left_out],
         "repeat_pairs": result.repeat_pairs,
         # For API clients, in the site's language, as the standings' notes; the pages show
         # the details in the reader's (seating.household_conflict_text and warning_text).
@@ -267,6 +283,7 @@ def seat_stage(
         by_rating=plan.how,
         table_ratings=rated.get("table_ratings", []),
         unrated=rated.get("unrated", 0),
+        check_in_used=check_in_used,
     )
 
 

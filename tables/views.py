@@ -68,6 +68,8 @@ def _stage_page(
         # Ratings are a club's: for a tournament no club owns, the page says why there are none.
         "no_club": None if strengths.rated(tournament) else by_rating.no_club_message(tournament),
         "results": stage.round_results.count(),
+        # Who seating would seat, said beside its button: the checked-in, or everyone.
+        "to_seat": services.players_to_seat(stage),
         "is_last": not tournament.stages.filter(order__gt=stage.order).exists(),
         # A playoff after another stage is seated by the close of that stage, with its advancers.
         "seated_by_close": stage.kind == Stage.Kind.PLAYOFF
@@ -120,6 +122,8 @@ def seat_stage(request: HttpRequest, slug: str, order: int) -> HttpResponse:
     text %= seated
     if report.by_rating == by_rating.BALANCED:
         text += " " + _("Tables balanced by rating.")
+    if report.check_in_used is False:
+        text += " " + _("Nobody had checked in, so every registered player was seated.")
     if report.discarded_results:
         discarded = ngettext(
             "%(count)s round result was discarded.",

@@ -74,6 +74,19 @@ def test_once_anyone_is_checked_in_only_checked_in_players_are_seated(
     assert seated == {1, 2, 3, 4, 5, 6}
     stage.refresh_from_db()
     assert stage.seating_report["left_out"] == [8, 9]
+    report = as_organiser.get(f"/api/v1/stages/{stage.pk}/").json()["seating_report"]
+    assert report["check_in_used"] is True
+    assert report["not_checked_in"] == [players[7].pk, players[8].pk]
+
+
+def test_while_nobody_has_checked_in_everyone_registered_is_seated_and_the_report_says_so(
+    as_organiser, tournament, stage
+):
+    add_players(tournament, 8)
+    tables = seat(as_organiser, stage, seed=3).json()
+    assert sum(len(t["seats"]) for t in tables) == 8
+    report = as_organiser.get(f"/api/v1/stages/{stage.pk}/").json()["seating_report"]
+    assert (report["check_in_used"], report["not_checked_in"]) == (False, [])
 
 
 def test_withdrawn_players_are_never_seated(as_organiser, tournament, stage):

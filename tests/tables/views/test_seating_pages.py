@@ -34,6 +34,31 @@ def test_seat_from_the_page_then_see_tables_and_pdf_link(organiser_client, tourn
     assert Seat.objects.filter(stage=stage).count() == 10
 
 
+def test_the_seat_button_says_who_will_be_seated_and_the_answer_who_was(
+    organiser_client, tournament, stage
+):
+    players = add_players(tournament, 10)
+    url = f"/t/{tournament.slug}/manage/stages/1/"
+    page = organiser_client.get(url).content.decode()
+    assert "Nobody has checked in yet: all 10 registered players will be seated." in page
+    seated = organiser_client.post(f"{url}seat/", {"seed": "4"}, follow=True).content.decode()
+    assert "Nobody had checked in, so every registered player was seated." in seated
+    # Once anyone checks in, the page says who will be left out, before anyone is.
+    organiser_client.post(f"{url}seat/", {"seed": "4"})  # (reseating a stage with no result)
+    stage.tables.all().delete()
+    stage.status = "pending"
+    stage.save(update_fields=["status"])
+    for player in players[:8]:
+        player.status = "checked_in"
+        player.save(update_fields=["status"])
+    page = organiser_client.get(url).content.decode()
+    assert "8 players are checked in and will be seated." in page
+    assert "2 players have not checked in and will be left out" in page
+    seated = organiser_client.post(f"{url}seat/", {"seed": "4"}, follow=True).content.decode()
+    assert "Nobody had checked in" not in seated
+    assert "2 players who had not checked in were left out: #9" in seated
+
+
 def test_reseat_from_the_page_warns_and_needs_the_box_ticked(organiser_client, tournament, stage):
     add_players(tournament, 6)
     organiser_client.post(f"/t/{tournament.slug}/manage/stages/1/seat/", {"seed": "1"})
