@@ -4,9 +4,11 @@ who signs in instead comes back to the invitation's page and accepts it there.)"
 
 from allauth.account.adapter import DefaultAccountAdapter
 from django.conf import settings
+from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest
 
 from accounts import invitations
+from config.client_ip import client_ip
 from tournaments.models import Staff
 from tournaments.services.staff import grant_organiser
 
@@ -29,3 +31,12 @@ class AccountAdapter(DefaultAccountAdapter):
 
     def get_signup_redirect_url(self, request: HttpRequest) -> str:
         return invitations.accept_held(request) or super().get_signup_redirect_url(request)
+
+    def get_client_ip(self, request: HttpRequest) -> str:
+        """The address allauth's rate limits count (sign-in, sign-up, password reset): the
+        client's, read as django-axes reads it (config.client_ip), not nginx's. allauth's own
+        reader (ALLAUTH_TRUSTED_PROXY_COUNT) would be a second rule for the same header."""
+        address = client_ip(request)
+        if address is None:
+            raise PermissionDenied("Unable to determine client IP address")
+        return address

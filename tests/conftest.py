@@ -55,6 +55,29 @@ def cache_of_this_test() -> None:
             alias_cache.clear()
 
 
+@pytest.fixture(autouse=True)
+def a_minute_of_sign_ins_of_its_own() -> None:
+    """allauth lets 30 sign-ins a minute come from one address (its "login" rate limit, kept in
+    the cache, for the sign-in page and the API's token endpoint together): the tests sign in
+    from 127.0.0.1, the browser tests a new official each, far more often than that, and the
+    suite's later tests got 429s. Each test starts with allauth's counters empty, as if a
+    minute had passed. (With Redis, its keys; in-process caches are emptied for every test
+    already: cache_of_this_test.)"""
+    from django.core.cache import cache
+
+    client = getattr(getattr(cache, "_cache", None), "get_client", None)
+    if client is None:
+        return
+    pattern = cache.make_key("allauth:rl:*")
+    try:
+        redis = client(None, write=True)
+        for key in redis.scan_iter(match=pattern, count=1000):
+            redis.delete(key)
+    except Exception as error:  # Redis down: the tests that need it say so themselves
+        if os.environ.get("ROUNDHOUSE_REQUIRE_SERVICES") == "1":
+            raise AssertionError(f"could not clear allauth's rate limits: {error}") from error
+
+
 @pytest.fixture
 def require_postgres() -> None:
     if connection.vendor != "postgresql":

@@ -1,5 +1,6 @@
 """The v1 API of tournaments, staff, players and stages (shared/API.md)."""
 
+from allauth.core import ratelimit
 from django.conf import settings
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -15,7 +16,7 @@ from rest_framework import serializers, status
 from rest_framework.authtoken.models import Token
 from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.authtoken.views import ObtainAuthToken
-from rest_framework.exceptions import PermissionDenied
+from rest_framework.exceptions import PermissionDenied, Throttled
 from rest_framework.parsers import MultiPartParser
 from rest_framework.permissions import AllowAny, IsAuthenticated, IsAuthenticatedOrReadOnly
 from rest_framework.request import Request
@@ -467,7 +468,9 @@ class StageDetailApi(APIView):
         429: OpenApiResponse(
             {"$ref": "#/components/schemas/Error"},
             "Too many failed sign-ins for this username from this address: wait the "
-            "Retry-After header's seconds.",
+            "Retry-After header's seconds. Or too many sign-ins from this address, whatever the "
+            "usernames, here and on the sign-in page together (the sign-in page's limit, 30 a "
+            "minute): wait a minute. The address is the client's, as the proxy in front saw it.",
         ),
     },
     parameters=[
@@ -489,6 +492,10 @@ class ObtainTokenApi(ObtainAuthToken):
     parser_classes = APIView.parser_classes
 
     def post(self, request: Request, *args, **kwargs) -> Response:
+        # The sign-in page's limit by address (allauth's "login" rate), counted together with it:
+        # a second door for signing in is not a second allowance for guessing.
+        if not ratelimit.consume(request._request, action="login"):
+            raise Throttled()
         serializer = self.get_serializer(data=request.data)
         if not serializer.is_valid():
             if getattr(request, "axes_locked_out", False):  # set by django-axes

@@ -40,28 +40,6 @@ def browser():
         browser.close()
 
 
-@pytest.fixture(autouse=True)
-def a_minute_of_sign_ins_of_its_own() -> None:
-    """allauth lets 30 sign-ins a minute come from one address (its "login" rate limit, kept in
-    the cache): the browser tests sign in from 127.0.0.1, a new official each, far more often
-    than that, and the suite's later tests got 429s. Each test starts with allauth's counters
-    empty, as if a minute had passed. (With Redis, its keys; in-process caches are emptied for
-    every test already: tests/conftest.py.)"""
-    from django.core.cache import cache
-
-    client = getattr(getattr(cache, "_cache", None), "get_client", None)
-    if client is None:
-        return
-    pattern = cache.make_key("allauth:rl:*")
-    try:
-        redis = client(None, write=True)
-        for key in redis.scan_iter(match=pattern, count=1000):
-            redis.delete(key)
-    except Exception as error:  # Redis down: the tests that need it say so themselves
-        if os.environ.get("ROUNDHOUSE_REQUIRE_SERVICES") == "1":
-            raise AssertionError(f"could not clear allauth's rate limits: {error}") from error
-
-
 @pytest.fixture
 def new_page(browser, live_server) -> Iterator:
     """Pages at a viewport size; any Content-Security-Policy violation fails the test."""

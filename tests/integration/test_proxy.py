@@ -46,9 +46,13 @@ def fetch(
     method: str = "GET",
     headers: dict[str, str] | None = None,
     body: bytes | None = None,
+    source: str = "127.0.0.1",
 ) -> Answer:
-    """One request to nginx as a phone makes it: no token, no redirects followed, every header."""
-    connection = http.client.HTTPConnection("127.0.0.1", stack.nginx_port, timeout=15)
+    """One request to nginx as a phone makes it: no token, no redirects followed, every header;
+    from the loopback address `source` (127.0.0.2, ...: another client, as nginx sees it)."""
+    connection = http.client.HTTPConnection(
+        "127.0.0.1", stack.nginx_port, timeout=15, source_address=(source, 0)
+    )
     try:
         connection.request(
             method, path, body=body, headers={"Accept": "application/json", **(headers or {})}
