@@ -11,9 +11,11 @@ import functools
 import hashlib
 import re
 from collections.abc import Callable
+from types import SimpleNamespace
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.utils import translation
 from django.utils.cache import cc_delim_re, patch_cache_control, patch_vary_headers
 from django.utils.text import compress_string
 
@@ -29,7 +31,26 @@ VERSION_PARAMETER = "v"
 # these pages (no CSRF token, nothing of a session), so compression reveals nothing (BREACH).
 GZIP_MIN_BYTES = 1024
 GZIP_SUFFIX = "+gzip"
-_ACCEPTS_GZIP = re.compile(r"\bgzip\b")
+# One coding of Accept-Encoding naming gzip, with its weight if any (RFC 9110, 12.5.3).
+_GZIP_CODING = re.compile(r"\s*(?:x-)?gzip\s*(?:;\s*q\s*=\s*(?P<q>[0-9.]*)\s*)?", re.IGNORECASE)
+
+
+def accepts_gzip(accept_encoding: str) -> bool:
+    """Whether a browser sending this Accept-Encoding takes gzip: it names gzip with no weight,
+    or a weight above 0 ("gzip", "gzip, deflate, br", "GZIP;q=0.5"); never "gzip;q=0", which
+    refuses it. (Django's GZipMiddleware looks for the word alone.)"""
+    for coding in accept_encoding.split(","):
+        named = _GZIP_CODING.fullmatch(coding)
+        if named is not None:
+            weight = named["q"]
+            if weight is None:
+                return True
+            try:
+                return float(weight) > 0
+            except ValueError:  # a weight that is no number: not a yes
+                return False
+    return False
+
 
 # What a public page may vary on: the HTMX fragment and the whole page share an address (and a
 # big page is compressed or not, below). Cookie (the session) and Accept-Language (the language
@@ -140,7 +161,7 @@ class SharedCacheMiddleware:
             etag, response = unchanged["ETag"], unchanged
         elif response.status_code == 304:
             etag = response["ETag"]  # the view's, naming the copy held
-        elif "Accept-Encoding" in response.get("Vary", "") and _ACCEPTS_GZIP.search(
+        elif "Accept-Encoding" in response.get("Vary", "") and accepts_gzip(
             request.headers.get("Accept-Encoding", "")
         ):
             response.content = compress_string(response.content)
@@ -151,3 +172,25 @@ class SharedCacheMiddleware:
         if "Cache-Control" in response:  # a view's 304 (not_modified): this says how long
             del response["Cache-Control"]
         return shared(response, etag, versioned=VERSION_PARAMETER in request.GET)
+
+
+class ApiLanguageMiddleware:
+    """The API's language for a client without a session: its Accept-Language alone, never the
+    django_language cookie. The API's addresses carry no language, so a public answer there (the
+    standings) is kept by nginx under Accept-Language (its cache key) and says Vary:
+    Accept-Language; had the cookie chosen the language, the copy kept for one reader's cookie
+    would be served to every reader of that Accept-Language. A signed-in person (a session) keeps
+    the language they chose: their answers are never shared. Sits right after LocaleMiddleware,
+    which chose from the cookie first."""
+
+    def __init__(self, get_response) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if request.path_info.startswith("/api/") and not _has_session(request):
+            # Django's own choice from the headers, as if no cookie had been sent.
+            headers_only = SimpleNamespace(COOKIES={}, META=request.META)
+            language = translation.get_language_from_request(headers_only)
+            translation.activate(language)
+            request.LANGUAGE_CODE = translation.get_language()
+        return self.get_response(request)

@@ -69,6 +69,8 @@ MIDDLEWARE = [
     "config.http_cache.SharedCacheMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    # The API's public answers in the language of Accept-Language, never the cookie's.
+    "config.http_cache.ApiLanguageMiddleware",
     "config.middleware.ApiBodyLimitMiddleware",  # 413 in the API's shape, in the reader's language
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",

@@ -3,6 +3,7 @@
 snapshot in the reader's language, and a 304 while it has not changed."""
 
 import pytest
+from django.test import Client
 
 from scoring import standings
 from tests import factories
@@ -53,3 +54,29 @@ def test_each_language_is_its_own_version(anon, seated):
     spanish = anon.get(url, HTTP_ACCEPT_LANGUAGE="es", HTTP_IF_NONE_MATCH=english["ETag"])
     assert spanish.status_code == 200 and spanish["ETag"] != english["ETag"]
     assert "Accept-Language" in spanish["Vary"]
+
+
+def test_the_language_cookie_chooses_the_language_of_a_signed_in_persons_answers_only(
+    seated, organiser
+):
+    """nginx keeps the public answer under its URL and Accept-Language: a copy in one reader's
+    cookie's language would go to every reader of that Accept-Language."""
+    stage, _ = seated
+    url = f"/api/v1/stages/{stage.pk}/standings/"
+    plain = Client().get(url, HTTP_ACCEPT_LANGUAGE="en")
+    with_cookie = Client(headers={"Cookie": "django_language=es"})
+    answer = with_cookie.get(url, HTTP_ACCEPT_LANGUAGE="en")
+    assert answer.status_code == 200 and "public" in answer["Cache-Control"]
+    assert answer["Content-Language"] == plain["Content-Language"] == "en"
+    assert answer["ETag"] == plain["ETag"] and answer.content == plain.content
+    assert "Accept-Language" in answer["Vary"]
+    spanish = Client().get(url, HTTP_ACCEPT_LANGUAGE="es")
+    assert spanish["Content-Language"] == "es" and spanish["ETag"] != plain["ETag"]
+    # Signed in (never a shared copy), the language they chose.
+    signed_in = Client()
+    signed_in.force_login(organiser)
+    signed_in.cookies["django_language"] = "es"
+    theirs = signed_in.get(url, HTTP_ACCEPT_LANGUAGE="en")
+    assert theirs.status_code == 200 and theirs["Content-Language"] == "es"
+    missing = signed_in.get("/api/v1/stages/0/standings/", HTTP_ACCEPT_LANGUAGE="en")
+    assert missing.status_code == 404 and missing["Content-Language"] == "es"

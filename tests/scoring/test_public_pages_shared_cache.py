@@ -107,6 +107,26 @@ def test_a_browser_that_takes_gzip_gets_the_page_compressed_with_its_own_strong_
         assert directives(again) >= SHARED and "accept-encoding" in vary(again)
 
 
+@pytest.mark.parametrize(
+    "accepts", ["gzip;q=0, identity", "identity, GZIP ; q=0.000", "deflate, x-gzip;q=0", "br"]
+)
+def test_a_browser_that_refuses_gzip_gets_the_page_uncompressed(seated, accepts):
+    stage, _ = seated
+    url = f"/en/t/{stage.tournament.slug}/"
+    plain = Client().get(url, HTTP_HX_REQUEST="true")
+    refused = Client().get(url, HTTP_HX_REQUEST="true", HTTP_ACCEPT_ENCODING=accepts)
+    assert "Content-Encoding" not in refused and refused.content == plain.content
+    assert refused["ETag"] == plain["ETag"]
+
+
+@pytest.mark.parametrize("accepts", ["GZIP;q=0.5", "identity;q=0, gzip;q=1", "deflate, gzip"])
+def test_a_browser_that_weighs_gzip_above_zero_still_gets_it(seated, accepts):
+    stage, _ = seated
+    url = f"/en/t/{stage.tournament.slug}/"
+    packed = Client().get(url, HTTP_HX_REQUEST="true", HTTP_ACCEPT_ENCODING=accepts)
+    assert packed["Content-Encoding"] == "gzip"
+
+
 def test_a_page_without_a_version_of_its_own_is_compressed_too(seated):
     stage, _ = seated
     url = f"/en/t/{stage.tournament.slug}/how-it-works/"
