@@ -3,12 +3,15 @@
 who signs in instead comes back to the invitation's page and accepts it there.)"""
 
 from allauth.account.adapter import DefaultAccountAdapter
+from allauth.core import context as allauth_context
 from django.conf import settings
+from django.contrib.sites.requests import RequestSite
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest
 
 from accounts import invitations
 from config.client_ip import client_ip
+from tournaments.links import absolute_url, site_host
 from tournaments.models import Staff
 from tournaments.services.staff import grant_organiser
 
@@ -28,6 +31,24 @@ class AccountAdapter(DefaultAccountAdapter):
         if invitation is None or invitation.role == Staff.Role.ORGANISER:
             grant_organiser(user)
         return user
+
+    def send_mail(self, template_prefix: str, email: str, context: dict) -> None:
+        """Every account mail (password reset, address confirmation, unknown account) names the
+        site's public address, never the Host of the request that asked for it: allauth builds
+        each link with request.build_absolute_uri and the site's name from the Host."""
+        request = allauth_context.request
+        if request is not None and settings.PUBLIC_URL:
+            own = f"{request.scheme}://{request.get_host()}/"
+            context = {
+                key: absolute_url(request, value)
+                if isinstance(value, str) and value.startswith(own)
+                else value
+                for key, value in context.items()
+            }
+            site = RequestSite(request)
+            site.domain = site.name = site_host(request)
+            context["current_site"] = site
+        super().send_mail(template_prefix, email, context)
 
     def get_signup_redirect_url(self, request: HttpRequest) -> str:
         return invitations.accept_held(request) or super().get_signup_redirect_url(request)

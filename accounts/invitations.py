@@ -6,6 +6,7 @@ from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
+from tournaments.links import absolute_url
 from tournaments.models import Invitation, Staff
 from tournaments.services.staff import InvitationUnusable, accept_invitation
 
@@ -60,4 +61,4 @@ def accept_held(request: HttpRequest) -> str | None:
 
 def invitation_url(request: HttpRequest, invitation: Invitation) -> str:
     """The invitation's link, whole (for a mail, a QR code or the Staff page)."""
-    return request.build_absolute_uri(reverse("join", kwargs={"key": invitation.key}))
+    return absolute_url(request, reverse("join", kwargs={"key": invitation.key}))

@@ -5,8 +5,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.http import Http404
+from django.db import OperationalError
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404
+from django.template import loader
 from django.utils.translation import gettext_lazy as _
 from rest_framework import exceptions
 from rest_framework.response import Response
@@ -98,7 +100,31 @@ def _django_errors(error: DjangoValidationError) -> dict[str, list[str]]:
 JSON_POSITION = re.compile(r"line (\d+) column (\d+)")
 
 
-def exception_handler(exc: Exception, context: dict) -> Response | None:
+# A database that did not answer in time (settings.DATABASES: connect, statement and lock
+# timeouts) or not at all: the request may be sent again in a few seconds.
+DATABASE_RETRY_SECONDS = 5
+DATABASE_BUSY = _("The database is not answering in time: try again in a few seconds.")
+
+
+def database_unavailable(request: HttpRequest, error: BaseException | None) -> HttpResponse | None:
+    """The 503 for a database error that a later try may not meet (OperationalError: a timeout,
+    a lock not granted, a connection refused): the API's error shape under /api/, the site's
+    503 page elsewhere, both with Retry-After. None for any other error."""
+    if not isinstance(error, OperationalError):
+        return None
+    if request.path.startswith("/api/"):
+        response = JsonResponse({"detail": str(DATABASE_BUSY)}, status=503)
+    else:
+        page = loader.render_to_string("503.html", {"retry_seconds": DATABASE_RETRY_SECONDS})
+        response = HttpResponse(page, status=503)
+    response["Retry-After"] = str(DATABASE_RETRY_SECONDS)
+    return response
+
+
+def exception_handler(exc: Exception, context: dict) -> HttpResponse | None:
+    if (busy := database_unavailable(context["request"], exc)) is not None:
+        set_rollback()
+        return busy
     if isinstance(exc, DjangoValidationError):
         return Response(_django_errors(exc), status=400)
     if isinstance(exc, Refused):

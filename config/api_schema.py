@@ -65,6 +65,11 @@ BY_SHAPE = {
         "import's limit is a 400 naming the file's size.)",
     ),
     "415": ("Error", "The body's Content-Type is not one this operation reads."),
+    "503": (
+        "Error",
+        "The database did not answer in time; nothing was changed. Send it again after "
+        "Retry-After seconds.",
+    ),
 }
 ANONYMOUS: dict = {}  # the security requirement that needs no credentials
 
@@ -85,7 +90,8 @@ def declare_answers(result: dict, generator: Any, request: Any, public: bool) ->
     """drf-spectacular postprocessing hook: every operation gets the error answers its shape
     allows, with their bodies. A token that is not valid is a 401 wherever one is sent (also on
     the public reads); an operation that needs a role is a 403 for a user without it; a path
-    parameter, a 404; a change, a 409 when the state forbids it; a body, a 400, a 413 and a 415."""
+    parameter, a 404; a change, a 409 when the state forbids it; a body, a 400, a 413 and a
+    415; and any, a 503 when the database does not answer in time."""
     schemas = result.setdefault("components", {}).setdefault("schemas", {})
     schemas.update(COMPONENTS)
     for name, schema in schemas.items():
@@ -99,7 +105,7 @@ def declare_answers(result: dict, generator: Any, request: Any, public: bool) ->
         for method, operation in operations.items():
             security = operation.get("security", [])
             credentials = any(requirement != ANONYMOUS for requirement in security)
-            codes = []
+            codes = ["503"]  # a database that does not answer in time (config/api.py)
             if credentials:  # a token that is not valid is refused wherever it is sent
                 codes.append("401")
             if ANONYMOUS not in security:

@@ -1,6 +1,8 @@
-"""Deployment checks of our own: `check --deploy` refuses the development secret in production."""
+"""Deployment checks of our own: `check --deploy` refuses the development secret, and a
+production without its public address."""
 
 from django.conf import settings
+from django.core import checks
 from django.core.checks import Error, Tags, register
 
 
@@ -12,6 +14,21 @@ def development_secret_key(app_configs, **kwargs) -> list[Error]:
                 "DJANGO_SECRET_KEY is the development key.",
                 hint="Set DJANGO_SECRET_KEY to a long random value (see deploy/env.example).",
                 id="roundhouse.E001",
+            )
+        ]
+    return []
+
+
+@register(Tags.security, deploy=True)
+def public_url_set(app_configs, **kwargs) -> list[checks.Warning]:
+    if not settings.PUBLIC_URL:
+        return [
+            checks.Warning(
+                "ROUNDHOUSE_PUBLIC_URL is not set: links in pages and mails would name whatever "
+                "host a request says, and a shared cache would keep them.",
+                hint="Set ROUNDHOUSE_PUBLIC_URL to the site's address, e.g. "
+                "https://roundhouse.example.org (see deploy/env.example).",
+                id="roundhouse.W001",
             )
         ]
     return []

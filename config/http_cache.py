@@ -174,6 +174,10 @@ class SharedCacheMiddleware:
         return shared(response, etag, versioned=VERSION_PARAMETER in request.GET)
 
 
+# The API's addresses: no language in them, and every answer there either public data or private.
+API_PREFIX = "/api/"
+
+
 class ApiLanguageMiddleware:
     """The API's language for a client without a session: its Accept-Language alone, never the
     django_language cookie. The API's addresses carry no language, so a public answer there (the
@@ -187,10 +191,28 @@ class ApiLanguageMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        if request.path_info.startswith("/api/") and not _has_session(request):
+        if request.path_info.startswith(API_PREFIX) and not _has_session(request):
             # Django's own choice from the headers, as if no cookie had been sent.
             headers_only = SimpleNamespace(COOKIES={}, META=request.META)
             language = translation.get_language_from_request(headers_only)
             translation.activate(language)
             request.LANGUAGE_CODE = translation.get_language()
         return self.get_response(request)
+
+
+class PrivateApiMiddleware:
+    """Every API answer that is not public data (shared() above: the standings) says
+    `private, no-store`: a club's roster with its contact details, an invitation's live link, a
+    round not confirmed yet is kept by no cache in front and by no browser's disk. Its ETag
+    stays: a tablet sends it back in If-Match, which needs nothing stored."""
+
+    def __init__(self, get_response) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if request.path.startswith(API_PREFIX) and "public" not in cc_delim_re.split(
+            response.get("Cache-Control", "").lower()
+        ):
+            response["Cache-Control"] = "private, no-store"
+        return response

@@ -7,6 +7,7 @@ DATABASE_URL, REDIS_URL and CELERY_BROKER_URL switch on PostgreSQL, the Redis ca
 import os
 from datetime import timedelta
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import dj_database_url
 import environ
@@ -29,8 +30,22 @@ def env_list(name: str, default: str) -> list[str]:
 DEV_SECRET_KEY = "roundhouse-dev-only-secret-key-never-use-in-production-0123456789"
 SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", DEV_SECRET_KEY)
 DEBUG = env_bool("DJANGO_DEBUG", default=True)
-ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
-CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", "")
+# The site's public address, scheme and host (https://roundhouse.example.org): every absolute
+# link in pages, mails, QR codes, PDFs and the live push is built on it (tournaments/links.py),
+# never on the request's Host, which a client chooses and a shared cache keeps. It is also the
+# default of the allowed hosts and trusted origins below. Empty (make run, tests): links follow
+# the request; the deploy check refuses that in production (config/checks.py).
+PUBLIC_URL = os.environ.get("ROUNDHOUSE_PUBLIC_URL", "").strip().rstrip("/")
+_public = urlsplit(PUBLIC_URL)
+if PUBLIC_URL and (_public.scheme not in {"http", "https"} or not _public.hostname or _public.path):
+    raise ValueError(
+        f"ROUNDHOUSE_PUBLIC_URL is a scheme and a host (https://roundhouse.example.org), "
+        f"not {PUBLIC_URL!r}"
+    )
+ALLOWED_HOSTS = env_list(
+    "DJANGO_ALLOWED_HOSTS", _public.hostname or "127.0.0.1,localhost,testserver"
+)
+CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", PUBLIC_URL)
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -61,6 +76,8 @@ FORM_RENDERER = "config.forms.FormRenderer"
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # An API answer that is not public data: private, no-store (config/http_cache.py).
+    "config.http_cache.PrivateApiMiddleware",
     # A public request that waited too long behind others is answered 503 at once, before
     # anything else is spent on it (config/queue_limit.py).
     "config.queue_limit.PublicQueueLimitMiddleware",
@@ -155,6 +172,20 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # A stalled or locked database fails a request in seconds, below gunicorn's 30 s timeout
+    # (which would kill the worker, and nginx answer its own 504 page): the API answers 503 in
+    # its shape with Retry-After, a page the site's 503 (config/api.py). Seconds; 0: no limit.
+    DATABASES["default"]["OPTIONS"] = {
+        "connect_timeout": int(os.environ.get("DJANGO_DB_CONNECT_TIMEOUT", "5")),
+        "options": " ".join(
+            f"-c {name}={int(float(os.environ.get(variable, default)) * 1000)}"
+            for name, variable, default in (
+                ("statement_timeout", "DJANGO_DB_STATEMENT_TIMEOUT", "20"),
+                ("lock_timeout", "DJANGO_DB_LOCK_TIMEOUT", "10"),
+            )
+        ),
+    }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # SQLite waits for a writer instead of failing at once when two requests write together.
     DATABASES["default"]["OPTIONS"] = {"timeout": 20, "transaction_mode": "IMMEDIATE"}
@@ -209,8 +240,9 @@ PUBLIC_QUEUE_LIMIT_SECONDS = float(os.environ.get("PUBLIC_QUEUE_LIMIT_SECONDS", 
 LIVE_PUBLISH_URL = os.environ.get("LIVE_PUBLISH_URL", "")
 # The scheme and host the phones reach nginx at (e.g. https://roundhouse.example.org): the
 # standings at a new version are fetched through nginx under it, so that they are in its cache
-# before the pages hear of them. Empty: not warmed (the first phone's request fetches them).
-LIVE_PUBLIC_ORIGIN = os.environ.get("LIVE_PUBLIC_ORIGIN", "")
+# before the pages hear of them. Unset: the public address (PUBLIC_URL); empty: not warmed (the
+# first phone's request fetches them).
+LIVE_PUBLIC_ORIGIN = os.environ.get("LIVE_PUBLIC_ORIGIN", PUBLIC_URL)
 
 # Sessions live in the database, so a Redis restart logs nobody out.
 SESSION_ENGINE = "django.contrib.sessions.backends.db"
@@ -285,6 +317,11 @@ FILE_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
 SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", default=False)
 SESSION_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", default=not DEBUG)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+# The language cookie as the session's: HTTPS only, not sent with another site's requests, and
+# out of scripts' reach (none reads it: the language is in the address or the form).
+LANGUAGE_COOKIE_SECURE = SESSION_COOKIE_SECURE
+LANGUAGE_COOKIE_SAMESITE = SESSION_COOKIE_SAMESITE = "Lax"
+LANGUAGE_COOKIE_HTTPONLY = True
 SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", "0"))
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_HSTS_INCLUDE_SUBDOMAINS", default=False)
 SECURE_HSTS_PRELOAD = env_bool("DJANGO_HSTS_PRELOAD", default=False)
@@ -316,7 +353,10 @@ REST_FRAMEWORK = {
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Roundhouse API",
-    "DESCRIPTION": "Mexican Train dominoes tournaments: players, stages, seating, round results.",
+    "DESCRIPTION": "Mexican Train dominoes tournaments: players, stages, seating, round results. "
+    "Public data (the standings) is marked `Cache-Control: public` for a shared cache; every other "
+    "answer says `private, no-store` (its ETag still serves If-Match). A database that does not "
+    "answer in time is a 503 with Retry-After, on any operation.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",  # served from here, not a CDN (the CSP allows only this site)

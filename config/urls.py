@@ -57,4 +57,17 @@ def not_found(request, exception=None):
     return page_not_found(request, exception)
 
 
+def server_error(request):
+    """500, or 503 when the database did not answer in time (config/api.py: JSON under /api/,
+    the site's 503 page elsewhere): a request that failed outside the API's own handler."""
+    import sys
+
+    from django.views.defaults import server_error as site_error
+
+    from config.api import database_unavailable
+
+    return database_unavailable(request, sys.exc_info()[1]) or site_error(request)
+
+
 handler404 = not_found
+handler500 = server_error

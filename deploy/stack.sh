@@ -20,8 +20,10 @@
 # STACK_CACHE_DB=3), STACK_QUEUE (roundhouse-stack), STACK_START_TIMEOUT (90), STACK_STOP_TIMEOUT
 # (20), WORKER_NICE (10: the Celery workers' niceness), NCHAN_MODULE (Debian's
 # ngx_nchan_module.so: live push to the pages when it is there; set it empty for none); and,
-# passed to the app when set, PUBLIC_MAX_AGE, PUBLIC_STALE_SECONDS and PUBLIC_QUEUE_LIMIT_SECONDS
-# (config/settings.py's defaults otherwise).
+# passed to the app when set, ROUNDHOUSE_PUBLIC_URL (http://127.0.0.1:$NGINX_PORT), PUBLIC_MAX_AGE,
+# PUBLIC_STALE_SECONDS, PUBLIC_QUEUE_LIMIT_SECONDS, DJANGO_DB_CONNECT_TIMEOUT,
+# DJANGO_DB_STATEMENT_TIMEOUT, DJANGO_DB_LOCK_TIMEOUT and EMAIL_URL (config/settings.py's
+# defaults otherwise).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -159,6 +161,7 @@ write_nginx_conf() {
     STATIC_ROOT="$STATIC_ROOT" \
     NGINX_STATE="$STACK_DIR" NGINX_ACCESS_LOG="$STACK_DIR/nginx-access.log" \
     NCHAN_LOAD="$NCHAN_LOAD" LIVE_PUBLISH_ALLOW="allow 127.0.0.1;" \
+    SERVER_NAMES="127.0.0.1 localhost" \
     "$PY" - "$NGINX_TEMPLATE" "$STACK_DIR/nginx.conf" <<'PY'
 import os
 import re
@@ -166,7 +169,7 @@ import sys
 
 names = (
     "NGINX_PORT", "UPSTREAM", "STAFF_UPSTREAM", "STATIC_ROOT", "NGINX_STATE", "NGINX_ACCESS_LOG",
-    "NCHAN_LOAD", "LIVE_PUBLISH_ALLOW",
+    "NCHAN_LOAD", "LIVE_PUBLISH_ALLOW", "SERVER_NAMES",
 )
 template = open(sys.argv[1], encoding="utf-8").read()
 if not os.environ["NCHAN_LOAD"]:  # no nchan: its locations would not pass nginx -t
@@ -234,6 +237,8 @@ DJANGO_SETTINGS_MODULE=config.settings
 PYTHONUNBUFFERED=1
 DJANGO_SECRET_KEY=$(<"$SECRET_FILE")
 DJANGO_DEBUG=0
+# The site's address, on which every link in pages and mails is built (never a request's Host).
+ROUNDHOUSE_PUBLIC_URL=${ROUNDHOUSE_PUBLIC_URL:-http://127.0.0.1:$NGINX_PORT}
 DJANGO_ALLOWED_HOSTS=127.0.0.1,localhost
 DJANGO_CSRF_TRUSTED_ORIGINS=http://127.0.0.1:$NGINX_PORT,http://localhost:$NGINX_PORT,http://127.0.0.1:$PORT,http://localhost:$PORT
 DATABASE_URL=$STACK_PG_URL/$STACK_DB
@@ -268,6 +273,12 @@ WEB_CONCURRENCY=${WEB_CONCURRENCY:-2}
 ${PUBLIC_MAX_AGE:+PUBLIC_MAX_AGE=$PUBLIC_MAX_AGE}
 ${PUBLIC_STALE_SECONDS:+PUBLIC_STALE_SECONDS=$PUBLIC_STALE_SECONDS}
 ${PUBLIC_QUEUE_LIMIT_SECONDS:+PUBLIC_QUEUE_LIMIT_SECONDS=$PUBLIC_QUEUE_LIMIT_SECONDS}
+# The database's timeouts (config/settings.py's unless set here), and where mail goes (the log
+# unless set).
+${DJANGO_DB_CONNECT_TIMEOUT:+DJANGO_DB_CONNECT_TIMEOUT=$DJANGO_DB_CONNECT_TIMEOUT}
+${DJANGO_DB_STATEMENT_TIMEOUT:+DJANGO_DB_STATEMENT_TIMEOUT=$DJANGO_DB_STATEMENT_TIMEOUT}
+${DJANGO_DB_LOCK_TIMEOUT:+DJANGO_DB_LOCK_TIMEOUT=$DJANGO_DB_LOCK_TIMEOUT}
+${EMAIL_URL:+EMAIL_URL=$EMAIL_URL}
 EOF
   )
 }

@@ -16,6 +16,7 @@ from config.api_schema import refused
 from tables import selectors, services
 from tables.models import Seat
 from tournaments.api import PlayerSerializer
+from tournaments.links import absolute_url
 from tournaments.models import Invitation, Player, Staff, Stage
 from tournaments.permissions import is_organiser, require_organiser, require_staff
 
@@ -167,13 +168,11 @@ class TableCardsApi(APIView):
 
         pdf = cards.stage_cards_pdf(
             stage,
-            entry_url=lambda table: request.build_absolute_uri(
-                f"/t/{stage.tournament.slug}/enter/{table.pk}/"
+            entry_url=lambda table: absolute_url(
+                request, f"/t/{stage.tournament.slug}/enter/{table.pk}/"
             ),
             # Organisers print the officials' invitations with the cards; officials do not.
-            invitations=[
-                (request.build_absolute_uri(reverse("join", args=[i.key])), i) for i in pending
-            ]
+            invitations=[(absolute_url(request, reverse("join", args=[i.key])), i) for i in pending]
             if is_organiser(request.user, stage.tournament)
             else [],
         )

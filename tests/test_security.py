@@ -180,6 +180,7 @@ PRODUCTION = {
     "DJANGO_HSTS_PRELOAD": "1",
     "DJANGO_SECURE_SSL_REDIRECT": "1",
     "DJANGO_ALLOWED_HOSTS": "rally.example.org",
+    "ROUNDHOUSE_PUBLIC_URL": "https://rally.example.org",
 }
 
 
@@ -193,6 +194,16 @@ def test_deploy_check_refuses_the_development_secret_and_debug():
     done = deploy_check(**{**PRODUCTION, "DJANGO_DEBUG": "1"})
     assert done.returncode != 0
     assert "roundhouse.E001" in done.stderr and "security.W018" in done.stderr
+
+
+def test_deploy_check_refuses_a_production_without_its_public_address():
+    """Links would otherwise name whatever Host a request says (and nginx keep them)."""
+    production = {
+        name: value for name, value in PRODUCTION.items() if name != "ROUNDHOUSE_PUBLIC_URL"
+    }
+    done = deploy_check(**production, DJANGO_SECRET_KEY=secrets.token_urlsafe(64))
+    assert done.returncode != 0
+    assert "roundhouse.W001" in done.stderr
 
 
 def test_an_oversized_request_body_is_refused_and_stores_nothing(as_organiser, tournament):

@@ -9,6 +9,7 @@ from django.shortcuts import get_object_or_404, render
 from scoring import clock, games, selectors, standings, time_called
 from scoring.divisions import podium
 from scoring.models import RoundResult
+from tournaments.links import site_host
 from tournaments.models import Stage, Tournament
 
 # The projector shows a page of 30 players, in two columns of 15 that fit a screen's height, and
@@ -70,6 +71,9 @@ def screen(request: HttpRequest, slug: str) -> HttpResponse:
         "podium": placings,
         "clock": timer,
         "time_called": called,
+        # The address the hall types from the screen: the site's, never the request's Host
+        # (this page is kept by nginx and shown to everyone after).
+        "site_host": site_host(request),
     }
     partial = bool(getattr(request, "htmx", False))
     return render(request, "scoring/_screen.html" if partial else "scoring/screen.html", context)
