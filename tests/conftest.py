@@ -7,11 +7,17 @@ from urllib.parse import urlparse
 
 import pytest
 from django.db import connection
+from hypothesis import settings as hypothesis_settings
 from rest_framework.test import APIClient
 
 from tests import factories
 
 REQUIRE_SERVICES = os.environ.get("ROUNDHOUSE_REQUIRE_SERVICES") == "1"
+
+# Property tests check rules, not speed (speed is bench/'s): no per-example deadline, which a
+# machine busy with other work (two cores shared with a browser test, say) exceeds by chance.
+hypothesis_settings.register_profile("roundhouse", deadline=None)
+hypothesis_settings.load_profile("roundhouse")
 
 
 def services_missing(reason: str) -> None:
