@@ -191,6 +191,7 @@ def seat_stage(
         if arranged is not None
         else rating_plan(stage, entrants, seeded=seeded)
     )
+    earlier = previous_tablemates(stage)
     try:
         if arranged is not None:  # tables made already (tables.moving): written as they are
             result = arranged
@@ -205,7 +206,7 @@ def seat_stage(
                 size_min=size_min,
                 size_max=stage.table_size_max,
                 seed=seed,
-                previous_tablemates=previous_tablemates(stage),
+                previous_tablemates=earlier,
                 strengths=plan.strengths.of if plan.strengths else None,
             )
     except seating.NoBalancedSplit as error:
@@ -232,6 +233,9 @@ def seat_stage(
                 f"#{named[id_].number} {named[id_].name}" for id_ in warning.values["ids"]
             ]
 
+    # Counted for every seating, as the stage's page reports it: tables that move (tables.moving)
+    # and seeded playoffs keep earlier tablemates together by design, and say how many.
+    repeats = len(seating.tablemate_pairs(result.tables) & earlier)
     stage.tables.all().delete()  # cascades to seats and to the discarded results
     tables = Table.objects.bulk_create(
         Table(stage=stage, number=number) for number in range(1, len(result.tables) + 1)
@@ -259,7 +263,7 @@ def seat_stage(
         # ids of those it left out for not having checked in.
         "check_in_used": bool(check_in_used),
         "not_checked_in": [p.pk for p in left_out],
-        "repeat_pairs": result.repeat_pairs,
+        "repeat_pairs": repeats,
         # For API clients, in the site's language, as the standings' notes; the pages show
         # the details in the reader's (seating.household_conflict_text and warning_text).
         "household_conflicts": _in_site_language(seating.household_conflict_text, conflicts),
@@ -276,7 +280,7 @@ def seat_stage(
         seed=result.seed,
         players_seated=len(entrants),
         left_out=left_out,
-        repeat_pairs=result.repeat_pairs,
+        repeat_pairs=repeats,
         household_conflicts=[seating.household_conflict_text(c) for c in conflicts],
         warnings=[str(warning) for warning in result.warnings],
         discarded_results=discarded,

@@ -198,6 +198,18 @@ def test_the_move_follows_the_games_own_scores_not_the_carried_totals(
     game3.refresh_from_db()
     assert game3.status == "seated"
     assert tables_of(game3) == moved(second, 1)
+    # The tables that moved keep the players who stayed together, and the report counts them
+    # (it said 0 for every moved game): each pair seated together in games 3 and 1 or 2.
+    earlier = {
+        (a, b)
+        for tables in (tables_of(game1), second)
+        for table in tables
+        for a in table
+        for b in table
+        if a < b
+    }
+    now = {(a, b) for table in tables_of(game3) for a in table for b in table if a < b}
+    assert game3.seating_report["repeat_pairs"] == len(now & earlier) > 0
 
 
 def test_a_player_withdrawn_before_the_last_result_is_not_seated_in_the_next_game(
