@@ -363,6 +363,12 @@ def test_the_eleven_three_preset_plays_four_games_of_moving_tables(client):
         assert following.status == "seated", following
         assert tables_of(following) == moved(before, 3)
         before = tables_of(following)
+        if following == games[1]:  # just seated, nothing reported: ranked by what it carries
+            page = client.get(f"/en/t/{tournament.slug}/").content.decode()
+            assert "until then, the order is the totals carried from the games before" in page
+            assert "everyone stands level" not in page
+            # Everyone plays the next game: nobody is marked, so no legend for the mark.
+            assert "would advance: as the standings stand now" not in page
     play_game(as_official, games[3])
     assert as_organiser.post(f"/api/v1/stages/{games[3].pk}/close/").status_code == 202
     rows = StandingRow.objects.filter(stage=games[3])
