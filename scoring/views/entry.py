@@ -78,7 +78,15 @@ def enter_home(request: HttpRequest, slug: str) -> HttpResponse:
         seated.append(
             {"stage": stage, "tables": tables, "flags": flags, "clock": clock.page_clock(stage)}
         )
-    return render(request, "scoring/enter_home.html", {"tournament": tournament, "stages": seated})
+    context = {
+        "tournament": tournament,
+        "stages": seated,
+        # With no stage in play: finished, between stages, or not started (said differently).
+        "finished": not seated and Stage.objects.final_of(tournament) is not None,
+        "between_stages": not seated
+        and tournament.stages.filter(status=Stage.Status.CLOSED).exists(),
+    }
+    return render(request, "scoring/enter_home.html", context)
 
 
 # A tie-break decision the page refused: its form, why, and what was chosen in it (the session

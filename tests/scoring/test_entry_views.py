@@ -342,3 +342,21 @@ def test_confirming_a_round_goes_on_to_the_next_one_but_a_correction_to_its_hist
     assert again.redirect_chain[-1][0] == entry_url(table, 1, "history/")
     page = again.content.decode()
     assert "Round 1 at table" in page and "is confirmed." in page and "Why: Misread" in page
+
+
+def test_score_entry_with_no_stage_in_play_says_whether_the_event_is_over(
+    official_client, table, players
+):
+    home = f"/t/{table.stage.tournament.slug}/enter/"
+    table.stage.status = "closed"
+    table.stage.save()
+    other = factories.TableFactory(stage=table.stage, number=2)  # two tables: a playoff follows
+    factories.StageFactory(tournament=table.stage.tournament, order=2, kind="playoff")
+    page = official_client.get(home).content.decode()
+    assert "No stage is in play right now: the next one has not been seated yet." in page
+    assert "No stage is seated yet" not in page
+    other.delete()  # a closed stage of one table decides the places
+    page = official_client.get(home).content.decode()
+    assert "The tournament is finished: every round is in and the places are decided." in page
+    assert f'href="/en/t/{table.stage.tournament.slug}/results/"' in page
+    assert "No stage is seated yet" not in page
