@@ -42,6 +42,44 @@ class ImportPlayersForm(forms.Form):
     file = forms.FileField(label=_("CSV file with a header row"))
 
 
+class TimeZoneInput(forms.TextInput):
+    """A time zone typed, every IANA zone offered as it is typed (searchable, where a list of
+    600 names starting at Africa/Abidjan was not), the device's own zone offered first
+    (time-zone.js); `fill`: a new tournament's field takes the device's zone at once."""
+
+    template_name = "tournaments/widgets/time_zone.html"
+
+    def __init__(self, *, fill: bool = False) -> None:
+        attrs = {"list": "time-zones", "autocomplete": "off", "spellcheck": "false"}
+        if fill:
+            attrs["data-fill-device-zone"] = ""
+        super().__init__(attrs=attrs)
+        self.fill = fill
+
+    def get_context(self, name, value, attrs):
+        context = super().get_context(name, value, attrs)
+        context["widget"]["zones"] = sorted(available_time_zones())
+        context["widget"]["fill"] = self.fill
+        return context
+
+
+def time_zone_field(*, fill: bool = False, required: bool = True) -> forms.CharField:
+    """A tournament's time zone: a known IANA name (Tournament's validator says which are)."""
+    model_field = Tournament._meta.get_field("time_zone")
+    return forms.CharField(
+        max_length=64,
+        required=required,
+        label=model_field.verbose_name,
+        help_text=_("Type a city of the zone, e.g. Chicago or Madrid, and choose it."),
+        validators=model_field.validators,
+        widget=TimeZoneInput(fill=fill),
+    )
+
+
+# The set a preset deals with unless the organiser chooses another (the 11-3 rule: double-15).
+PRESET_SET = ""
+
+
 class NewTournamentForm(forms.Form):
     name = forms.CharField(max_length=200, label=_("Name"))
     slug = forms.SlugField(
@@ -61,17 +99,51 @@ class NewTournamentForm(forms.Form):
     # own are listed below the form, and a set its preset does not deal for is refused.
     domino_set = forms.TypedChoiceField(
         choices=[
-            (value, label)
-            for value, label in Tournament.DominoSet.choices
-            if any(value in preset.sets() for preset in PRESETS.values())
+            (PRESET_SET, _("The preset's own set")),
+            *(
+                (value, label)
+                for value, label in Tournament.DominoSet.choices
+                if any(value in preset.sets() for preset in PRESETS.values())
+            ),
         ],
         coerce=int,
-        initial=12,
+        empty_value=None,
+        required=False,
+        initial=PRESET_SET,
         label=_("Domino set"),
+        help_text=_("Each preset's own set is named with it below."),
     )
+    starts_on = forms.DateField(
+        required=False,
+        label=Tournament._meta.get_field("starts_on").verbose_name,
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+    )
+    ends_on = forms.DateField(
+        required=False,
+        label=Tournament._meta.get_field("ends_on").verbose_name,
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+    )
+    venue = forms.CharField(
+        max_length=200, required=False, label=Tournament._meta.get_field("venue").verbose_name
+    )
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        # The page always sends it (filled from the device); a script's post without it gets
+        # the site's default zone, as the API does.
+        self.fields["time_zone"] = time_zone_field(fill=True, required=False)
+        self.fields["time_zone"].initial = Tournament._meta.get_field("time_zone").get_default()
 
     def clean(self):
         data = super().clean()
+        if not data.get("time_zone"):
+            data.pop("time_zone", None)
+        if data.get("domino_set") is None and data.get("preset") in PRESETS:
+            data["domino_set"] = PRESETS[data["preset"]].default_set
+        try:
+            check_days(data.get("starts_on"), data.get("ends_on"))
+        except ValidationError as error:
+            self.add_error(None, error)
         if not data.get("slug") and data.get("name") and "slug" not in self.errors:
             tournaments = Tournament.objects.all()
             data["slug"] = free_slug(data["name"], tournaments, fallback="tournament", length=54)
@@ -210,18 +282,10 @@ class NewStageForm(DayOfPlayForm, TableSizesForm, MovementForm):
         return cls(initial=first)
 
 
-def time_zone_choices() -> list[tuple[str, str]]:
-    return [(name, name) for name in sorted(available_time_zones())]
-
-
 class TournamentDetailsForm(forms.ModelForm):
     """Dates, venue, description and time zone (services.update_details checks them)."""
 
-    time_zone = forms.ChoiceField(
-        choices=time_zone_choices,
-        label=Tournament._meta.get_field("time_zone").verbose_name,
-        help_text=Tournament._meta.get_field("time_zone").help_text,
-    )
+    time_zone = time_zone_field()
 
     class Meta:
         model = Tournament

@@ -19,6 +19,7 @@ from tournaments.permissions import (
     lockout_message,
     may_create_tournaments,
 )
+from tournaments.presets import PRESETS
 from tournaments.selectors import presets_offered
 
 
@@ -76,6 +77,7 @@ def new_tournament(request: HttpRequest) -> HttpResponse:
     presets = presets_offered()
     for preset in presets:
         preset["set_labels"] = ", ".join(offer["label"] for offer in preset["by_set"])
+        preset["default_set_label"] = Tournament.DominoSet(PRESETS[preset["key"]].default_set).label
     context = {"form": form, "presets": presets}
     return render(request, "tournaments/new.html", context, status=status)
 

@@ -229,3 +229,15 @@ def test_the_api_documentation_link_is_for_the_signed_in(client, organiser, tour
     assert "API documentation" not in public
     client.force_login(organiser)
     assert "API documentation" in client.get(f"/t/{tournament.slug}/manage/").content.decode()
+
+
+@pytest.mark.django_db
+def test_adding_players_is_open_on_an_event_without_any_and_folded_once_there_are(
+    client, organiser, tournament
+):
+    client.force_login(organiser)
+    page = client.get(f"/t/{tournament.slug}/manage/").content.decode()
+    assert '<details id="add-players" open>' in page  # the first thing to do: not folded away
+    factories.PlayerFactory(tournament=tournament, number=1)
+    page = client.get(f"/t/{tournament.slug}/manage/").content.decode()
+    assert '<details id="add-players">' in page

@@ -250,3 +250,61 @@ def test_an_address_another_create_takes_at_the_same_moment_is_refused(require_p
     taken = "The address 'spring-rally' is taken: choose another."
     assert refused.value.message_dict["slug"] == [taken]
     assert list(Tournament.objects.values_list("name", flat=True)) == ["Other"]
+
+
+def test_the_new_tournament_page_deals_the_presets_own_set_unless_another_is_chosen(
+    client: Client,
+):
+    client.force_login(factories.OrganiserAccountFactory())
+    # The 11-3 rule deals with double-15 only: left to the preset, the set is its own.
+    form = {"name": "Club day", "slug": "club-day", "preset": "eleven_three", "domino_set": ""}
+    assert client.post("/new/", form).status_code == 302
+    assert Tournament.objects.get(slug="club-day").domino_set == 15
+    page = client.get("/new/").content.decode()
+    section = page.split('id="preset-eleven_three"')[1].split("</li>")[0]
+    assert "Its own: double-15." in section
+    assert '<option value="" selected>The preset&#x27;s own set</option>' in page
+
+
+def test_the_new_tournament_page_asks_the_dates_venue_and_time_zone(client: Client):
+    client.force_login(factories.OrganiserAccountFactory())
+    page = client.get("/new/").content.decode()
+    for field in ("starts_on", "ends_on", "venue", "time_zone"):
+        assert f'name="{field}"' in page
+    # Every zone offered as it is typed, and the device's own offered by script.
+    assert 'list="time-zones"' in page and '<option value="America/Chicago"></option>' in page
+    assert "data-fill-device-zone" in page and "roundhouse/time-zone.js" in page
+    form = {
+        "name": "Spring Rally",
+        "preset": "samboree",
+        "domino_set": "12",
+        "starts_on": "2027-04-10",
+        "ends_on": "2027-04-11",
+        "venue": "Lakeside Hall",
+        "time_zone": "America/Chicago",
+    }
+    assert client.post("/new/", form).status_code == 302
+    made = Tournament.objects.get(name="Spring Rally")
+    assert (str(made.starts_on), str(made.ends_on), made.venue, made.time_zone) == (
+        "2027-04-10",
+        "2027-04-11",
+        "Lakeside Hall",
+        "America/Chicago",
+    )
+
+
+@pytest.mark.parametrize(
+    ("change", "said"),
+    [
+        ({"time_zone": "Chicago"}, "is not a time zone name: use one such as America/Chicago"),
+        ({"starts_on": "2027-04-11", "ends_on": "2027-04-10"}, "last day"),
+    ],
+)
+def test_a_bad_date_or_time_zone_on_the_new_page_is_said_and_creates_nothing(
+    client: Client, change, said
+):
+    client.force_login(factories.OrganiserAccountFactory())
+    form = {"name": "Spring Rally", "preset": "samboree", "domino_set": "12", **change}
+    page = client.post("/new/", form)
+    assert page.status_code == 400 and said in page.content.decode()
+    assert not Tournament.objects.exists()
