@@ -10,6 +10,7 @@ from rest_framework.views import APIView
 from accounts.invitations import invitation_url
 from accounts.mail import send_invitation
 from config.api import NamesUnusedFields, found
+from config.api_schema import refused
 from tournaments.api import tournament_or_404
 from tournaments.models import Invitation, Staff
 from tournaments.permissions import require_organiser
@@ -25,7 +26,7 @@ class AddStaffSerializer(NamesUnusedFields, serializers.Serializer):
         allow_blank=True,
         max_length=128,
         trim_whitespace=False,  # a password is kept as typed
-        help_text="Needed when the user is new; an existing user's password is never changed.",
+        help_text="The new account's password.",
     )
 
 
@@ -94,21 +95,35 @@ class StaffListApi(APIView):
         members = tournament.staff.select_related("user").order_by("role", "user__username")
         return Response(StaffSerializer(members, many=True).data)
 
-    @extend_schema(request=AddStaffSerializer, responses={201: AddStaffSerializer})
+    @extend_schema(
+        request=AddStaffSerializer,
+        responses={
+            201: AddStaffSerializer,
+            409: refused(
+                "The username is an existing account's: send them an invitation; or they are on "
+                "this tournament's staff already: PATCH their role."
+            ),
+        },
+        description=(
+            "For scripts that provision tablets: a new account, made with the password given, "
+            "and its role. An existing account (its username in any case or width of letters) "
+            "joins only by accepting an invitation (POST .../invitations/): 409, the same "
+            "whatever password is sent, and nobody is given a role. One on this tournament's "
+            "staff already: 409 naming PATCH .../staff/{id}/, which changes a role."
+        ),
+    )
     def post(self, request: Request, slug: str) -> Response:
-        """For scripts: give an account a role, creating it when new (API.md)."""
         tournament = tournament_or_404(slug)
         require_organiser(request.user, tournament)
         serializer = AddStaffSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        added = staffing.add_staff(
+        staff = staffing.add_staff(
             tournament=tournament, by=request.user, **serializer.validated_data
         )
-        body = {"username": added.staff.user.username, "role": added.staff.role}
-        if added.password_unchanged:  # nothing given is dropped without a word
-            body["detail"] = staffing.password_unchanged(added.staff.user.username)
-        # 201 as API.md has it, for a user given a role anew or given another one.
-        return Response(body, status=status.HTTP_201_CREATED)
+        return Response(
+            {"username": staff.user.get_username(), "role": staff.role},
+            status=status.HTTP_201_CREATED,
+        )
 
 
 class StaffDetailApi(APIView):

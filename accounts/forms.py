@@ -1,8 +1,11 @@
 from allauth.account import forms as allauth_forms
 from django import forms
+from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
+from accounts import invitations
 from tournaments.models import Staff
+from tournaments.services.staff import InvitationUnusable
 
 
 class InvitationForm(forms.Form):
@@ -22,18 +25,6 @@ class InvitationForm(forms.Form):
 
 class RoleForm(forms.Form):
     role = forms.ChoiceField(choices=Staff.Role.choices, label=_("Role"))
-
-
-class AddAccountForm(forms.Form):
-    """An existing account given a role by its username (no password is typed for anyone)."""
-
-    username = forms.CharField(max_length=150, label=_("Username of an existing account"))
-    role = forms.ChoiceField(choices=Staff.Role.choices, label=_("Role"))
-
-    def __init__(self, *args, **kwargs) -> None:
-        # On the Staff page beside the invitation form, whose role field shares the name.
-        kwargs.setdefault("auto_id", "add-%s")
-        super().__init__(*args, **kwargs)
 
 
 def without_placeholders(form: forms.Form) -> None:
@@ -58,3 +49,12 @@ class SignupForm(allauth_forms.SignupForm):
         super().__init__(*args, **kwargs)
         self.fields["username"].widget.attrs.update(autocapitalize="none")
         without_placeholders(self)
+
+    def try_save(self, request: HttpRequest):
+        """allauth's, but an invitation accepted by someone else meanwhile (AccountAdapter.
+        save_user made no account) answers with the invitation's page saying so."""
+        try:
+            return super().try_save(request)
+        except InvitationUnusable as unusable:
+            invitation = invitations.holding(request)
+            return None, invitations.refused(request, invitation, str(unusable))

@@ -2,13 +2,13 @@
 sign up, and accepted as soon as they have an account."""
 
 from django.contrib import messages
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from tournaments.links import absolute_url
 from tournaments.models import Invitation, Staff
-from tournaments.services.staff import InvitationUnusable, accept_invitation
 
 SESSION_KEY = "roundhouse_invitation"
 
@@ -17,15 +17,24 @@ def hold(request: HttpRequest, invitation: Invitation) -> None:
     request.session[SESSION_KEY] = invitation.key
 
 
-def held(request: HttpRequest) -> Invitation | None:
-    """The invitation this session holds, while it can still be accepted."""
+def holding(request: HttpRequest) -> Invitation | None:
+    """The invitation this session holds, whatever its state (accepted by someone else since)."""
     key = request.session.get(SESSION_KEY) if hasattr(request, "session") else None
     if not key:
         return None
-    invitation = Invitation.objects.select_related("tournament").filter(key=key).first()
+    return Invitation.objects.select_related("tournament").filter(key=key).first()
+
+
+def held(request: HttpRequest) -> Invitation | None:
+    """The invitation this session holds, while it can still be accepted."""
+    invitation = holding(request)
     if invitation is None or invitation.status != Invitation.Status.PENDING:
         return None
     return invitation
+
+
+def drop(request: HttpRequest) -> None:
+    request.session.pop(SESSION_KEY, None)
 
 
 def welcome(request: HttpRequest, staff: Staff) -> str:
@@ -45,18 +54,17 @@ def welcome(request: HttpRequest, staff: Staff) -> str:
     return reverse(name, kwargs={"slug": tournament.slug})
 
 
-def accept_held(request: HttpRequest) -> str | None:
-    """Accept the held invitation for the signed-in user: the page to go to, or None."""
-    invitation = held(request)
-    request.session.pop(SESSION_KEY, None)
-    if invitation is None or not request.user.is_authenticated:
-        return None
-    try:
-        staff = accept_invitation(invitation=invitation, user=request.user)
-    except InvitationUnusable as unusable:
-        messages.error(request, str(unusable))
-        return None
-    return welcome(request, staff)
+def refused(request: HttpRequest, invitation: Invitation, problem: str) -> HttpResponse:
+    """The invitation's page saying why it cannot be accepted (409); the session lets it go, so
+    that where sign-up is open, signing up again makes a plain account."""
+    drop(request)
+    context = {
+        "invitation": invitation,
+        "tournament": invitation.tournament,
+        "problem": problem,
+        "signup_open": True,
+    }
+    return render(request, "accounts/join.html", context, status=409)
 
 
 def invitation_url(request: HttpRequest, invitation: Invitation) -> str:

@@ -4,9 +4,8 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import get_user_model, login
+from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import ValidationError
 from django.db.models import Max
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -15,7 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts import invitations
-from accounts.forms import AddAccountForm, InvitationForm, RoleForm
+from accounts.forms import InvitationForm, RoleForm
 from accounts.invitations import invitation_url
 from accounts.mail import send_invitation
 from clubs.selectors import clubs_of
@@ -84,7 +83,7 @@ def join(request: HttpRequest, key: str) -> HttpResponse:
         try:
             if request.POST.get("as") == "tablet":
                 staff = staffing.join_on_tablet(invitation=invitation)
-                login(request, staff.user, backend="django.contrib.auth.backends.ModelBackend")
+                login(request, staff.user, backend="accounts.backends.UsernameBackend")
             elif request.user.is_authenticated:
                 staff = staffing.accept_invitation(invitation=invitation, user=request.user)
             else:
@@ -128,7 +127,6 @@ def _staff_context(request: HttpRequest, tournament: Tournament, **forms) -> dic
         or InvitationForm(
             initial={"role": "official", "days": settings.ROUNDHOUSE_INVITATION_DAYS}
         ),
-        "add_form": forms.get("add_form") or AddAccountForm(initial={"role": "official"}),
         "role_choices": Staff.Role.choices,
     }
 
@@ -138,23 +136,17 @@ def staff_page(request: HttpRequest, slug: str) -> HttpResponse:
     """Everyone with a role, how they joined and when last seen; invitations made, pending and
     past; the log of who gave or took which role. Organisers only."""
     tournament = organised_tournament(request, slug)
-    invite_form = add_form = None
+    invite_form = None
     if request.method == "POST":
         action = request.POST.get("action")
         if action == "invite":
             invite_form = InvitationForm(request.POST)
             if invite_form.is_valid():
                 return _invite(request, tournament, invite_form)
-        elif action == "add":
-            add_form = AddAccountForm(request.POST)
-            if add_form.is_valid():
-                response = _add_account(request, tournament, add_form)
-                if response is not None:
-                    return response
         elif action in ("role", "remove", "revoke"):
             return _change(request, tournament, action)
-    context = _staff_context(request, tournament, invite_form=invite_form, add_form=add_form)
-    failed = (invite_form and invite_form.errors) or (add_form and add_form.errors)
+    context = _staff_context(request, tournament, invite_form=invite_form)
+    failed = invite_form is not None and invite_form.errors
     return render(request, "accounts/staff.html", context, status=400 if failed else 200)
 
 
@@ -174,38 +166,6 @@ def _invite(request: HttpRequest, tournament: Tournament, form: InvitationForm) 
             request, _("The invitation was mailed to %(email)s.") % {"email": invitation.email}
         )
     return redirect("manage-invitation", slug=tournament.slug, invitation_id=invitation.pk)
-
-
-def _add_account(
-    request: HttpRequest, tournament: Tournament, form: AddAccountForm
-) -> HttpResponse | None:
-    username = form.cleaned_data["username"]
-    if not get_user_model().objects.filter(username=username).exists():
-        form.add_error(
-            "username",
-            _("There is no account %(username)s: send them an invitation instead.")
-            % {"username": repr(username)},
-        )
-        return None
-    try:
-        added = staffing.add_staff(
-            tournament=tournament,
-            username=username,
-            role=form.cleaned_data["role"],
-            by=request.user,
-        )
-    except ValidationError as error:
-        for field, problems in error.message_dict.items():
-            for problem in problems:
-                form.add_error(field if field in form.fields else None, problem)
-        return None
-    if added.staff.role == Staff.Role.ORGANISER:
-        added_as, now = _("%(user)s added as an organiser."), _("%(user)s is now an organiser.")
-    else:
-        added_as, now = _("%(user)s added as an official."), _("%(user)s is now an official.")
-    done = added_as if added.created else now
-    messages.success(request, done % {"user": added.staff.user.username})
-    return redirect("manage-staff", slug=tournament.slug)
 
 
 def _change(request: HttpRequest, tournament: Tournament, action: str) -> HttpResponse:

@@ -1,9 +1,13 @@
-"""Deployment checks of our own: `check --deploy` refuses the development secret, and a
-production without its public address."""
+"""Checks of our own: `check --deploy` refuses the development secret and a production without
+its public address; the database checks (migrate, `check --database default`) warn of usernames
+that clash."""
 
 from django.conf import settings
 from django.core import checks
 from django.core.checks import Error, Tags, register
+from django.db import DatabaseError
+
+from tournaments import usernames
 
 
 @register(Tags.security, deploy=True)
@@ -32,3 +36,16 @@ def public_url_set(app_configs, **kwargs) -> list[checks.Warning]:
             )
         ]
     return []
+
+
+@register(Tags.database)
+def clashing_usernames(app_configs, databases=None, **kwargs) -> list[checks.Warning]:
+    """While accounts made before sign-up refused clashes share a normal form, say so at every
+    migrate and `check --database default` (the migration that found them said it once)."""
+    if not databases:
+        return []
+    try:
+        lines = usernames.clash_report(usernames.clashing_usernames())
+    except DatabaseError:  # not migrated yet, or no database: nothing to compare
+        return []
+    return [checks.Warning(line, id="roundhouse.W002") for line in lines]

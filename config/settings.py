@@ -108,8 +108,11 @@ MIDDLEWARE = [
 
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",  # login throttling first
+    # By the username's normal form ("KASEY" is kasey), or by email; its refusal is final.
+    "accounts.backends.UsernameBackend",
+    # Never reached by a sign-in (the one above decides); listed for the sessions they made.
     "django.contrib.auth.backends.ModelBackend",
-    "allauth.account.auth_backends.AuthenticationBackend",  # sign-in by email too
+    "allauth.account.auth_backends.AuthenticationBackend",
 ]
 # A player's history is a record, not an undo: reverting in the admin would change a status
 # without opening or closing the seats that go with it (tournaments.admin.PlayerAdmin also

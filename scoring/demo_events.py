@@ -63,8 +63,8 @@ def new_tournament(
         with_stages=True,
         **details,
     )
-    tournament_staff.add_staff(
-        tournament=tournament, username=official.username, role=Staff.Role.OFFICIAL, by=organiser
+    tournament_staff.give_role(
+        tournament=tournament, user=official, role=Staff.Role.OFFICIAL, by=organiser
     )
     return tournament
 

@@ -21,6 +21,7 @@ from tournaments.permissions import (
 )
 from tournaments.presets import PRESETS
 from tournaments.selectors import presets_offered
+from tournaments.usernames import username_key
 
 
 def locked_out(request: HttpRequest, *args: object) -> HttpResponse:
@@ -36,8 +37,10 @@ AXES_USERNAME_MAX = 255
 
 def axes_username(request: HttpRequest, credentials: dict | None = None) -> str | None:
     """The username django-axes records for a sign-in (AXES_USERNAME_CALLABLE): its own lookup,
-    cut to what its tables hold. A longer one, as scanners send, made a failed sign-in a 500 on
-    PostgreSQL, at the login page and the API's token alike (jazzband/django-axes#1381)."""
+    in its normal form ("Kasey", "KASEY" and full-width letters count as kasey, as they sign into
+    kasey's account), cut to what its tables hold. A longer one, as scanners send, made a failed
+    sign-in a 500 on PostgreSQL, at the login page and the API's token alike
+    (jazzband/django-axes#1381)."""
     field = axes_settings.AXES_USERNAME_FORM_FIELD
     source = credentials if credentials else getattr(request, "data", request.POST)
     # The sign-in page's "login" field takes a username or an email; allauth authenticates with
@@ -49,7 +52,9 @@ def axes_username(request: HttpRequest, credentials: dict | None = None) -> str 
         account = user_model.objects.filter(email__iexact=username[:AXES_USERNAME_MAX]).first()
         if account is not None:
             username = account.get_username()
-    return username[:AXES_USERNAME_MAX] if isinstance(username, str) else username
+    if not isinstance(username, str):
+        return username
+    return username_key(username[:AXES_USERNAME_MAX])[:AXES_USERNAME_MAX]
 
 
 @login_required

@@ -183,8 +183,9 @@ def test_an_id_beyond_what_the_database_holds_is_404(db, path):
     assert response.status_code == 404
 
 
-def test_add_staff_with_a_look_alike_of_an_existing_username_gives_that_user_the_role(db):
-    """It was a 500 (IntegrityError): the lookup used the raw name, create_user the normalised."""
+def test_add_staff_with_a_look_alike_of_an_existing_username_is_that_accounts_409(db):
+    """It was a 500 (IntegrityError): the lookup used the raw name, create_user the normalised.
+    The look-alike is the same account, which joins only by an invitation."""
     tournament = factories.TournamentFactory(slug="fuzz")
     organiser = factories.StaffFactory(tournament=tournament, role="organiser").user
     joe = factories.UserFactory(username="joe")
@@ -193,9 +194,9 @@ def test_add_staff_with_a_look_alike_of_an_existing_username_gives_that_user_the
         {"username": "\uff4a\uff4f\uff45", "role": "official", "password": "a-long-password"},
         format="json",
     )
-    assert response.status_code == 201  # a new role, for the same joe: not a second user
+    assert response.status_code == 409  # not a second user, and nobody attached
     assert get_user_model().objects.filter(username="joe").get() == joe
-    assert Staff.objects.get(tournament=tournament, user=joe).role == "official"
+    assert not Staff.objects.filter(tournament=tournament, user=joe).exists()
 
 
 def test_players_import_with_a_nul_character_is_a_400_naming_the_line(db):

@@ -4,7 +4,7 @@ import pytest
 
 from tests import factories
 from tests.conftest import client_for
-from tournaments.models import Staff
+from tournaments.models import Staff, StaffEvent
 
 pytestmark = pytest.mark.django_db
 
@@ -26,27 +26,52 @@ def test_organiser_adds_a_new_official_who_can_then_log_in(as_organiser, tournam
     assert login.status_code == 200
 
 
-def test_adding_an_existing_user_changes_the_role_and_never_the_password(
+def test_adding_an_existing_account_answers_the_same_whatever_the_password(
+    as_organiser, tournament, other_organiser
+):
+    """It answered 201 and a "password not used" only when the guess was wrong: an oracle for
+    anyone's password, never throttled, and the account was attached without its owner."""
+    url = f"/api/v1/tournaments/{tournament.slug}/staff/"
+    name = other_organiser.username
+    bodies = [{"password": f"guess-{n}-of-twelve"} for n in range(12)]
+    bodies += [{"password": "a-long-test-password"}, {"password": ""}, {}]  # theirs; none
+    answers = [
+        as_organiser.post(url, {"username": name, "role": "official", **body}, format="json")
+        for body in bodies
+    ]
+    assert {answer.status_code for answer in answers} == {409}
+    assert len({answer.content for answer in answers}) == 1
+    assert answers[0].json()["detail"] == (
+        f"'{name}' has an account already: send them an invitation (POST "
+        f"/api/v1/tournaments/{tournament.slug}/invitations/, or the Staff page); they join "
+        "when they accept it."
+    )
+    upper = as_organiser.post(
+        url, {"username": name.upper(), "role": "organiser", "password": "x"}, format="json"
+    )
+    assert upper.status_code == 409  # the same account, in its normal form
+    assert not Staff.objects.filter(tournament=tournament, user=other_organiser).exists()
+    assert not StaffEvent.objects.filter(tournament=tournament, subject_name=name).exists()
+    other_organiser.refresh_from_db()
+    assert other_organiser.check_password("a-long-test-password")
+
+
+def test_adding_someone_on_the_staff_already_points_to_changing_their_role(
     as_organiser, tournament, official
 ):
-    url = f"/api/v1/tournaments/{tournament.slug}/staff/"
-    body = {"username": official.username, "role": "organiser"}
-    # API.md: the password creates the user when new. Given for an existing account, it is not
-    # used (never a reset from here), and the answer says so instead of dropping it unsaid.
-    response = as_organiser.post(url, {**body, "password": "attacker-chosen"}, format="json")
-    assert response.status_code == 201  # as API.md has it, for a role given anew or changed
-    assert response.json()["detail"] == (
-        f"{official.username} has an account already: the password given was not used, and "
-        "theirs is unchanged."
+    member = Staff.objects.get(tournament=tournament, user=official)
+    response = as_organiser.post(
+        f"/api/v1/tournaments/{tournament.slug}/staff/",
+        {"username": official.username, "role": "organiser", "password": "whatever-it-is"},
+        format="json",
     )
-    assert Staff.objects.get(tournament=tournament, user=official).role == "organiser"
-    official.refresh_from_db()
-    assert official.check_password("a-long-test-password")
-    # Their own password (a setup script run again) is nothing to say.
-    again = as_organiser.post(
-        url, {**body, "role": "official", "password": "a-long-test-password"}, format="json"
+    assert response.status_code == 409
+    assert (
+        f"PATCH /api/v1/tournaments/{tournament.slug}/staff/{member.pk}/"
+        in (response.json()["detail"])
     )
-    assert again.status_code == 201 and "detail" not in again.json()
+    member.refresh_from_db()
+    assert member.role == "official"
 
 
 def test_a_new_users_name_is_checked_and_the_password_kept_as_typed(
@@ -62,8 +87,8 @@ def test_a_new_users_name_is_checked_and_the_password_kept_as_typed(
         {"username": official.username.upper(), "role": "official", "password": "long-enough"},
         format="json",
     )
-    assert capitals.status_code == 400
-    assert f"{official.username} has an account already" in capitals.json()["username"][0]
+    assert capitals.status_code == 409  # their account: on the staff already
+    assert "is on the staff of" in capitals.json()["detail"]
     assert not Staff.objects.filter(user__username__in=["tab\u200blet"]).exists()
     spaced = as_organiser.post(
         url,

@@ -7,7 +7,7 @@ this tournament only, whose session ends when an organiser removes them.
 """
 
 from datetime import datetime, timedelta
-from typing import Any, NamedTuple
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -22,6 +22,7 @@ from tournaments.exceptions import StateConflict
 from tournaments.models import Invitation, Staff, StaffEvent, Tournament
 from tournaments.permissions import CREATE_TOURNAMENT, ORGANISERS_GROUP
 from tournaments.text import unprintable_messages
+from tournaments.usernames import accounts_named
 
 # An invitation can be made to last this long at the most.
 LONGEST_INVITATION = timedelta(days=90)
@@ -67,18 +68,11 @@ def log(
 
 
 def _new_user(user_model: Any, username: str, password: str | None) -> Any:
-    """A new account. API.md asks only for a password; a name that does not print, or one that
-    differs from an existing account's only in capitals (a second account by mistake), is
+    """A new account. API.md asks only for a password; a name that does not print is
     refused."""
     errors: dict[str, list[str]] = {}
-    lookalike = user_model.objects.filter(username__iexact=username).first()
     if unprintable := unprintable_messages(username):
         errors["username"] = unprintable
-    elif lookalike is not None:
-        message = _(
-            "%(existing)s has an account already (only the capitals differ): use that name."
-        )
-        errors["username"] = [message % {"existing": lookalike.get_username()}]
     if not password:
         message = _("%(username)s is a new user: give a password.")
         errors["password"] = [message % {"username": repr(username)}]
@@ -92,20 +86,6 @@ def _new_user(user_model: Any, username: str, password: str | None) -> Any:
     return user_model.objects.create_user(username=username, password=password)
 
 
-def password_unchanged(username: str) -> str:
-    """What add_staff's caller says when StaffAdded.password_unchanged."""
-    return _(
-        "%(username)s has an account already: the password given was not used, and theirs is "
-        "unchanged."
-    ) % {"username": username}
-
-
-class StaffAdded(NamedTuple):
-    staff: Staff
-    created: bool  # the role is new in the tournament
-    password_unchanged: bool  # a password was given for an existing account, and not used
-
-
 @transaction.atomic
 def add_staff(
     *,
@@ -114,20 +94,58 @@ def add_staff(
     role: str,
     password: str | None = None,
     by: AbstractBaseUser | None = None,
-) -> StaffAdded:
-    """Give a user a role in the tournament, creating the user when new. A password given for
-    an existing account never changes it (API.md: it creates the user when new); the answer
-    says so when it differs from theirs."""
+) -> Staff:
+    """A new account given a role in the tournament (scripts that provision tablets). An existing
+    account (its username in any spelling of its normal form) joins only by accepting an
+    invitation: StateConflict, the same whatever password is sent, and nobody is given a role;
+    the password is never checked, so this is no way to test someone's."""
     if role not in Staff.Role.values:
         raise ValidationError({"role": [_("Choose official or organiser.")]})
+    if existing := accounts_named(username):
+        member = (
+            Staff.objects.filter(tournament=tournament, user__in=existing)
+            .select_related("user")
+            .first()
+        )
+        if member is not None:
+            raise StateConflict(
+                _(
+                    "%(username)s is on the staff of %(tournament)s already: change their role "
+                    "with PATCH /api/v1/tournaments/%(slug)s/staff/%(id)s/ or on the Staff page."
+                )
+                % {
+                    "username": member.user.get_username(),
+                    "tournament": tournament.name,
+                    "slug": tournament.slug,
+                    "id": member.pk,
+                }
+            )
+        raise StateConflict(
+            _(
+                "%(username)s has an account already: send them an invitation (POST "
+                "/api/v1/tournaments/%(slug)s/invitations/, or the Staff page); they join when "
+                "they accept it."
+            )
+            % {"username": repr(username), "slug": tournament.slug}
+        )
     user_model = get_user_model()
-    # The name the user would be stored under: a look-alike (full-width letters) is the same user.
-    username = user_model.normalize_username(username)
-    user = user_model.objects.filter(username=username).first()
-    # Someone else's account (an organiser elsewhere, maybe): never reset from here.
-    unchanged = user is not None and bool(password) and not user.check_password(password)
-    if user is None:
-        user = _new_user(user_model, username, password)
+    user = _new_user(user_model, user_model.normalize_username(username), password)
+    return give_role(tournament=tournament, user=user, role=role, by=by)
+
+
+@transaction.atomic
+def give_role(
+    *,
+    tournament: Tournament,
+    user: AbstractBaseUser,
+    role: str,
+    by: AbstractBaseUser | None = None,
+) -> Staff:
+    """Give `user` a role in the tournament, or another one, without asking them: for an account
+    just made (add_staff) or one the caller answers for (the demo's). People join by invitation.
+    Never the only organiser made an official."""
+    if role not in Staff.Role.values:
+        raise ValidationError({"role": [_("Choose official or organiser.")]})
     # Under the tournament's lock: two organisers demoting each other at once leave one.
     Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
     organisers = Staff.objects.filter(tournament=tournament, role=Staff.Role.ORGANISER)
@@ -142,7 +160,7 @@ def add_staff(
             {"role": [message % {"username": user.get_username(), "tournament": tournament.name}]}
         )
     previous = Staff.objects.filter(tournament=tournament, user=user).first()
-    staff, created = Staff.objects.update_or_create(
+    staff, _created = Staff.objects.update_or_create(
         tournament=tournament, user=user, defaults={"role": role}
     )
     if role == Staff.Role.ORGANISER:
@@ -156,7 +174,7 @@ def add_staff(
             role=role,
             previous_role=previous.role if previous else "",
         )
-    return StaffAdded(staff, created, unchanged)
+    return staff
 
 
 def default_expiry() -> datetime:
@@ -231,15 +249,20 @@ def unusable_reason(invitation: Invitation) -> str | None:
     return None
 
 
-def _locked(invitation: Invitation) -> Invitation:
-    """The invitation again under a row lock: of two people accepting at once, one wins."""
+def lock_usable_invitation(invitation: Invitation) -> Invitation:
+    """The invitation again under a row lock, held to the end of the caller's transaction: of
+    two people accepting at once, one wins. InvitationUnusable when it cannot be accepted."""
     invitation = (
         Invitation.objects.select_for_update(of=("self",))
         .select_related("tournament", "accepted_by")
         .get(pk=invitation.pk)
     )
-    if (reason := unusable_reason(invitation)) is not None:
-        raise InvitationUnusable(reason)
+    if invitation.status != Invitation.Status.PENDING:
+        # Read again for the message: after waiting for the lock, PostgreSQL gives the locked
+        # row as the winner left it, but joins the account the winner made from the snapshot
+        # taken before, where it does not exist yet ("accepted by someone").
+        again = Invitation.objects.select_related("tournament", "accepted_by").get(pk=invitation.pk)
+        raise InvitationUnusable(unusable_reason(again) or unusable_reason(invitation))
     return invitation
 
 
@@ -247,7 +270,7 @@ def _locked(invitation: Invitation) -> Invitation:
 def accept_invitation(*, invitation: Invitation, user: AbstractBaseUser) -> Staff:
     """Give `user` the invitation's role (an organiser keeps theirs when invited as official)
     and use the invitation up. InvitationUnusable when it was used, revoked or has expired."""
-    invitation = _locked(invitation)
+    invitation = lock_usable_invitation(invitation)
     tournament = invitation.tournament
     staff = Staff.objects.filter(tournament=tournament, user=user).first()
     previous = staff.role if staff else ""
@@ -282,7 +305,7 @@ def accept_invitation(*, invitation: Invitation, user: AbstractBaseUser) -> Staf
 def join_on_tablet(*, invitation: Invitation) -> Staff:
     """Accept an official's invitation without an account: a user with no password who may
     enter and confirm this tournament's scores only, until an organiser removes them."""
-    invitation = _locked(invitation)
+    invitation = lock_usable_invitation(invitation)
     if invitation.role != Staff.Role.OFFICIAL:
         raise StateConflict(
             _(
