@@ -355,15 +355,20 @@ class CsvUploadApi(APIView):
             return Response({"file": [_("Attach the CSV file as 'file'.")]}, status=400)
         content = upload.read()
         try:
-            created = self.create(tournament=tournament, content=content, request=request)
+            return self.imported(tournament=tournament, content=content, request=request)
         except ImportRejected as rejected:
             return Response(rejected_body(rejected, self.what), status=400)
-        body: dict[str, object] = {"created": created}
+
+    def imported(self, *, tournament: Tournament, content: bytes, request: Request) -> Response:
+        created = self.create(tournament=tournament, content=content, request=request)
+        return self.answer({"created": created}, content, status.HTTP_201_CREATED)
+
+    def answer(self, body: dict[str, object], content: bytes, code: int) -> Response:
         if self.ignores_columns and (
             left := unknown_columns(content, columns=services.IMPORT_COLUMNS)
         ):
             body["ignored_columns"] = left  # said, not lost silently
-        return Response(body, status=status.HTTP_201_CREATED)
+        return Response(body, status=code)
 
 
 def upload_schema(name: str, *, ignores_columns: bool = False):
@@ -386,13 +391,132 @@ def upload_schema(name: str, *, ignores_columns: bool = False):
     )
 
 
+class ImportPlayersOptions(serializers.Serializer):
+    mode = serializers.ChoiceField(
+        choices=["add", "update"],
+        default="add",
+        help_text="add (left out): every row is a new player, and a number already in the "
+        "tournament is a bad row. update: a row whose number is a player's corrects that "
+        "player (name, household, club, division: the columns the header names), the others "
+        "are added; nobody is removed.",
+    )
+    dry_run = serializers.BooleanField(
+        default=False,
+        help_text="With mode=update: store nothing, and list what the file would change.",
+    )
+
+    def validate(self, data: dict) -> dict:
+        if data["dry_run"] and data["mode"] != "update":
+            raise serializers.ValidationError(
+                {
+                    "dry_run": [
+                        _(
+                            "A dry run goes with mode=update: add mode=update, or leave dry_run "
+                            "out to add the players."
+                        )
+                    ]
+                }
+            )
+        return data
+
+
+class PlayersImportSerializer(ImportPlayersOptions):
+    """A players CSV file, and what to do with it."""  # the file: read by the import itself
+
+    file = serializers.FileField()
+
+
+IMPORT_PLAYERS_DESCRIPTION = (
+    "Import players from a CSV file (multipart, `file`), for organisers: every line or none. A "
+    "header row names at least `number` and `name`; `household`, `club`, `status`, `division` "
+    "(or `age` / `birth_year`) and `member_number` are optional, and other columns are left out "
+    "and named in `ignored_columns`.\n\n"
+    'Without `mode` (or `mode=add`): 201 `{"created": N}`, or 400 listing every bad line by '
+    "number (a number already in the tournament is one), nothing created.\n\n"
+    "`mode=update` (a corrected list): a row whose number is a player's updates the fields the "
+    "header names among name, household, club and division (a column left out keeps its values; "
+    "one entry in the player's history, and the pages and standings follow); the other rows are "
+    "added; nobody is removed. A `status` other than the player's is a bad line (check-in and "
+    'withdrawal have their own rules): leave the cell empty or as it is. 200 `{"created", '
+    '"updated", "unchanged"}` (a row identical to its player is unchanged). A number twice in '
+    "the file, or any bad line: 400 listing every bad line, nothing stored. Once the placings "
+    "are decided, 409 for a file that adds a player or moves one to another division.\n\n"
+    '`mode=update` with `dry_run=true`: 200, the same counts and `changes`: `[{"number", '
+    '"field", "old", "new"}]` for each field of each existing player that would change (a '
+    "division by its name, null for none); nothing stored."
+)
+
+
 class ImportPlayersApi(CsvUploadApi):
     what = "player"
     ignores_columns = True
 
-    @upload_schema("Players", ignores_columns=True)
+    @extend_schema(
+        description=IMPORT_PLAYERS_DESCRIPTION,
+        request={"multipart/form-data": PlayersImportSerializer},
+        responses={
+            201: inline_serializer(
+                "PlayersImported",
+                {
+                    "created": serializers.IntegerField(),
+                    "ignored_columns": serializers.ListField(
+                        child=serializers.CharField(),
+                        required=False,
+                        help_text="The file's columns that were left out, when there were any.",
+                    ),
+                },
+            ),
+            200: inline_serializer(
+                "PlayersUpdated",
+                {
+                    "created": serializers.IntegerField(),
+                    "updated": serializers.IntegerField(),
+                    "unchanged": serializers.IntegerField(),
+                    "changes": inline_serializer(
+                        "PlayerFieldChange",
+                        {
+                            "number": serializers.IntegerField(),
+                            "field": serializers.CharField(
+                                help_text="name, household, club or division."
+                            ),
+                            "old": serializers.CharField(allow_null=True),
+                            "new": serializers.CharField(allow_null=True),
+                        },
+                        many=True,
+                        required=False,
+                        help_text="With dry_run=true only.",
+                    ),
+                    "ignored_columns": serializers.ListField(
+                        child=serializers.CharField(), required=False
+                    ),
+                },
+            ),
+        },
+    )
     def post(self, request: Request, slug: str) -> Response:
         return super().post(request, slug)
+
+    def imported(self, *, tournament: Tournament, content: bytes, request: Request) -> Response:
+        options = ImportPlayersOptions(data=request.data)
+        options.is_valid(raise_exception=True)
+        if options.validated_data["mode"] != "update":
+            return super().imported(tournament=tournament, content=content, request=request)
+        dry_run = options.validated_data["dry_run"]
+        plan = services.update_players_from_csv(
+            tournament=tournament, content=content, by=request.user, dry_run=dry_run
+        )
+        body: dict[str, object] = {
+            "created": len(plan.created),
+            "updated": len(plan.updated),
+            "unchanged": plan.unchanged,
+        }
+        if dry_run:
+            body["changes"] = [
+                {"number": change.number, "field": change.field, "old": change.old,
+                 "new": change.new}
+                for change in plan.changes
+            ]  # fmt: skip
+        return self.answer(body, content, status.HTTP_200_OK)
 
     def create(self, *, tournament: Tournament, content: bytes, request: Request) -> int:
         return len(services.import_players(tournament=tournament, content=content, by=request.user))

@@ -133,6 +133,16 @@ def unknown_columns(content: bytes, *, columns: Sequence[str]) -> list[str]:
     return [column.strip() for column in header if column.strip().lower() not in columns]
 
 
+def columns_given(content: bytes, *, columns: Sequence[str]) -> list[str]:
+    """The header's columns that are among `columns`, as read_csv reads them (capitals and
+    spaces aside): what an update from the file changes. [] for a file read_csv refuses."""
+    try:
+        header = next(_reader(_decode(content))[0])
+    except (UnicodeDecodeError, csv.Error, StopIteration):
+        return []
+    return [column.strip().lower() for column in header if column.strip().lower() in columns]
+
+
 def read_csv(
     content: bytes,
     *,

@@ -14,3 +14,7 @@ class StateConflict(Refused):
     """The request is valid but the current state forbids it; the message says what to do."""
 
     kind = "conflict"
+
+
+class PreviewOutdated(StateConflict):
+    """What a preview showed is no longer what applying it would do: the state changed since."""

@@ -16,6 +16,7 @@ class PlayerChange(models.TextChoices):
     ADDED = "added", _("Added")
     IMPORTED = "imported", _("Imported from a CSV file")
     CORRECTED = "corrected", _("Entry corrected")
+    UPDATED = "updated_from_file", _("Entry corrected from a CSV file")
     CHECKED_IN = "checked_in", _("Checked in")
     SEATED_LATE = "seated_late", _("Checked in and seated late")
     WITHDRAWN = "withdrawn", _("Withdrawn")

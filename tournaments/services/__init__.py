@@ -14,11 +14,15 @@ from tournaments.services.divisions import (
 )
 from tournaments.services.players import (
     IMPORT_COLUMNS,
+    UPDATED_FIELDS,
+    FieldChange,
+    PlayersUpdate,
     create_player,
     import_players,
     parse_players_csv,
     record_change,
     update_player,
+    update_players_from_csv,
 )
 from tournaments.services.stages import (
     STAGE_FIELDS,
@@ -42,6 +46,9 @@ __all__ = [
     "DIVISION_FIELDS",
     "IMPORT_COLUMNS",
     "STAGE_FIELDS",
+    "UPDATED_FIELDS",
+    "FieldChange",
+    "PlayersUpdate",
     "StateConflict",
     "check_days",
     "check_not_finished",
@@ -63,6 +70,7 @@ __all__ = [
     "update_details",
     "update_division",
     "update_player",
+    "update_players_from_csv",
     "update_stage",
     "validate_stage",
 ]

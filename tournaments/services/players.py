@@ -1,5 +1,8 @@
 """Players: added, changed, withdrawn and imported from CSV, every change in their history."""
 
+import hashlib
+import json
+from dataclasses import asdict, dataclass
 from datetime import date
 from typing import Any
 
@@ -11,7 +14,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from simple_history.utils import bulk_create_with_history
 
-from tournaments.csvfiles import ImportRejected, read_csv, whole_number
+from tournaments.csvfiles import ImportRejected, columns_given, read_csv, whole_number
+from tournaments.exceptions import PreviewOutdated
 from tournaments.models import Division, Player, PlayerChange, Tournament
 from tournaments.services.divisions import OLDEST, ages_said
 from tournaments.services.stages import check_not_finished
@@ -147,8 +151,14 @@ UNPRINTABLE = {
 }
 
 
-def parse_players_csv(*, tournament: Tournament, content: bytes) -> list[dict[str, Any]]:
-    """Read a players CSV: valid rows, or ImportRejected listing every bad row by line number."""
+def parse_players_csv(
+    *, tournament: Tournament, content: bytes, existing: dict[int, Player] | None = None
+) -> list[dict[str, Any]]:
+    """Read a players CSV: valid rows, or ImportRejected listing every bad row by line number.
+
+    Without `existing`, a number already in the tournament is a bad row. With it (the players
+    by number, for an update), such a row is theirs: its status, empty, is None (kept), and a
+    status other than theirs is a bad row (check-in and withdrawal have their own rules)."""
     # API.md: a header row naming at least number,name; the callers say which columns were left.
     records = read_csv(
         content,
@@ -157,7 +167,10 @@ def parse_players_csv(*, tournament: Tournament, content: bytes) -> list[dict[st
         what="players",
         ignore_unknown=True,
     )
-    taken = set(Player.objects.filter(tournament=tournament).values_list("number", flat=True))
+    if existing is None:
+        taken = set(Player.objects.filter(tournament=tournament).values_list("number", flat=True))
+    else:
+        taken = set()
     divisions = list(tournament.divisions.all())
     first_day = tournament.starts_on or timezone.localdate()
     seen: dict[int, int] = {}
@@ -208,12 +221,24 @@ def parse_players_csv(*, tournament: Tournament, content: bytes) -> list[dict[st
             code = hidden_character(values[column])
             if code is not None:
                 problems.append(str(UNPRINTABLE[column]) % {"code": code})
-        status = values["status"].lower().replace(" ", "_") or Player.Status.REGISTERED
-        if status not in Player.Status.values:
+        player = existing.get(number) if existing is not None and number else None
+        status = values["status"].lower().replace(" ", "_")
+        if status and status not in Player.Status.values:
             problems.append(
                 _("the status %(status)s is unknown: use %(choices)s or leave it empty")
                 % {"status": repr(values["status"]), "choices": ", ".join(Player.Status.values)}
             )
+        elif player is not None and status and status != player.status:
+            problems.append(
+                _(
+                    "number %(number)s is %(status)s and the file says %(said)s: a file changes "
+                    "nobody's status, so leave the cell empty or as it is, and check the player "
+                    "in or withdraw them on the players list"
+                )
+                % {"number": number, "status": player.status, "said": status}
+            )
+        # A player's own status is kept (None); a new row's is said, or registered.
+        status = (status or Player.Status.REGISTERED) if player is None else None
         division = _row_division(values, divisions, first_day, problems)
         if problems:
             errors.append((record.line, record.message()))
@@ -305,6 +330,21 @@ def import_players(
     players now share (same_names)."""
     check_not_finished(tournament, change="player")
     rows = parse_players_csv(tournament=tournament, content=content)
+    players = _create_rows(tournament, rows, by=by, notes=notes)
+    if notes is not None:
+        notes.extend(same_names(tournament, players))
+    return players
+
+
+def _create_rows(
+    tournament: Tournament,
+    rows: list[dict[str, Any]],
+    *,
+    by: AbstractBaseUser | None,
+    notes: list[str] | None,
+) -> list[Player]:
+    """Create the parsed rows' players (in the caller's transaction), and link them by their
+    member numbers (players_imported)."""
     member_numbers = [row.pop("member_number") for row in rows]
     try:
         with transaction.atomic():
@@ -335,9 +375,137 @@ def import_players(
         for _receiver, said in answers:
             if notes is not None and said:
                 notes.extend(said)
-    if notes is not None:
-        notes.extend(same_names(tournament, players))
     return players
+
+
+# What an update from a file may change of a player it names by number: what update_player
+# corrects. Their status changes through check-in and withdrawal, whose rules (a seat given up,
+# a round missed) a file cannot follow: a status other than theirs is a bad line.
+UPDATED_FIELDS = ("name", "household", "club", "division")
+# The columns that say a row's division (parse_players_csv).
+DIVISION_COLUMNS = ("division", "age", "birth_year")
+
+
+@dataclass(frozen=True)
+class FieldChange:
+    """One field of one player that a file changes: its value before and after (a division by
+    its name, None for none)."""
+
+    number: int
+    name: str  # the player's name before the change
+    field: str
+    old: str | None
+    new: str | None
+
+
+@dataclass
+class PlayersUpdate:
+    """What an update from a file did (in a dry run: would do)."""
+
+    created: list[Player]  # unsaved in a dry run
+    updated: list[Player]
+    unchanged: int
+    changes: list[FieldChange]
+
+    @property
+    def digest(self) -> str:
+        """The plan in 64 characters: a preview's, to check that applying it does no other."""
+        plan = (
+            [[p.number, p.name, p.household, p.club, p.status, p.division_id]
+             for p in self.created],
+            [asdict(change) for change in self.changes],
+            self.unchanged,
+        )  # fmt: skip
+        return hashlib.sha256(json.dumps(plan, default=str).encode()).hexdigest()
+
+
+def _shown_value(field: str, value: Any) -> str | None:
+    if field == "division":
+        return value.name if value is not None else None
+    return value
+
+
+@transaction.atomic
+def update_players_from_csv(
+    *,
+    tournament: Tournament,
+    content: bytes,
+    by: AbstractBaseUser | None = None,
+    dry_run: bool = False,
+    expected: str | None = None,
+    notes: list[str] | None = None,
+) -> PlayersUpdate:
+    """A corrected players file: the rows whose number is a player's update the fields of
+    UPDATED_FIELDS that the header names (a missing column keeps its values; one entry in each
+    changed player's history), the others are created as import_players does; nobody is
+    removed. All rows or none: ImportRejected lists every bad row. A tournament whose placings
+    are decided takes corrections of names, households and clubs only (StateConflict).
+
+    `dry_run` changes nothing and says what the file would do. `expected`, a dry run's digest:
+    PreviewOutdated if the players changed since (what is applied is what was previewed).
+    Member numbers link the players created only (players_imported)."""
+    if not dry_run:  # one import at a time, and no player changed under it
+        Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
+    players = Player.objects.filter(tournament=tournament)
+    if not dry_run:
+        players = players.select_for_update()
+    existing = {player.number: player for player in players}
+    divisions = {division.pk: division for division in tournament.divisions.all()}
+    given = columns_given(content, columns=IMPORT_COLUMNS)
+    fields = [field for field in UPDATED_FIELDS if field in given]
+    if "division" not in fields and any(column in given for column in DIVISION_COLUMNS):
+        fields.append("division")  # an age or a birth year says it
+    rows = parse_players_csv(tournament=tournament, content=content, existing=existing)
+    new_rows, updates, changes, unchanged = [], [], [], 0
+    for row in rows:
+        player = existing.get(row["number"])
+        if player is None:
+            new_rows.append(row)
+            continue
+        before = {"division": divisions.get(player.division_id)}
+        changed = {}
+        for field in fields:
+            old = before[field] if field in before else getattr(player, field)
+            if old != row[field]:
+                changed[field] = row[field]
+                changes.append(
+                    FieldChange(player.number, player.name, field, _shown_value(field, old),
+                                _shown_value(field, row[field]))
+                )  # fmt: skip
+        if changed:
+            updates.append((player, changed))
+        else:
+            unchanged += 1
+    if new_rows:
+        check_not_finished(tournament, change="player")
+    if any("division" in changed for _player, changed in updates):
+        check_not_finished(tournament, change="division")
+    plan = PlayersUpdate(
+        created=[Player(tournament=tournament, **{k: v for k, v in row.items()
+                                                   if k != "member_number"}) for row in new_rows],
+        updated=[player for player, _changed in updates],
+        unchanged=unchanged,
+        changes=changes,
+    )  # fmt: skip
+    if expected is not None and plan.digest != expected:
+        raise PreviewOutdated(
+            _(
+                "The players changed since the preview (someone added, corrected or checked in "
+                "a player): nothing was changed. Check the new preview and apply it again."
+            )
+        )
+    if dry_run:
+        return plan
+    for player, changed in updates:
+        for field, value in changed.items():
+            setattr(player, field, value)
+        record_change(player, by=by, reason=PlayerChange.UPDATED)
+        player.save(update_fields=list(changed))  # "division" saves division_id
+        player_changed.send(sender=Player, player=player)
+    plan.created = _create_rows(tournament, new_rows, by=by, notes=notes)
+    if notes is not None:
+        notes.extend(same_names(tournament, plan.created + plan.updated))
+    return plan
 
 
 def same_names(tournament: Tournament, players: list[Player]) -> list[str]:
