@@ -2,6 +2,7 @@
 stages, adding, correcting and importing players; and the helpers every organiser page shares
 (the seating pages of tables build on them)."""
 
+import base64
 import copy
 import functools
 from collections.abc import Callable
@@ -20,9 +21,9 @@ from django.utils.translation import ngettext
 
 from tournaments import services as tournament_services
 from tournaments.csvfiles import ImportRejected, unknown_columns
-from tournaments.exceptions import StateConflict
+from tournaments.exceptions import PreviewOutdated, StateConflict
 from tournaments.forms import (
-    ImportPlayersForm,
+    ImportOrUpdatePlayersForm,
     NewStageForm,
     PlayerForm,
 )
@@ -103,7 +104,7 @@ def _console(
         "players_shown": shown,  # the list, of one division if asked ("none": of none)
         "division_shown": wanted,
         "player_form": forms.get("player_form") or PlayerForm(tournament=tournament),
-        "import_form": forms.get("import_form") or ImportPlayersForm(),
+        "import_form": forms.get("import_form") or ImportOrUpdatePlayersForm(),
         "stage_form": forms.get("stage_form") or NewStageForm.following(tournament),
         "final": Stage.objects.final_of(tournament),
         "sweep_seconds": max(1, round(settings.STANDINGS_SWEEP_SECONDS)),
@@ -237,33 +238,168 @@ def edit_player(request: HttpRequest, slug: str, player_id: int) -> HttpResponse
     return render(request, "tournaments/edit_player.html", context, status=status)
 
 
-@login_required
-@form_action
-def import_players(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = organised_tournament(request, slug)
-    form = ImportPlayersForm(request.POST, request.FILES)
-    if not form.is_valid():
-        return _console(request, tournament, status=400, import_form=form)
-    content = form.cleaned_data["file"].read()
-    notes: list[str] = []  # what the import's listeners say (a member number no member has)
-    try:
-        players = tournament_services.import_players(
-            tournament=tournament, content=content, by=request.user, notes=notes
-        )
-    except ImportRejected as rejected:
+def _import_refused(
+    request: HttpRequest, tournament: Tournament, form: forms.Form, refusal: Exception
+) -> HttpResponse:
+    """The console again, the import form open with why its file was refused: every bad line
+    (ImportRejected), or the tournament's state (StateConflict)."""
+    if isinstance(refusal, ImportRejected):
         return _console(request, tournament, status=400, import_form=form,
-                        import_errors=rejected.rows)  # fmt: skip
-    except StateConflict as conflict:  # the tournament is over
-        form.add_error("file", str(conflict))
-        return _console(request, tournament, status=400, import_form=form)
-    imported = ngettext("Imported %(count)s player.", "Imported %(count)s players.", len(players))
-    messages.success(request, imported % {"count": len(players)})
-    for note in notes:
-        messages.warning(request, note)
+                        import_errors=refusal.rows)  # fmt: skip
+    form.add_error("file", str(refusal))
+    return _console(request, tournament, status=400, import_form=form)
+
+
+def _say_left_columns(request: HttpRequest, content: bytes) -> None:
     if left := unknown_columns(content, columns=tournament_services.IMPORT_COLUMNS):
         messages.warning(
             request,
             _("Not imported, as Roundhouse keeps no such column: %(columns)s.")
             % {"columns": ", ".join(map(repr, left))},
         )
+
+
+@login_required
+@form_action
+def import_players(request: HttpRequest, slug: str) -> HttpResponse:
+    """A players file: added at once, or, to update the players it names too, kept (PENDING)
+    and its changes shown first (import_preview)."""
+    tournament = organised_tournament(request, slug)
+    form = ImportOrUpdatePlayersForm(request.POST, request.FILES)
+    if not form.is_valid():
+        return _console(request, tournament, status=400, import_form=form)
+    content = form.cleaned_data["file"].read()
+    if form.cleaned_data["mode"] == ImportOrUpdatePlayersForm.UPDATE:
+        try:
+            tournament_services.update_players_from_csv(
+                tournament=tournament, content=content, by=request.user, dry_run=True
+            )
+        except (ImportRejected, StateConflict) as refusal:
+            return _import_refused(request, tournament, form, refusal)
+        request.session[_pending_key(tournament)] = {
+            "content": base64.b64encode(content).decode("ascii"),
+            "file": form.cleaned_data["file"].name[:200],
+        }
+        return redirect("manage-import-preview", slug=slug)
+    notes: list[str] = []  # what the import's listeners say (a member number no member has)
+    try:
+        players = tournament_services.import_players(
+            tournament=tournament, content=content, by=request.user, notes=notes
+        )
+    except (ImportRejected, StateConflict) as refusal:
+        return _import_refused(request, tournament, form, refusal)
+    imported = ngettext("Imported %(count)s player.", "Imported %(count)s players.", len(players))
+    messages.success(request, imported % {"count": len(players)})
+    for note in notes:
+        messages.warning(request, note)
+    _say_left_columns(request, content)
+    return redirect("manage", slug=slug)
+
+
+# A file waiting in the organiser's session between its preview and "Apply these changes", one
+# a tournament: kept on the server (the database's sessions), so that the phone does not send
+# it twice and a file up to the import's limit (2 MB) fits, which a hidden field of its text
+# would not (DATA_UPLOAD_MAX_MEMORY_SIZE). Applied, cancelled or replaced by the next file, it
+# is gone.
+PENDING = "players-import-%s"
+
+
+def _pending_key(tournament: Tournament) -> str:
+    return PENDING % tournament.pk
+
+
+def _pending(request: HttpRequest, tournament: Tournament) -> tuple[bytes, str] | None:
+    kept = request.session.get(_pending_key(tournament))
+    if kept is None:
+        return None
+    return base64.b64decode(kept["content"]), kept["file"]
+
+
+def _no_pending(request: HttpRequest, slug: str) -> HttpResponse:
+    messages.info(
+        request,
+        _(
+            "No file is waiting to be applied (it was applied or cancelled): nothing was "
+            "changed. To update the players, import the file again with “Add new and update "
+            "existing”."
+        ),
+    )
+    return redirect("manage", slug=slug)
+
+
+@login_required
+def import_preview(request: HttpRequest, slug: str) -> HttpResponse:
+    """What the file kept would change, worked out again now: "Apply these changes" or
+    "Cancel"."""
+    tournament = organised_tournament(request, slug)
+    if (pending := _pending(request, tournament)) is None:
+        return _no_pending(request, slug)
+    content, name = pending
+    form = ImportOrUpdatePlayersForm(initial={"mode": ImportOrUpdatePlayersForm.UPDATE})
+    try:
+        plan = tournament_services.update_players_from_csv(
+            tournament=tournament, content=content, by=request.user, dry_run=True
+        )
+    except (ImportRejected, StateConflict) as refusal:  # the players changed since the upload
+        del request.session[_pending_key(tournament)]
+        return _import_refused(request, tournament, form, refusal)
+    labels = {
+        field: Player._meta.get_field(field).verbose_name
+        for field in tournament_services.UPDATED_FIELDS
+    }
+    context = {
+        "tournament": tournament,
+        "plan": plan,
+        "file_name": name,
+        "changes": [
+            {
+                "number": change.number,
+                "name": change.name,
+                "field": labels[change.field],
+                "old": change.old,
+                "new": change.new,
+            }
+            for change in plan.changes
+        ],
+        "left_columns": unknown_columns(content, columns=tournament_services.IMPORT_COLUMNS),
+    }
+    return render(request, "tournaments/import_preview.html", context)
+
+
+@login_required
+@form_action
+def apply_import(request: HttpRequest, slug: str) -> HttpResponse:
+    """The kept file applied, if it still does what its preview showed; or cancelled."""
+    tournament = organised_tournament(request, slug)
+    if (pending := _pending(request, tournament)) is None:
+        return _no_pending(request, slug)
+    if "cancel" in request.POST:
+        del request.session[_pending_key(tournament)]
+        messages.info(request, _("Cancelled: no player was added or changed."))
+        return redirect("manage", slug=slug)
+    content, _name = pending
+    notes: list[str] = []
+    try:
+        plan = tournament_services.update_players_from_csv(
+            tournament=tournament,
+            content=content,
+            by=request.user,
+            expected=request.POST.get("digest", ""),
+            notes=notes,
+        )
+    except PreviewOutdated as outdated:  # shown again as it is now
+        messages.error(request, str(outdated))
+        return redirect("manage-import-preview", slug=slug)
+    except (ImportRejected, StateConflict) as refusal:
+        del request.session[_pending_key(tournament)]
+        form = ImportOrUpdatePlayersForm(initial={"mode": ImportOrUpdatePlayersForm.UPDATE})
+        return _import_refused(request, tournament, form, refusal)
+    del request.session[_pending_key(tournament)]
+    counts = {"added": len(plan.created), "corrected": len(plan.updated),
+              "unchanged": plan.unchanged}  # fmt: skip
+    done = _("Players added: %(added)s. Corrected: %(corrected)s. Unchanged: %(unchanged)s.")
+    messages.success(request, done % counts)
+    for note in notes:
+        messages.warning(request, note)
+    _say_left_columns(request, content)
     return redirect("manage", slug=slug)

@@ -42,6 +42,26 @@ class ImportPlayersForm(forms.Form):
     file = forms.FileField(label=_("CSV file with a header row"))
 
 
+class ImportOrUpdatePlayersForm(ImportPlayersForm):
+    """The console's players import: new players only, or a corrected list that also updates
+    the players it names by number (shown first, then applied)."""
+
+    ADD, UPDATE = "add", "update"
+    mode = forms.ChoiceField(
+        label=_("What the file does"),
+        choices=[
+            (ADD, _("Add new players only")),
+            (UPDATE, _("Add new and update existing (by number)")),
+        ],
+        initial=ADD,
+        required=False,  # left out (a form of before, a script): new players only
+        widget=forms.RadioSelect,
+    )
+
+    def clean_mode(self) -> str:
+        return self.cleaned_data["mode"] or self.ADD
+
+
 class TimeZoneInput(forms.TextInput):
     """A time zone typed, every IANA zone offered as it is typed (searchable, where a list of
     600 names starting at Africa/Abidjan was not), the device's own zone offered first

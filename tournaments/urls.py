@@ -46,6 +46,16 @@ urlpatterns = [
     ),
     path("t/<slug:slug>/manage/players/add/", console.add_player, name="manage-add-player"),
     path("t/<slug:slug>/manage/players/import/", console.import_players, name="manage-import"),
+    path(
+        "t/<slug:slug>/manage/players/import/preview/",
+        console.import_preview,
+        name="manage-import-preview",
+    ),
+    path(
+        "t/<slug:slug>/manage/players/import/apply/",
+        console.apply_import,
+        name="manage-import-apply",
+    ),
     path("t/<slug:slug>/manage/stages/add/", console.add_stage, name="manage-add-stage"),
     path(
         "t/<slug:slug>/manage/stages/<id:order>/remove/",
