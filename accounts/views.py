@@ -23,7 +23,13 @@ from tournaments.console import organised_tournament
 from tournaments.exceptions import StateConflict
 from tournaments.models import Invitation, Staff, Stage, Tournament
 from tournaments.permissions import may_create_tournaments
-from tournaments.selectors import FINISHED, IN_PLAY, NOT_STARTED, tournament_status
+from tournaments.selectors import (
+    FINISHED,
+    IN_PLAY,
+    NOT_STARTED,
+    listed_tournaments,
+    tournament_status,
+)
 from tournaments.services import staff as staffing
 
 
@@ -46,14 +52,14 @@ def _progress(tournament: Tournament) -> dict:
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    """Signed in: "My tournaments" (in play, to come, over), each with the links of the
-    person's role, then the others.
-    Anyone else: every tournament."""
-    tournaments = Tournament.objects.all()
+    """Signed in: "My tournaments" (in play, to come, over; practice and hidden ones too), each
+    with the links of the person's role, then the others listed.
+    Anyone else: every listed tournament (tournaments.selectors.listed_tournaments)."""
+    tournaments = listed_tournaments(request.user)
     mine = []
     if request.user.is_authenticated:
         roles = dict(Staff.objects.filter(user=request.user).values_list("tournament_id", "role"))
-        for tournament in tournaments:
+        for tournament in Tournament.objects.all():
             role = Staff.Role.ORGANISER if request.user.is_superuser else roles.get(tournament.pk)
             if role:
                 mine.append({"tournament": tournament, "role": role, **_progress(tournament)})

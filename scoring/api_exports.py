@@ -29,7 +29,8 @@ class ExportCsvApi(APIView):
 
     @extend_schema(
         operation_id="tournaments_exports_retrieve",
-        description="A CSV export, for organisers. UTF-8 with a byte-order mark (spreadsheets "
+        description="A CSV export, for organisers, named <slug>-<name>.csv (practice-<slug>-"
+        "<name>.csv for a practice tournament). UTF-8 with a byte-order mark (spreadsheets "
         'need it): read it as utf-8-sig, or csv.DictReader names the first column "\\ufeffstage".',
         responses={(200, "text/csv"): OpenApiTypes.STR},
         parameters=[
@@ -43,5 +44,8 @@ class ExportCsvApi(APIView):
         response = StreamingHttpResponse(
             exports.csv_lines(header, rows(tournament)), content_type="text/csv; charset=utf-8"
         )
-        response["Content-Disposition"] = f'attachment; filename="{tournament.slug}-{name}.csv"'
+        # A practice tournament's files say so first: never taken for the real event's.
+        prefix = "practice-" if tournament.practice else ""
+        filename = f"{prefix}{tournament.slug}-{name}.csv"
+        response["Content-Disposition"] = f'attachment; filename="{filename}"'
         return response

@@ -1,7 +1,7 @@
 from django.urls import path, register_converter
 
 from config import converters  # noqa: F401 (the <id:...> converter)
-from scoring import api, api_exports, exports
+from scoring import api, api_exports, api_practice, exports
 
 
 class ExportName:
@@ -18,6 +18,11 @@ class ExportName:
 register_converter(ExportName, "export")
 
 urlpatterns = [
+    path(
+        "tournaments/<slug:slug>/reset/",
+        api_practice.ResetPracticeApi.as_view(),
+        name="tournament-reset",
+    ),
     path("stages/<id:stage_id>/close/", api.CloseStageApi.as_view(), name="stage-close"),
     path(
         "tournaments/<slug:slug>/stages/<id:stage_id>/clock/",

@@ -122,6 +122,8 @@ def _version_statement() -> tuple[str, tuple[Any, ...]]:
         "tournament__name",
         "name",
         "placed",
+        "tournament__practice",
+        "tournament__listed",
     )
     return current.values_list(*fields)[:1].query.sql_with_params()
 
@@ -131,9 +133,16 @@ def _placed_mark(placed: bool | None) -> str:
     return "\x00placed" if placed else ""
 
 
+def _event_mark(practice: bool, listed: bool) -> str:
+    """What a tournament's practice and listing add to its pages' names (their ETags): every
+    page says "Practice" on a practice tournament's."""
+    return f"\x00practice{int(practice)}listed{int(listed)}"
+
+
 def _current_version(slug: str) -> tuple[Any, ...] | None:
     """(tournament id, stage id, stage status, built_seq, computed_at, tournament name, stage
-    name, whether the last stage places everyone by total) of the tournament's current stage,
+    name, whether the last stage places everyone by total, whether the tournament is practice
+    and listed) of the tournament's current stage,
     as plain values: all the page's ETag and kept copy need. The names too: renamed (in the
     admin), the page must not stay as it was; and a stage added that places everyone by total
     (or that makes a playoff follow) renames the menu's "Playoffs" (Tournament.placed_by_total)."""
@@ -156,8 +165,19 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
     fast = order is None and not asked_division
     current = _current_version(slug) if fast else None
     if current is not None and current[4] is not None:  # built at least once
-        tournament_id, stage_id, status, built_seq, _, tournament_name, stage_name, placed = current
+        (
+            tournament_id,
+            stage_id,
+            status,
+            built_seq,
+            _,
+            tournament_name,
+            stage_name,
+            placed,
+            *event,
+        ) = current
         stage_name += _placed_mark(placed)
+        tournament_name += _event_mark(*event)
         etag = _standings_etag(
             stage_id, built_seq, status, tournament_name, stage_name, partial, page
         )
@@ -189,12 +209,14 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
     members = division_members(division) if division is not None else None
     if division is not None:  # its own page, of its own version: its name and players of now
         names += f"\x00{division.pk}:{division.name}:{digest(members)}"
+    # The page says "Practice" on a practice tournament's, before play as after.
+    tournament_name = tournament.name + _event_mark(tournament.practice, tournament.listed)
     etag = (
         _standings_etag(
-            stage.pk, meta.built_seq, stage.status, tournament.name, names, partial, page
+            stage.pk, meta.built_seq, stage.status, tournament_name, names, partial, page
         )
         if stage and meta
-        else _standings_etag(0, 0, "", "", "", partial, page)
+        else _standings_etag(0, 0, "", tournament_name, "", partial, page)
     )
     if (unchanged := _fresh_or_304(request, etag)) is not None:
         return unchanged
@@ -205,7 +227,7 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
     frame_key = None
     if partial and fast and stage and meta and _may_share(request):
         frame_key = _frame_key(
-            tournament.pk, stage.pk, meta.built_seq, stage.status, tournament.name, names, partial
+            tournament.pk, stage.pk, meta.built_seq, stage.status, tournament_name, names, partial
         )
 
     def render_page() -> tuple[HttpResponse, bool]:
@@ -355,7 +377,11 @@ def table_sheet(request: HttpRequest, slug: str, order: int, number: int) -> Htt
         state = f"{timer['mode']}{timer['remaining_seconds']}"
     # And what its header and menu show: renamed, or a stage added that decides whether a
     # playoff follows, a kept sheet must not stay as it was.
-    names = _names_tag(tournament.name, table.stage.name, _placed_mark(tournament.placed_by_total))
+    names = _names_tag(
+        tournament.name + _event_mark(tournament.practice, tournament.listed),
+        table.stage.name,
+        _placed_mark(tournament.placed_by_total),
+    )
     updated = latest.timestamp() if latest else 0
     # Its players too (a late player, a name corrected): the stage's last change not a result.
     others = table.every_page_seq or 0

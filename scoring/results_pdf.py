@@ -185,6 +185,7 @@ def results_pdf(results: FinalResults, dates: str) -> bytes:
     if when := " · ".join(part for part in (dates, tournament.venue) if part):
         subtitle += f" · {cards.name_markup(when, styles['body'])}"
     story: list = [
+        *cards.practice_lines(tournament, styles),
         cards.paragraph(cards.name_markup(tournament.name, styles["event"]), styles["event"]),
         cards.paragraph(subtitle, styles["body"]),
         Paragraph(_printed(tournament), styles["small"]),

@@ -214,6 +214,9 @@ def _next_playoff_stage(stage: Stage, advancers: int) -> Stage:
         copy += 1
         key = name_key(kind, level=level, copy=copy)
     stage = create_stage(tournament=tournament, name_key=key, **further_level(template))
+    # Made here, not set up by the organiser: a practice reset removes it (reset_practice).
+    Stage.objects.filter(pk=stage.pk).update(made_by_close=True)
+    stage.made_by_close = True
     if template.kind == Stage.Kind.PLAYOFF and template.seed_by_rating:
         # A playoff seeded by rating is seeded so at every level (the option was checked when
         # the organiser set it; tables.by_rating seats without ratings if the club let go since).

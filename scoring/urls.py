@@ -8,6 +8,11 @@ from config import converters  # noqa: F401 (the <id:...> converter)
 from scoring import views
 
 urlpatterns = [
+    path(
+        "t/<slug:slug>/manage/practice/reset/",
+        views.reset_practice_page,
+        name="manage-reset-practice",
+    ),
     path("t/<slug:slug>/manage/stages/<id:order>/progress/", views.progress, name="progress"),
     path("t/<slug:slug>/manage/stages/<id:order>/clock/", views.clock_page, name="manage-clock"),
     path(

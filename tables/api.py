@@ -177,6 +177,7 @@ class TableCardsApi(APIView):
             else [],
         )
         response = HttpResponse(pdf, content_type="application/pdf")
-        filename = f"{stage.tournament.slug}-stage-{stage.order}-tables.pdf"
+        prefix = "practice-" if stage.tournament.practice else ""  # as the CSV files say it
+        filename = f"{prefix}{stage.tournament.slug}-stage-{stage.order}-tables.pdf"
         response["Content-Disposition"] = f'attachment; filename="{filename}"'
         return response

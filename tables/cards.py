@@ -31,7 +31,7 @@ from reportlab.platypus import Table as GridTable
 
 from tables import selectors
 from tables.models import Table
-from tournaments.models import Invitation, Stage
+from tournaments.models import Invitation, Stage, Tournament
 from tournaments.presets import get_preset
 
 QR_SIZE = 1.4 * inch
@@ -216,6 +216,15 @@ def _styles() -> dict[str, ParagraphStyle]:
     }
 
 
+def practice_lines(tournament: Tournament, styles: dict) -> list:
+    """A practice tournament's mark atop every page it prints (cards, invitations, results):
+    a rehearsal's sheet is never taken for the real event's. Nothing for a real one."""
+    if not tournament.practice:
+        return []
+    said = _markup(_("PRACTICE: a rehearsal, not the real event"), styles["table"])
+    return [_paragraph(said, styles["table"])]
+
+
 def _table_page(stage: Stage, table: Table, entry_url: str, styles: dict) -> list:
     seats = list(table.seats.all())
     heading_width = 5.4 * inch - 12  # a cell's text: its width less the padding, 6 pt a side
@@ -239,6 +248,7 @@ def _table_page(stage: Stage, table: Table, entry_url: str, styles: dict) -> lis
     if since is not None and since <= stage.rounds:
         deal += " " + _("From round %(round)s, as the table is now.") % {"round": since}
     heading = [
+        *practice_lines(stage.tournament, styles),
         _paragraph(
             _markup(stage.tournament.name, styles["event"], width=heading_width), styles["event"]
         ),
@@ -336,6 +346,7 @@ def _invitations_page(stage: Stage, invitations: list[tuple[str, Invitation]], s
     """A last page of officials' invitations, each a QR code that works once: whoever scans it
     at a table joins as an official (on a shared tablet without an account if they choose)."""
     story: list = [
+        *practice_lines(stage.tournament, styles),
         _paragraph(_markup(stage.tournament.name, styles["event"]), styles["event"]),
         Paragraph(_("Officials: scan one code each to join"), styles["body"]),
         Spacer(1, 0.15 * inch),

@@ -24,6 +24,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api import NamesUnusedFields, found
+from config.api_schema import refused
 from tournaments import services
 from tournaments.api_divisions import DivisionNameField
 from tournaments.csvfiles import ImportRejected, unknown_columns
@@ -36,7 +37,7 @@ from tournaments.permissions import (
     require_organiser,
     require_staff,
 )
-from tournaments.selectors import players_matching, tournament_status
+from tournaments.selectors import listed_tournaments, players_matching, tournament_status
 
 
 class TournamentSerializer(NamesUnusedFields, serializers.ModelSerializer):
@@ -52,6 +53,20 @@ class TournamentSerializer(NamesUnusedFields, serializers.ModelSerializer):
     )
     status = serializers.SerializerMethodField(
         help_text="not_started (no stage seated), in_play, finished (placings decided)."
+    )
+    listed = serializers.BooleanField(
+        default=True,
+        help_text="Shown on the home page and in GET /tournaments/ (true, the default); false "
+        "leaves it out of both for everyone but its staff and the admin. Its pages and API "
+        "answers still answer at their address. Changes at any time.",
+    )
+    practice = serializers.BooleanField(
+        default=False,
+        help_text="A rehearsal: never listed whatever `listed` says, marked Practice on every "
+        "page, card and PDF (its CSV files' names start with practice-), and its seats and "
+        "results can be reset (POST /tournaments/{slug}/reset/). Turned on only while no table "
+        "has reported a round (409 after); turned off at any time, which makes it the real "
+        "event as it stands.",
     )
 
     class Meta:
@@ -70,6 +85,8 @@ class TournamentSerializer(NamesUnusedFields, serializers.ModelSerializer):
             "description",
             "time_zone",
             "division_playoffs",
+            "listed",
+            "practice",
             "status",
         ]
         read_only_fields = ["id", "created_at", "status"]
@@ -91,6 +108,10 @@ class TournamentDetailsSerializer(TournamentSerializer):
 
     with_stages = None  # only when creating
     slug = serializers.SlugField(read_only=True)
+    listed = serializers.BooleanField(required=False, help_text=TournamentSerializer().fields[
+        "listed"].help_text)  # fmt: skip
+    practice = serializers.BooleanField(required=False, help_text=TournamentSerializer().fields[
+        "practice"].help_text)  # fmt: skip
 
     class Meta(TournamentSerializer.Meta):
         fields = [f for f in TournamentSerializer.Meta.fields if f != "with_stages"]
@@ -262,9 +283,15 @@ def tournament_or_404(slug: str) -> Tournament:
 class TournamentListApi(APIView):
     permission_classes = [IsAuthenticatedOrReadOnly]  # reads are public
 
-    @extend_schema(responses=TournamentSerializer(many=True))
+    @extend_schema(
+        description="The tournaments listed on the home page: not those hidden from it "
+        "(listed false), except to their staff and the admin, and never a practice one. Every "
+        "tournament still answers at GET /tournaments/{slug}/.",
+        responses=TournamentSerializer(many=True),
+    )
     def get(self, request: Request) -> Response:
-        return Response(TournamentSerializer(Tournament.objects.all(), many=True).data)
+        tournaments = listed_tournaments(request.user)
+        return Response(TournamentSerializer(tournaments, many=True).data)
 
     @extend_schema(request=TournamentSerializer, responses={201: TournamentSerializer})
     def post(self, request: Request) -> Response:
@@ -288,9 +315,21 @@ class TournamentDetailApi(APIView):
     def get(self, request: Request, slug: str) -> Response:
         return Response(TournamentSerializer(tournament_or_404(slug)).data)
 
-    @extend_schema(request=TournamentDetailsSerializer, responses=TournamentSerializer)
+    @extend_schema(
+        description="Change the dates, venue, description, time zone, division playoffs, "
+        "`listed` or `practice` (organisers; officials 403). `practice` turns on only while no "
+        "table has reported a round: 409 after, saying to hide it (listed: false) instead; a "
+        "refused request changes nothing.",
+        request=TournamentDetailsSerializer,
+        responses={
+            200: TournamentSerializer,
+            409: refused(
+                "It has results already: it cannot become a practice tournament; hide it "
+                "from the home page (listed: false) instead."
+            ),
+        },
+    )
     def patch(self, request: Request, slug: str) -> Response:
-        """Change the dates, venue, description or time zone (organisers)."""
         tournament = tournament_or_404(slug)
         require_organiser(request.user, tournament)
         serializer = TournamentDetailsSerializer(tournament, data=request.data, partial=True)
@@ -300,6 +339,49 @@ class TournamentDetailApi(APIView):
         )
         timezone.activate(tournament.zone)  # the answer's times in the zone just set
         return Response(TournamentSerializer(tournament).data)
+
+    @extend_schema(
+        description="Delete a tournament created by mistake, with its players, stages, seats "
+        "and results not confirmed (organisers; officials 403): 204. A practice tournament "
+        "is deleted whatever it holds. 409 for one with a confirmed result, which is a record "
+        "of play: hide it from the home page (PATCH listed: false) instead; nothing is deleted.",
+        responses={
+            204: None,
+            409: refused(
+                "It has confirmed results, so it cannot be deleted: hide it from the home "
+                "page (listed: false) instead."
+            ),
+        },
+    )
+    def delete(self, request: Request, slug: str) -> Response:
+        tournament = tournament_or_404(slug)
+        require_organiser(request.user, tournament)
+        services.delete_tournament(tournament=tournament, by=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class PlayerDetailApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        description="Delete a player entered by mistake: one with no seat and no score "
+        "(organisers; officials 403): 204. Their history stays (the admin's History). 409 for a "
+        "player seated or scored: withdraw them instead (POST .../withdraw/); nothing changes.",
+        responses={
+            204: None,
+            409: refused(
+                "The player has a seat or a score, so they cannot be deleted: withdraw them "
+                "instead."
+            ),
+        },
+    )
+    def delete(self, request: Request, slug: str, player_id: int) -> Response:
+        player = found(
+            Player.objects.select_related("tournament"), pk=player_id, tournament__slug=slug
+        )
+        require_organiser(request.user, player.tournament)
+        services.delete_player(player=player, by=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class PlayerListApi(APIView):

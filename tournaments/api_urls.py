@@ -9,6 +9,11 @@ urlpatterns = [
     path("tournaments/<slug:slug>/", api.TournamentDetailApi.as_view(), name="tournament-detail"),
     path("tournaments/<slug:slug>/players/", api.PlayerListApi.as_view(), name="player-list"),
     path(
+        "tournaments/<slug:slug>/players/<id:player_id>/",
+        api.PlayerDetailApi.as_view(),
+        name="player-detail",
+    ),
+    path(
         "tournaments/<slug:slug>/players/import/",
         api.ImportPlayersApi.as_view(),
         name="player-import",

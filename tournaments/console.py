@@ -89,6 +89,14 @@ def _console(
     stages = tournament.stages.annotate(table_count=Count("tables", distinct=True))
     prefetch_related_objects([tournament], "divisions")  # the players' list asks, row by row
     players = list(tournament.players.select_related("division").order_by("number"))
+    # Entered by mistake, never seated nor scored: the list offers to delete them.
+    deletable = set(
+        tournament.players.exclude(seats__isnull=False)
+        .exclude(scores__isnull=False)
+        .values_list("pk", flat=True)
+    )
+    for player in players:
+        player.deletable = player.pk in deletable
     shown = players
     if (wanted := request.GET.get("division", "")) and section == "players":
         shown = [p for p in players if str(p.division_id or "none") == wanted]
@@ -403,3 +411,23 @@ def apply_import(request: HttpRequest, slug: str) -> HttpResponse:
         messages.warning(request, note)
     _say_left_columns(request, content)
     return redirect("manage", slug=slug)
+
+
+@login_required
+def delete_player(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
+    """GET asks to confirm deleting a player entered by mistake; POST deletes them. A player
+    with a seat or a score is refused, saying to withdraw them instead."""
+    tournament = organised_tournament(request, slug)
+    player = get_object_or_404(Player, tournament=tournament, pk=player_id)
+    refused = tournament_services.player_deletion_refused(player)
+    if request.method == "POST" and refused is None:
+        try:
+            tournament_services.delete_player(player=player, by=request.user)
+        except StateConflict as conflict:  # seated since the page was drawn
+            refused = str(conflict)
+        else:
+            messages.success(request, said(_("Deleted #%(number)s %(name)s."), player))
+            return redirect("manage", slug=slug)
+    context = {"tournament": tournament, "player": player, "refused": refused}
+    status = 409 if refused and request.method == "POST" else 200
+    return render(request, "tournaments/confirm_delete_player.html", context, status=status)

@@ -146,6 +146,14 @@ class NewTournamentForm(forms.Form):
     venue = forms.CharField(
         max_length=200, required=False, label=Tournament._meta.get_field("venue").verbose_name
     )
+    practice = forms.BooleanField(
+        required=False,
+        label=_("Practice tournament (a rehearsal)"),
+        help_text=_(
+            "Never listed and marked Practice everywhere; reset it after the rehearsal, then "
+            "turn it into the real event."
+        ),
+    )
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -153,6 +161,7 @@ class NewTournamentForm(forms.Form):
         # the site's default zone, as the API does.
         self.fields["time_zone"] = time_zone_field(fill=True, required=False)
         self.fields["time_zone"].initial = Tournament._meta.get_field("time_zone").get_default()
+        self.order_fields(["name", "slug", "preset", "domino_set", "starts_on", "ends_on"])
 
     def clean(self):
         data = super().clean()
@@ -309,7 +318,10 @@ class TournamentDetailsForm(forms.ModelForm):
 
     class Meta:
         model = Tournament
-        fields = ["starts_on", "ends_on", "venue", "description", "time_zone", "division_playoffs"]
+        fields = [
+            "starts_on", "ends_on", "venue", "description", "time_zone", "division_playoffs",
+            "listed", "practice",
+        ]  # fmt: skip
         widgets = {
             "starts_on": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
             "ends_on": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
@@ -319,6 +331,8 @@ class TournamentDetailsForm(forms.ModelForm):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.fields["division_playoffs"].required = False  # left out: left as it is
+        if self.instance.practice:  # turned off by "Turn into the real event", which asks first
+            del self.fields["practice"]
 
     def clean_division_playoffs(self) -> str | None:
         return self.cleaned_data.get("division_playoffs") or None

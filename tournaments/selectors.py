@@ -3,9 +3,11 @@
 from dataclasses import asdict, dataclass
 from datetime import datetime
 
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import Q, QuerySet
 from django.utils.translation import gettext as _
 
-from tournaments.models import Division, Player, PlayerChange, Stage, Tournament
+from tournaments.models import Division, Player, PlayerChange, Staff, Stage, Tournament
 from tournaments.presets import PRESETS, StageSettings
 from tournaments.stagenames import say
 from tournaments.text import folded
@@ -30,6 +32,18 @@ def players_matching(tournament: Tournament, typed: str, *, with_club: bool = Fa
         if all(word in text for word in words):
             found.append((name.casefold(), pk))
     return [pk for _, pk in sorted(found)]
+
+
+def listed_tournaments(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Tournament]:
+    """The tournaments the home page and the API's list show `user`: every listed one; one
+    hidden from the home page (listed false) to its staff and the admin as well; a practice one
+    to nobody (its staff find it under My tournaments). Any of them answers at its address."""
+    shown = Q(listed=True)
+    if user.is_authenticated:
+        shown |= Q(pk__in=Staff.objects.filter(user=user).values("tournament"))
+        if user.is_superuser:
+            shown = Q()
+    return Tournament.objects.filter(shown, practice=False)
 
 
 def tournament_status(tournament: Tournament) -> str:

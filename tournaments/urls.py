@@ -6,6 +6,8 @@ from tournaments import console, console_divisions, views
 urlpatterns = [
     path("new/", views.new_tournament, name="new-tournament"),
     path("t/<slug:slug>/manage/details/", views.tournament_details, name="manage-details"),
+    path("t/<slug:slug>/manage/delete/", views.delete_tournament, name="manage-delete"),
+    path("t/<slug:slug>/manage/practice/end/", views.end_practice, name="manage-end-practice"),
     # The organiser's console: its stages and players.
     path("t/<slug:slug>/manage/", console.console, name="manage"),
     # Its sections past the first (players and check-in), in the order of the day's work.
@@ -61,6 +63,11 @@ urlpatterns = [
         "t/<slug:slug>/manage/stages/<id:order>/remove/",
         console.remove_stage,
         name="manage-remove-stage",
+    ),
+    path(
+        "t/<slug:slug>/manage/players/<id:player_id>/delete/",
+        console.delete_player,
+        name="manage-delete-player",
     ),
     path(
         "t/<slug:slug>/manage/players/<id:player_id>/edit/",

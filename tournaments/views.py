@@ -89,7 +89,8 @@ def new_tournament(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def tournament_details(request: HttpRequest, slug: str) -> HttpResponse:
-    """An organiser's page for the dates, venue, description and time zone."""
+    """An organiser's page for the dates, venue, description and time zone, whether the home
+    page lists it and whether it is practice; and the ways to reset, end practice or delete."""
     tournament = get_object_or_404(Tournament, slug=slug)
     if not is_organiser(request.user, tournament):
         raise PermissionDenied(
@@ -104,13 +105,78 @@ def tournament_details(request: HttpRequest, slug: str) -> HttpResponse:
             for field, problems in error.message_dict.items():
                 for problem in problems:
                     form.add_error(field if field in form.fields else None, problem)
-        except StateConflict as conflict:  # a stage is seated: the playoffs' choice stays
-            form.add_error("division_playoffs", str(conflict))
+        except StateConflict as conflict:
+            # Practice asked with results in (checked first), or the playoffs' choice once a
+            # stage is seated.
+            refused = "practice" if "practice" in form.changed_data else "division_playoffs"
+            form.add_error(refused, str(conflict))
         else:
             messages.success(
                 request, _("The details of %(name)s are saved.") % {"name": tournament.name}
             )
             return redirect("manage", slug=slug)
-    context = {"tournament": tournament, "form": form}
+    context = {
+        "tournament": tournament,
+        "form": form,
+        "deletion_refused": services.tournament_deletion_refused(tournament),
+    }
     status = 400 if form.errors else 200
     return render(request, "tournaments/details.html", context, status=status)
+
+
+def _organised(request: HttpRequest, slug: str) -> Tournament:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    if not is_organiser(request.user, tournament):
+        raise PermissionDenied(
+            _("Only an organiser of %(tournament)s may open this page.")
+            % {"tournament": tournament.name}
+        )
+    return tournament
+
+
+@login_required
+def delete_tournament(request: HttpRequest, slug: str) -> HttpResponse:
+    """GET names what deleting the tournament removes, and asks for its name; POST with the name
+    typed deletes it. One with confirmed results is refused, saying to hide it instead."""
+    tournament = _organised(request, slug)
+    refused = services.tournament_deletion_refused(tournament)
+    typed_wrong = False
+    if request.method == "POST" and refused is None:
+        if request.POST.get("name", "").strip() == tournament.name:
+            try:
+                services.delete_tournament(tournament=tournament, by=request.user)
+            except StateConflict as conflict:  # a result confirmed since the page was drawn
+                refused = str(conflict)
+            else:
+                messages.success(request, _("%(name)s is deleted.") % {"name": tournament.name})
+                return redirect("home")
+        else:
+            typed_wrong = True
+    context = {
+        "tournament": tournament,
+        "refused": refused,
+        "typed_wrong": typed_wrong,
+        "players": tournament.players.count(),
+        "stages": tournament.stages.count(),
+        "has_results": services.has_results(tournament),
+    }
+    status = 409 if refused and request.method == "POST" else 400 if typed_wrong else 200
+    return render(request, "tournaments/confirm_delete.html", context, status=status)
+
+
+@login_required
+def end_practice(request: HttpRequest, slug: str) -> HttpResponse:
+    """GET says what turning a practice tournament into the real event keeps; POST does it."""
+    tournament = _organised(request, slug)
+    if not tournament.practice:
+        return redirect("manage-details", slug=slug)
+    if request.method == "POST":
+        services.update_visibility(tournament=tournament, by=request.user, practice=False)
+        messages.success(
+            request,
+            _("%(name)s is the real event now: its pages no longer say Practice.")
+            % {"name": tournament.name},
+        )
+        return redirect("manage-details", slug=slug)
+    context = {"tournament": tournament, "has_results": services.has_results(tournament)}
+    return render(request, "tournaments/confirm_end_practice.html", context)

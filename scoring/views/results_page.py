@@ -63,7 +63,8 @@ def results_download(request: HttpRequest, slug: str) -> HttpResponse:
 
     pdf = results_pdf.results_pdf(results, event_dates(results))
     response = HttpResponse(pdf, content_type="application/pdf")
-    response["Content-Disposition"] = f'attachment; filename="{slug}-results.pdf"'
+    prefix = "practice-" if results.tournament.practice else ""  # as the CSV files say it
+    response["Content-Disposition"] = f'attachment; filename="{prefix}{slug}-results.pdf"'
     patch_vary_headers(response, ["Accept-Language", "Cookie"])
     return response
 

@@ -21,6 +21,7 @@ class PlayerChange(models.TextChoices):
     SEATED_LATE = "seated_late", _("Checked in and seated late")
     WITHDRAWN = "withdrawn", _("Withdrawn")
     REINSTATED = "reinstated", _("Reinstated")
+    DELETED = "deleted", _("Deleted (entered by mistake)")
 
 
 class Player(models.Model):
@@ -57,7 +58,8 @@ class Player(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     # Every change to an entry, by whom and why (the services give a PlayerChange as the reason):
     # the console shows it under the player's entry, the admin under History. A player deleted on
-    # their own (in the admin) keeps it, with who deleted them; a tournament deleted takes its
+    # their own (entered by mistake: services.delete_player, or in the admin) keeps it, with who
+    # deleted them; a tournament deleted takes its
     # players' history along (signals.forget_players_history).
     history = HistoricalRecords(excluded_fields=["created_at"])
 

@@ -250,6 +250,13 @@ class Stage(models.Model):
         related_name="next_level",
         help_text=_("The stage whose advancers were seated here."),
     )
+    made_by_close = models.BooleanField(
+        default=False,
+        help_text=_(
+            "Created when the stage before it closed (a playoff level the event had not set "
+            "up): a practice reset removes it."
+        ),
+    )
     seed = models.BigIntegerField(
         null=True, blank=True, help_text=_("Seed of the recorded seating.")
     )

@@ -88,6 +88,22 @@ class Tournament(models.Model):
         choices=DivisionPlayoffs.choices,
         default=DivisionPlayoffs.SHARED,
     )
+    listed = models.BooleanField(
+        _("Listed on the home page"),
+        default=True,
+        help_text=_(
+            "Shown in the list of tournaments on the home page. Its pages answer at their "
+            "address either way."
+        ),
+    )
+    practice = models.BooleanField(
+        _("Practice"),
+        default=False,
+        help_text=_(
+            "A rehearsal: never listed, marked Practice on every page, card and file, and its "
+            "seats and results can be reset."
+        ),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -116,6 +132,11 @@ class Tournament(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def shown_in_lists(self) -> bool:
+        """Whether the home page and the API's list show it to anyone (a practice one never)."""
+        return self.listed and not self.practice
 
     @property
     def zone(self) -> zoneinfo.ZoneInfo:

@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy
 from simple_history.utils import bulk_create_with_history
 
 from tournaments.csvfiles import ImportRejected, columns_given, read_csv, whole_number
-from tournaments.exceptions import PreviewOutdated
+from tournaments.exceptions import PreviewOutdated, StateConflict
 from tournaments.models import Division, Player, PlayerChange, Tournament
 from tournaments.services.divisions import OLDEST, ages_said
 from tournaments.services.stages import check_not_finished
@@ -123,6 +123,31 @@ def update_player(
         raise _player_number_taken(player.tournament, number) from None
     player_changed.send(sender=Player, player=player)
     return player
+
+
+def player_deletion_refused(player: Player) -> str | None:
+    """Why the player may not be deleted, or None: a player seated at a table or with a score
+    is part of the play (withdraw them instead)."""
+    if Player.objects.filter(pk=player.pk, seats__isnull=False).exists() or (
+        Player.objects.filter(pk=player.pk, scores__isnull=False).exists()
+    ):
+        return _(
+            "#%(number)s %(name)s has a seat or a score in %(tournament)s, so they cannot be "
+            "deleted: withdraw them instead (Withdraw on the players list)."
+        ) % {"number": player.number, "name": player.name, "tournament": player.tournament.name}
+    return None
+
+
+@transaction.atomic
+def delete_player(*, player: Player, by: AbstractBaseUser | None = None) -> None:
+    """Delete a player entered by mistake: one never seated and with no score (StateConflict
+    otherwise, and nothing changes). Their history stays, its last entry saying who deleted
+    them (the admin's History shows it); a club member they were linked to stays too."""
+    player = Player.objects.select_for_update().select_related("tournament").get(pk=player.pk)
+    if (refused := player_deletion_refused(player)) is not None:
+        raise StateConflict(refused)
+    record_change(player, by=by, reason=PlayerChange.DELETED)
+    player.delete()
 
 
 # ---- players CSV import -------------------------------------------------------------------------

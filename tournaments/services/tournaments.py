@@ -29,11 +29,14 @@ def create_tournament(
     by: AbstractBaseUser,
     with_stages: bool = False,
     division_playoffs: str = Tournament.DivisionPlayoffs.SHARED,
+    listed: bool = True,
+    practice: bool = False,
     **details: Any,
 ) -> Tournament:
     """Create a tournament; its creator becomes its organiser. `details`: starts_on, ends_on,
     venue, description, time_zone (update_details checks them alike); `division_playoffs`:
-    whether its divisions share the playoffs (the default) or play their own."""
+    whether its divisions share the playoffs (the default) or play their own; `listed` and
+    `practice` as update_visibility sets them."""
     check_printable(name=name)
     chosen = PRESETS.get(preset)
     if chosen is not None and domino_set not in chosen.deals:
@@ -55,6 +58,8 @@ def create_tournament(
         domino_set=domino_set,
         preset=preset,
         division_playoffs=division_playoffs,
+        listed=listed,
+        practice=practice,
     )
     _set_details(tournament, details)
     try:
@@ -140,10 +145,14 @@ def update_details(
     tournament: Tournament,
     by: AbstractBaseUser,
     division_playoffs: str | None = None,
+    listed: bool | None = None,
+    practice: bool | None = None,
     **details: Any,
 ) -> Tournament:
-    """Change a tournament's dates, venue, description or time zone (name and set stay), and
-    whether its divisions share the playoffs (until a stage is seated: StateConflict after)."""
+    """Change a tournament's dates, venue, description or time zone (name and set stay),
+    whether its divisions share the playoffs (until a stage is seated: StateConflict after),
+    and whether it is listed or practice (update_visibility). Refused, nothing changes."""
+    update_visibility(tournament=tournament, by=by, listed=listed, practice=practice)
     if division_playoffs is not None:
         set_division_playoffs(tournament=tournament, division_playoffs=division_playoffs)
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
@@ -153,3 +162,72 @@ def update_details(
     if tournament.time_zone != zone:  # the standings say when they were updated, in it
         tournament_changed.send(sender=Tournament, tournament=tournament)
     return tournament
+
+
+def has_results(tournament: Tournament, *, confirmed_only: bool = False) -> bool:
+    """Whether a table of the tournament has reported a round (confirmed, `confirmed_only`)."""
+    results = Stage.objects.filter(tournament=tournament, round_results__isnull=False)
+    if confirmed_only:
+        results = results.filter(round_results__status="confirmed")
+    return results.exists()
+
+
+@transaction.atomic
+def update_visibility(
+    *,
+    tournament: Tournament,
+    by: AbstractBaseUser,
+    listed: bool | None = None,
+    practice: bool | None = None,
+) -> Tournament:
+    """Whether the home page lists the tournament (`listed`), and whether it is a practice one.
+    Practice is turned on only while no table has reported a round (StateConflict after: the
+    results would become a rehearsal's); turned off at any time, which makes it the real event
+    as it stands. Either way its pages answer at their address."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    changed = []
+    if practice is not None and practice != tournament.practice:
+        if practice and has_results(tournament):
+            raise StateConflict(
+                _(
+                    "%(name)s has results already: it cannot become a practice tournament. To "
+                    "keep it off the home page, hide it instead (untick Listed on the home page)."
+                )
+                % {"name": tournament.name}
+            )
+        tournament.practice = practice
+        changed.append("practice")
+    if listed is not None and listed != tournament.listed:
+        tournament.listed = listed
+        changed.append("listed")
+    if changed:
+        tournament.save(update_fields=changed)
+        # Its pages say "Practice" (or no longer): new versions of them.
+        tournament_changed.send(sender=Tournament, tournament=tournament)
+    return tournament
+
+
+def tournament_deletion_refused(tournament: Tournament) -> str | None:
+    """Why the tournament may not be deleted, or None: a real event with a confirmed result is
+    a record of play (hide it from the home page instead); a practice one goes at any time."""
+    if not tournament.practice and has_results(tournament, confirmed_only=True):
+        return _(
+            "%(name)s has confirmed results, so it cannot be deleted: hide it from the home page "
+            "instead (untick Listed on the home page; in the API, listed: false)."
+        ) % {"name": tournament.name}
+    return None
+
+
+@transaction.atomic
+def delete_tournament(*, tournament: Tournament, by: AbstractBaseUser) -> None:
+    """Delete a tournament with everything in it (its players, stages, seats and results not
+    confirmed, staff and invitations), if it has no confirmed result or is a practice one;
+    StateConflict otherwise, and nothing is deleted. The players' history goes with it
+    (signals.forget_players_history)."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if (refused := tournament_deletion_refused(tournament)) is not None:
+        raise StateConflict(refused)
+    # Its stages first, with their tables, seats and results: a seat and a score protect their
+    # player, and deleting the tournament in one go would find them before it reached them.
+    tournament.stages.all().delete()
+    tournament.delete()
