@@ -161,7 +161,9 @@ class NewTournamentForm(forms.Form):
         # the site's default zone, as the API does.
         self.fields["time_zone"] = time_zone_field(fill=True, required=False)
         self.fields["time_zone"].initial = Tournament._meta.get_field("time_zone").get_default()
-        self.order_fields(["name", "slug", "preset", "domino_set", "starts_on", "ends_on"])
+        self.order_fields(
+            ["name", "slug", "preset", "domino_set", "starts_on", "ends_on", "venue", "time_zone"]
+        )
 
     def clean(self):
         data = super().clean()
