@@ -187,6 +187,7 @@ def _draw(
     pages = page_count(len(rows))
     called = time_called.called_clock(stage) is not None
     anyone_advances = any(row["advances"] for row in rows)
+    anyone_provisional = any(row["provisional"] is not None for row in rows)
 
     def drawn(number: int | None, part: list[dict]) -> tuple[str, int | None, int, int]:
         context = {
@@ -198,6 +199,7 @@ def _draw(
             # A stage every player plays on from (games of a day, tables that move): no
             # "would advance" legend under a list where nobody advances.
             "anyone_advances": anyone_advances,
+            "anyone_provisional": anyone_provisional,
         }
         return render_to_string("scoring/_standings_table.html", context), number, pages, len(rows)
 

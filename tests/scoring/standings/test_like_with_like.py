@@ -49,6 +49,8 @@ def like_with_like(api: dict, exported: dict, through: int) -> None:
 def test_tables_reporting_at_their_own_pace_are_ranked_like_with_like(stage, organiser):
     ones, twos = seat_tables(stage, [["A1", "A2", "A3"], ["B1", "B2", "B3"]])
 
+    page = client_for(None).get(f"/en/t/{stage.tournament.slug}/").content.decode()
+    assert "+ the rounds not counted yet" not in page  # nothing played: no legend for it
     play(stage, ones, 1, [0, 30, 40])  # table 2 has reported nothing yet
     api, exported, page = look(stage, organiser)
     like_with_like(api, exported, 0)
@@ -60,6 +62,7 @@ def test_tables_reporting_at_their_own_pace_are_ranked_like_with_like(stage, org
     # A phone shows no round columns: the total says it counts nothing yet, and what it leaves.
     assert "Total: no round counted yet" in page
     assert '<strong>0</strong> <span class="provisional-sum">+30' in page
+    assert "+ the rounds not counted yet" in page
 
     play(stage, twos, 1, [0, 5, 6])
     api, exported, page = look(stage, organiser)
