@@ -36,6 +36,7 @@ from scoring.standings_html import (
     kept_table,
     standings_table,
 )
+from tables import selectors as table_selectors
 from tournaments.models import Stage, Tournament
 
 logger = logging.getLogger(__name__)
@@ -397,6 +398,7 @@ def table_sheet(request: HttpRequest, slug: str, order: int, number: int) -> Htt
         "totals": sheet.totals(),
         "clock": timer,
         "called_after": time_called.called_after(table.stage).get(table.number),
+        "over_max": table_selectors.over_max_note(table.stage, sheet.seats),
     }
     template = "scoring/_sheet.html" if partial else "scoring/sheet.html"
     return _live(render(request, template, context), etag)

@@ -50,6 +50,13 @@ class SeatStageInput(NamesUnusedFields, serializers.Serializer):
 
 class LatePlayerInput(NamesUnusedFields, serializers.Serializer):
     player = serializers.IntegerField(help_text="The player's id.")
+    allow_over_max = serializers.BooleanField(
+        default=False,
+        help_text=(
+            "Seat the player above the stage's table_size_max when every table has that many "
+            "(the table's card and score sheet say so). Without it, a full stage is a 409."
+        ),
+    )
 
 
 class LateSeatSerializer(serializers.ModelSerializer):
@@ -93,7 +100,26 @@ class StageTablesApi(APIView):
 class LatePlayerApi(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=LatePlayerInput, responses={201: LateSeatSerializer})
+    @extend_schema(
+        request=LatePlayerInput,
+        responses={
+            201: LateSeatSerializer,
+            409: refused(
+                "The stage is not seated or open, is a playoff, every table has played all its "
+                "rounds, or every table has table_size_max players and the body does not say "
+                '"allow_over_max": true.'
+            ),
+        },
+        description=(
+            "Seat a late player at the smallest table with a seat below the stage's "
+            "table_size_max, from the round after the last that table reported; nobody else "
+            "moves. The player is never seated above table_size_max unless the body says "
+            '"allow_over_max": true; without it, when every table is full the answer is a 409 '
+            "saying so, and nothing changes. With it, the player joins the smallest table, up to "
+            "the largest deal of the tournament's rules, and that table's card and score sheet "
+            "say it is above the stage's size."
+        ),
+    )
     def post(self, request: Request, stage_id: int) -> Response:
         stage = stage_or_404(stage_id)
         require_organiser(request.user, stage.tournament)
@@ -104,7 +130,12 @@ class LatePlayerApi(APIView):
         ).first()
         if player is None:
             return Response({"player": [_("No such player in this tournament.")]}, status=400)
-        seat = services.add_late_player(stage=stage, player=player, by=request.user)
+        seat = services.add_late_player(
+            stage=stage,
+            player=player,
+            by=request.user,
+            allow_over_max=data.validated_data["allow_over_max"],
+        )
         return Response(LateSeatSerializer(seat).data, status=201)
 
 

@@ -258,6 +258,8 @@ def _table_page(stage: Stage, table: Table, entry_url: str, styles: dict) -> lis
         Paragraph(_("Table %(number)s") % {"number": table.number}, styles["table"]),
         Paragraph(deal, styles["body"]),
     ]
+    if above := selectors.over_max_note(stage, seats):
+        heading.append(Paragraph(f"<b>{escape(above)}</b>", styles["body"]))
     qr_cell = [QrCode(entry_url, QR_SIZE), Paragraph(_("Scan to enter scores"), styles["small"])]
     top = GridTable([[heading, qr_cell]], colWidths=[5.4 * inch, 1.6 * inch])
     top.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "TOP")]))

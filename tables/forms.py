@@ -21,6 +21,7 @@ class SeatStageForm(forms.Form):
 
 class LatePlayerForm(forms.Form):
     player = forms.ModelChoiceField(queryset=Player.objects.none(), label=_("Late player"))
+    allow_over_max = forms.BooleanField(required=False)
 
     def __init__(self, *args, stage: Stage, **kwargs) -> None:
         super().__init__(*args, **kwargs)

@@ -14,7 +14,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from tables import seating
+from tables import seating, selectors
 from tables.by_rating import RatingPlan, rating_plan
 from tables.models import Seat, Table
 from tables.signals import seating_changed
@@ -302,11 +302,16 @@ def _reported_rounds(table: Table) -> int:
 
 
 @transaction.atomic
-def add_late_player(*, stage: Stage, player: Player, by: AbstractBaseUser) -> Seat:
+def add_late_player(
+    *, stage: Stage, player: Player, by: AbstractBaseUser, allow_over_max: bool = False
+) -> Seat:
     """Seat a late player at the smallest table with room, moving nobody else.
 
-    Room means below the stage's largest table size; when every table is that full, below the
-    preset's largest deal (the table card then shows the smaller hand).
+    Room means below the stage's largest table size. When every table is that full, the
+    organiser chooses: refused (StateConflict) unless `allow_over_max`, which seats them above it,
+    at the smallest table, within the preset's largest deal (the table's card, sheet and the
+    stage's page then say the table is above the stage's size, and the card deals the hand for
+    the players it has).
     """
     stage = lock_stage(stage.pk, alone=True)
     if player.tournament_id != stage.tournament_id:
@@ -337,14 +342,7 @@ def add_late_player(*, stage: Stage, player: Player, by: AbstractBaseUser) -> Se
             {"player": [message % {"name": player.name, "stage": stage.display_name}]}
         )
     tables = {t.number: t for t in stage.tables.all()}
-    # A table that has reported every round has none left for a late player to play.
-    played = dict(
-        stage.round_results.order_by()
-        .values("table__number")
-        .annotate(top=Max("round_no"))
-        .values_list("table__number", "top")
-    )
-    sizes = {number: 0 for number in tables if played.get(number, 0) < stage.rounds}
+    sizes = selectors.late_entry_sizes(stage)
     if not sizes:
         raise StateConflict(
             _(
@@ -353,9 +351,6 @@ def add_late_player(*, stage: Stage, player: Player, by: AbstractBaseUser) -> Se
             )
             % {"stage": stage.display_name}
         )
-    for number in Seat.objects.filter(stage=stage).values_list("table__number", flat=True):
-        if number in sizes:
-            sizes[number] += 1
     # Households apart, as at seating, where a table with room allows it.
     household = seating.household_key(player.household)
     avoid = (
@@ -368,6 +363,20 @@ def add_late_player(*, stage: Stage, player: Player, by: AbstractBaseUser) -> Se
         else set()
     )
     number = seating.late_entry_table(sizes, size_max=stage.table_size_max, avoid=avoid)
+    if number is None and not allow_over_max:
+        raise StateConflict(
+            _(
+                "Every table of %(stage)s has %(max)s players, the most this stage allows. To "
+                "seat #%(number)s %(name)s all the same, choose to seat them above the maximum: "
+                "the table's card and score sheet will say so."
+            )
+            % {
+                "stage": stage.display_name,
+                "max": stage.table_size_max,
+                "number": player.number,
+                "name": player.name,
+            }
+        )
     if number is None:
         preset_max = get_preset(stage.tournament.preset).table_bounds(stage.domino_set)[1]
         number = seating.late_entry_table(sizes, size_max=preset_max, avoid=avoid)

@@ -48,6 +48,7 @@ def _stage_page(
     means = report.get("table_ratings", [])
     for index, table in enumerate(tables):
         table.mean_rating = means[index] if index < len(means) else None
+        table.over_max = selectors.over_max_note(stage, table.seats.all())
     from_advancers = by_rating.seated_from_advancers(stage)
     context = {
         "tournament": tournament,
@@ -61,6 +62,8 @@ def _stage_page(
         "may_move": stage.kind == Stage.Kind.QUALIFYING
         and tournament.stages.filter(order__lt=stage.order).exists(),
         "late_form": LatePlayerForm(stage=stage),
+        # Every table a late player could join is full: the organiser chooses to go above it.
+        "tables_full": stage.status == Stage.Status.SEATED and selectors.every_table_full(stage),
         "rating_form": forms.get("rating_form")
         or RatingOptionsForm(
             initial=model_to_dict(stage, RatingOptionsForm.base_fields), seeded=from_advancers
@@ -156,7 +159,12 @@ def add_late_player(request: HttpRequest, slug: str, order: int) -> HttpResponse
         return redirect("manage-stage", slug=slug, order=order)
     player = form.cleaned_data["player"]
     try:
-        seat = services.add_late_player(stage=stage, player=player, by=request.user)
+        seat = services.add_late_player(
+            stage=stage,
+            player=player,
+            by=request.user,
+            allow_over_max=form.cleaned_data["allow_over_max"],
+        )
     except (StateConflict, ValidationError) as error:
         messages.error(request, refusal_text(error))
     else:
@@ -174,6 +182,13 @@ def add_late_player(request: HttpRequest, slug: str, order: int) -> HttpResponse
                 "round": seat.from_round,
             },
         )
+        above = selectors.over_max_note(stage, seat.table.seats.all())
+        if above:
+            messages.warning(
+                request,
+                _("Table %(table)s: %(above)s Its card and score sheet say so.")
+                % {"table": seat.table.number, "above": above},
+            )
     return redirect("manage-stage", slug=slug, order=order)
 
 

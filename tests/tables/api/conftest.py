@@ -22,7 +22,7 @@ def seat(client, stage, **body):
     return client.post(f"/api/v1/stages/{stage.pk}/seat/", body, format="json")
 
 
-def late(client, stage, player_id):
+def late(client, stage, player_id, **body):
     return client.post(
-        f"/api/v1/stages/{stage.pk}/late-players/", {"player": player_id}, format="json"
+        f"/api/v1/stages/{stage.pk}/late-players/", {"player": player_id, **body}, format="json"
     )

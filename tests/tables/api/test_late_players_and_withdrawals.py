@@ -60,16 +60,68 @@ def test_late_player_when_every_table_has_played_every_round_is_409(
     assert latecomer.status == "registered"
 
 
-def test_late_player_when_every_table_is_full_goes_within_the_preset(
+def test_late_player_when_every_table_is_full_is_409_and_seats_nobody(
+    as_organiser, tournament, stage
+):
+    add_players(tournament, 8)  # two tables of 4, the stage's largest
+    seat(as_organiser, stage, seed=5)
+    latecomer = factories.PlayerFactory(tournament=tournament, number=41, name="Late Larry")
+    response = late(as_organiser, stage, latecomer.pk)
+    assert response.status_code == 409
+    assert response.json()["detail"] == (
+        "Every table of Qualifying has 4 players, the most this stage allows. To seat #41 Late "
+        "Larry all the same, choose to seat them above the maximum: the table's card and score "
+        "sheet will say so."
+    )
+    assert not Seat.objects.filter(player=latecomer).exists()
+    latecomer.refresh_from_db()
+    assert latecomer.status == "registered"  # not checked in by a refused seat either
+    assert not latecomer.history.filter(history_change_reason="seated_late").exists()
+
+
+def test_late_player_when_every_table_is_full_is_refused_in_spanish(
+    as_organiser, tournament, stage
+):
+    add_players(tournament, 8)
+    seat(as_organiser, stage, seed=5)
+    latecomer = factories.PlayerFactory(tournament=tournament, number=41, name="Ana")
+    response = as_organiser.post(
+        f"/api/v1/stages/{stage.pk}/late-players/",
+        {"player": latecomer.pk},
+        format="json",
+        HTTP_ACCEPT_LANGUAGE="es",
+    )
+    assert response.status_code == 409
+    assert "tiene 4 jugadores" in response.json()["detail"]
+    assert "#41 Ana" in response.json()["detail"]
+
+
+def test_late_player_allowed_over_max_joins_the_smallest_full_table(
     as_organiser, tournament, stage
 ):
     add_players(tournament, 8)  # two tables of 4, the stage's largest
     seat(as_organiser, stage, seed=5)
     latecomer = factories.PlayerFactory(tournament=tournament, number=50)
-    response = late(as_organiser, stage, latecomer.pk)
-    assert response.status_code == 201
+    response = late(as_organiser, stage, latecomer.pk, allow_over_max=True)
+    assert response.status_code == 201, response.json()
     assert response.json()["table"] == 1
     assert response.json()["position"] == 5  # samboree deals to up to 10 at a table
+    # The next one goes to the other table, still within its 4, with no choice needed.
+    response = late(as_organiser, stage, latecomer.pk, allow_over_max=True)
+    assert response.status_code == 400  # already seated: the flag seats nobody twice
+
+
+def test_late_player_allow_over_max_is_not_needed_while_a_table_has_room(
+    as_organiser, tournament, stage
+):
+    add_players(tournament, 7)  # tables of 4 and 3
+    seat(as_organiser, stage, seed=5)
+    first = factories.PlayerFactory(tournament=tournament, number=50)
+    second = factories.PlayerFactory(tournament=tournament, number=51)
+    response = late(as_organiser, stage, first.pk, allow_over_max=True)
+    assert response.status_code == 201
+    assert response.json()["position"] == 4  # the table of 3, not a fifth seat
+    assert late(as_organiser, stage, second.pk).status_code == 409  # now both have 4
 
 
 @pytest.mark.parametrize("problem", ["seated", "withdrawn", "elsewhere", "unknown"])

@@ -286,3 +286,23 @@ def test_table_cards_need_a_seated_stage_and_staff(anon, as_organiser, as_other_
     assert as_organiser.get(f"/api/v1/stages/{stage.pk}/cards.pdf").status_code == 409
     assert anon.get(f"/api/v1/stages/{stage.pk}/cards.pdf").status_code == 401
     assert as_other_organiser.get(f"/api/v1/stages/{stage.pk}/cards.pdf").status_code == 403
+
+
+def test_table_card_and_sheet_of_a_table_above_the_maximum_say_so(
+    as_official, as_organiser, client, tournament, stage
+):
+    add_players(tournament, 8)  # two tables of 4, the stage's largest
+    seat(as_organiser, stage, seed=1)
+    latecomer = factories.PlayerFactory(tournament=tournament, number=41)
+    body = {"player": latecomer.pk, "allow_over_max": True}
+    assert as_organiser.post(f"/api/v1/stages/{stage.pk}/late-players/", body).status_code == 201
+    response = as_official.get(f"/api/v1/stages/{stage.pk}/cards.pdf")
+    first, second = (page.extract_text() for page in PdfReader(io.BytesIO(response.content)).pages)
+    assert "5 players: above this stage's 4." in first
+    deal = get_preset(tournament.preset).tiles_dealt(12, 5)
+    assert f"Deal {deal} tiles to each of the 5 players" in first  # the deal for five, not four
+    assert "above this stage's" not in second
+    sheet = client.get(f"/en/t/{tournament.slug}/tables/{stage.order}/1/").content.decode()
+    assert "5 players: above this stage&#x27;s 4." in sheet
+    other = client.get(f"/en/t/{tournament.slug}/tables/{stage.order}/2/").content.decode()
+    assert "above this stage" not in other

@@ -174,3 +174,51 @@ def test_reinstating_a_player_before_seating_leaves_everyone_to_be_seated(
     organiser_client.post(f"/t/{tournament.slug}/manage/players/{checked.pk}/reinstate/")
     checked.refresh_from_db()
     assert checked.status == "checked_in"
+
+
+@pytest.fixture
+def full_stage(organiser_client, tournament):
+    """A stage of tables of 3 to 4, seated at two full tables of 4, and a late player waiting."""
+    stage = factories.StageFactory(
+        tournament=tournament, order=1, name="Qualifying", table_size_min=3, table_size_max=4
+    )
+    add_players(tournament, 8)
+    organiser_client.post(f"/t/{tournament.slug}/manage/stages/1/seat/", {"seed": "1"})
+    latecomer = factories.PlayerFactory(tournament=tournament, number=41, name="Late Lucy")
+    return stage, latecomer
+
+
+def test_late_player_when_every_table_is_full_the_page_asks_first(
+    organiser_client, tournament, full_stage
+):
+    _stage, latecomer = full_stage
+    url = f"/t/{tournament.slug}/manage/stages/1/"
+    page = organiser_client.get(url).content.decode()
+    assert "Every table has 4 players, the most this stage allows." in page
+    assert 'name="allow_over_max"' in page
+    refused = organiser_client.post(f"{url}late/", {"player": latecomer.pk}, follow=True)
+    text = refused.content.decode()
+    assert "Every table of Qualifying has 4 players, the most this stage allows." in text
+    assert "choose to seat them above the maximum" in text
+    assert not Seat.objects.filter(player=latecomer).exists()
+    chosen = organiser_client.post(
+        f"{url}late/", {"player": latecomer.pk, "allow_over_max": "on"}, follow=True
+    )
+    text = chosen.content.decode()
+    assert "#41 Late Lucy sits at table 1, seat 5, from round 1." in text
+    assert "Table 1: 5 players: above this stage&#x27;s 4. Its card and score sheet say so." in text
+    assert text.count("5 players: above this stage&#x27;s 4.") == 2  # the message and table 1
+
+
+def test_late_player_when_every_table_is_full_is_refused_in_spanish_on_the_page(
+    organiser_client, tournament, full_stage
+):
+    _stage, latecomer = full_stage
+    url = f"/t/{tournament.slug}/manage/stages/1/"
+    page = organiser_client.get(url, HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert "Todas las mesas tienen 4 jugadores" in page
+    refused = organiser_client.post(
+        f"{url}late/", {"player": latecomer.pk}, follow=True, HTTP_ACCEPT_LANGUAGE="es"
+    )
+    assert "tiene 4 jugadores" in refused.content.decode()
+    assert not Seat.objects.filter(player=latecomer).exists()
