@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
+from playwright.sync_api import expect
 
 from tests import factories
 from tests.browser.conftest import PHONE, overflows_sideways, sign_in
@@ -50,3 +51,31 @@ def test_check_in_at_the_desk_on_a_phone(new_page, desk, text, locale):
     name = f"console-phone-{locale[:2]}" if text == "200" else f"console-phone-100-{locale[:2]}"
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+@pytest.fixture
+def queue_at_the_desk(transactional_db, require_postgres):
+    """A tournament of 40 players, none checked in, and its organiser."""
+    tournament = factories.TournamentFactory(name="Harbour Samboree", slug="harbour")
+    factories.StageFactory(tournament=tournament, order=1, name="Qualifying")
+    for number in range(1, 41):
+        factories.PlayerFactory(tournament=tournament, number=number, name=f"Player {number}")
+    organiser = factories.StaffFactory(tournament=tournament, role="organiser").user
+    return tournament, organiser
+
+
+def test_check_in_at_a_scanners_speed_checks_in_every_badge_in_order(new_page, queue_at_the_desk):
+    tournament, organiser = queue_at_the_desk
+    page = new_page(PHONE)
+    sign_in(page, organiser.username, next_path="/t/harbour/manage/")
+    page.focus("#id_find")
+    # A scanner: 40 badge numbers, each followed by Enter, with no pause between keys.
+    page.keyboard.type("".join(f"{number}\n" for number in range(1, 41)))
+    page.wait_for_function(
+        "() => document.querySelectorAll('#check-in-earlier li').length === 39", timeout=60_000
+    )
+    expect(page.locator("#check-in-said")).to_contain_text("#40 Player 40 is checked in.")
+    earlier = page.locator("#check-in-earlier li").all_inner_texts()
+    assert earlier == [f"Done: #{n} Player {n} is checked in." for n in range(39, 0, -1)]
+    assert tournament.players.filter(status="checked_in").count() == 40
+    assert page.input_value("#id_find") == ""  # ready for the next scan
