@@ -480,3 +480,40 @@ def test_a_correction_without_a_reason_is_said_beside_the_reason_which_gets_the_
     page.wait_for_url("**/check/")
     assert RoundResult.objects.get().version == confirmed.version + 1
     assert stored_pips() == [0, 10, 20, 29]
+
+
+def rounds_kept_on_the_tablet(page) -> int:
+    """How many entry pages the tablet keeps for off the network (entry-sw.js's copies)."""
+    return page.evaluate(
+        "async () => (await (await caches.open('rh-entry-pages-v1')).keys()).length"
+    )
+
+
+def test_tablet_offline_opens_another_round_from_its_copy_and_sends_when_back(new_page, seated):
+    _tournament, table, players, _official = seated
+    page = signed_in_at_round_one(new_page, seated)
+    for _ in range(50):  # the worker keeps round 1 and the table's other rounds as the page opens
+        if rounds_kept_on_the_tablet(page) >= 4:
+            break
+        page.wait_for_timeout(200)
+    page.context.set_offline(True)
+    page.click("nav.round-nav >> text=Round 2")
+    page.wait_for_url(f"**/enter/{table.pk}/2/")
+    expect(page.locator("h1")).to_contain_text("Round 2")
+    expect(page.locator("#offline-copy")).to_contain_text("Offline: this is the copy")
+    page.click("nav.round-nav >> text=Round 1")  # and back
+    page.wait_for_url(f"**/enter/{table.pk}/1/")
+    expect(page.locator("#offline-copy")).to_be_visible()
+    page.click("nav.round-nav >> text=Round 2")
+    page.wait_for_url(f"**/enter/{table.pk}/2/")
+    fill_round(page, players, ["9", "12", "3", "7"], went_out=0)
+    page.click("#round-form button[type=submit]")
+    expect(page.locator("#offline-banner")).to_contain_text("Not sent yet")
+    assert not RoundResult.objects.exists()
+    page.context.set_offline(False)
+    page.wait_for_url(f"**/enter/{table.pk}/2/check/", timeout=20_000)
+    result = RoundResult.objects.get()  # sent once, counted once
+    assert result.round_no == 2
+    assert stored_pips() == [0, 12, 3, 7]
+    assert RoundResultVersion.objects.filter(result=result).count() <= 1
+    assert page.evaluate("() => localStorage.getItem('rh-outbox')") == "[]"
