@@ -8,7 +8,7 @@ from allauth.core import context as allauth_context
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.sites.requests import RequestSite
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
@@ -95,8 +95,8 @@ class AccountAdapter(DefaultAccountAdapter):
     def get_client_ip(self, request: HttpRequest) -> str:
         """The address allauth's rate limits count (sign-in, sign-up, password reset): the
         client's, read as django-axes reads it (config.client_ip), not nginx's. allauth's own
-        reader (ALLAUTH_TRUSTED_PROXY_COUNT) would be a second rule for the same header."""
-        address = client_ip(request)
-        if address is None:
-            raise PermissionDenied("Unable to determine client IP address")
-        return address
+        reader (ALLAUTH_TRUSTED_PROXY_COUNT) would be a second rule for the same header. A
+        request with no address at all (gunicorn always gives one; a WSGI test client may not)
+        counts with every other such request, rather than being refused with a 403 that no
+        client expects from signing in."""
+        return client_ip(request) or "unknown"
