@@ -14,7 +14,7 @@ from config import http_cache
 from config.api import NamesUnusedFields, found, missing
 from config.api_schema import refused
 from config.client_ip import client_ip
-from scoring import clock, selectors, services, stages, standings
+from scoring import clock, reopen, selectors, services, stages, standings
 from scoring.api_serializers import (
     ClockInput,
     ClockOutput,
@@ -149,12 +149,19 @@ class RoundResultApi(AnswersVersionChanged, APIView):
         "player once. 201 when new, 200 when replacing (If-Match needed: 428 without it, 412 "
         "when stale with the result as it is now in `current`); the same Idempotency-Key and "
         "body answers as the first time and stores nothing more. A confirmed round is replaced "
-        "with a `reason` and goes back to be checked.",
+        "with a `reason` and goes back to be checked. A round of a closed stage is corrected by "
+        "an organiser only (409 for an official, saying an organiser can), while no later stage "
+        "has any result (409 naming it): the stage is reopened as `POST .../reopen/` does, and "
+        "the close that follows (for a game seated from the game before, the confirmation of "
+        "its last table) seats the next stage again from the corrected standings.",
         request=RoundResultInput,
         responses={
             201: RoundResultOutput,
             200: RoundResultOutput,
-            409: refused("The stage is closed, or the round is not one this stage plays."),
+            409: refused(
+                "The stage is closed and the sender is not an organiser, or a later stage has "
+                "results; or the round is not one this stage plays."
+            ),
             412: OpenApiResponse(PreconditionFailedOutput, "The If-Match names an older version."),
             422: refused("The Idempotency-Key was used for another request.", "Error"),
             428: refused("The round has a result: send If-Match with its ETag.", "Error"),
@@ -398,6 +405,31 @@ class CloseStageApi(APIView):
             "stage": StageSerializer(stage, context={"staff": True}).data,
         }
         return Response(body, status=202)
+
+
+class ReopenStageApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        description="Reopen the tournament's last closed stage (organisers), while no later "
+        "stage has any result, confirmed or not: nothing entered is ever dropped. What its close "
+        "made is undone: the stage it seated loses its seats (a stage the close created is "
+        "removed; one from the preset or an organiser is `pending` again) and the placings it "
+        "decided are cleared; printed table cards of that stage are out of date. The answer is "
+        "the stage, `status: seated`; closing it again seats what follows from its standings "
+        "then, and the seated stage's `seating_report.moved` says who sits elsewhere. "
+        "Reopening a seated stage is harmless.",
+        request=None,
+        responses={
+            200: StageSerializer,
+            409: refused("A later stage has results (named in `detail`), or it is not seated."),
+        },
+    )
+    def post(self, request: Request, stage_id: int) -> Response:
+        stage = found(Stage.objects.select_related("tournament"), pk=stage_id)
+        require_organiser(request.user, stage.tournament)
+        stage = reopen.reopen_stage(stage=stage, by=request.user)
+        return Response(StageSerializer(stage, context={"staff": True}).data)
 
 
 class PlacingsApi(APIView):

@@ -24,6 +24,7 @@ urlpatterns = [
         name="tournament-reset",
     ),
     path("stages/<id:stage_id>/close/", api.CloseStageApi.as_view(), name="stage-close"),
+    path("stages/<id:stage_id>/reopen/", api.ReopenStageApi.as_view(), name="stage-reopen"),
     path(
         "tournaments/<slug:slug>/stages/<id:stage_id>/clock/",
         api.StageClockApi.as_view(),

@@ -18,7 +18,7 @@ from django.db.models import F, Q
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from scoring import games, queue, signals, standings, time_called
+from scoring import games, queue, reopen, signals, standings, time_called
 from scoring.models import Placing, RoundResult, StandingRow
 from scoring.rules import medals
 from tables import seating
@@ -214,7 +214,8 @@ def _next_playoff_stage(stage: Stage, advancers: int) -> Stage:
         copy += 1
         key = name_key(kind, level=level, copy=copy)
     stage = create_stage(tournament=tournament, name_key=key, **further_level(template))
-    # Made here, not set up by the organiser: a practice reset removes it (reset_practice).
+    # Made here, not set up by the organiser: reopening the stage before, or a practice reset,
+    # removes it (scoring.reopen, reset_practice).
     Stage.objects.filter(pk=stage.pk).update(made_by_close=True)
     stage.made_by_close = True
     if template.kind == Stage.Kind.PLAYOFF and template.seed_by_rating:
@@ -238,7 +239,10 @@ def advance_from_stage(*, stage: Stage) -> Stage | None:
     if follows == "qualifying":
         # Everyone plays the next qualifying stage: seated here when it is a game seated from
         # this one (Stage.movement), else by the organiser.
-        return games.seat_next_game(stage)
+        seated = games.seat_next_game(stage)
+        if seated is not None:
+            reopen.note_who_moved(stage, seated)
+        return seated
     if follows == "placings":
         decide_placings(final=stage)
         # The public pages are kept per snapshot: a new one draws them again, with the winners.
@@ -276,6 +280,7 @@ def advance_from_stage(*, stage: Stage) -> Stage | None:
     )
     next_stage.source_stage = stage
     next_stage.save(update_fields=["source_stage"])
+    reopen.note_who_moved(stage, next_stage)
     return next_stage
 
 

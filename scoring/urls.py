@@ -31,6 +31,11 @@ urlpatterns = [
         name="manage-close",
     ),
     path(
+        "t/<slug:slug>/manage/stages/<id:order>/reopen/",
+        views.reopen_stage_page,
+        name="manage-reopen",
+    ),
+    path(
         "t/<slug:slug>/manage/scores/import/", views.import_scores_page, name="manage-import-scores"
     ),
     path("t/<slug:slug>/enter/", views.enter_home, name="enter"),

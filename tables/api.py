@@ -15,7 +15,7 @@ from config.api import Conflict, NamesUnusedFields, found
 from config.api_schema import refused
 from tables import selectors, services
 from tables.models import Seat
-from tournaments.api import PlayerSerializer
+from tournaments.api import PlayerSerializer, StageSerializer
 from tournaments.links import absolute_url
 from tournaments.models import Invitation, Player, Staff, Stage
 from tournaments.permissions import is_organiser, require_organiser, require_staff
@@ -87,6 +87,25 @@ class SeatStageApi(APIView):
         data.is_valid(raise_exception=True)
         services.seat_stage(stage=stage, by=request.user, **data.validated_data)
         return tables_response(stage)
+
+
+class UnseatStageApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        description="Take a seated stage with no result back to `pending` (organisers): its "
+        "tables and seats are removed, and its printed table cards no longer hold. 409 once "
+        "any result exists (nothing entered is dropped: reseat it instead), or when it is not "
+        "seated. A stage seated by the close of the stage before is seated again by that close "
+        "(reopen that stage to undo it).",
+        request=None,
+        responses={200: StageSerializer, 409: refused("The stage has results, or is not seated.")},
+    )
+    def post(self, request: Request, stage_id: int) -> Response:
+        stage = stage_or_404(stage_id)
+        require_organiser(request.user, stage.tournament)
+        stage = services.unseat_stage(stage=stage, by=request.user)
+        return Response(StageSerializer(stage, context={"staff": True}).data)
 
 
 class StageTablesApi(APIView):

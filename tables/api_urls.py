@@ -5,6 +5,7 @@ from tables import api
 
 urlpatterns = [
     path("stages/<id:stage_id>/seat/", api.SeatStageApi.as_view(), name="stage-seat"),
+    path("stages/<id:stage_id>/unseat/", api.UnseatStageApi.as_view(), name="stage-unseat"),
     path("stages/<id:stage_id>/tables/", api.StageTablesApi.as_view(), name="stage-tables"),
     path(
         "stages/<id:stage_id>/late-players/", api.LatePlayerApi.as_view(), name="stage-late-player"

@@ -6,7 +6,7 @@ from django.db.models import Max, Prefetch, QuerySet
 from django.utils.translation import gettext as _
 
 from tables.models import Seat, Table
-from tournaments.models import Stage
+from tournaments.models import Player, Stage
 
 
 def tables_with_seats(stage: Stage) -> QuerySet[Table]:
@@ -51,3 +51,28 @@ def over_max_note(stage: Stage, seats: Iterable[Seat]) -> str:
         "players": playing,
         "max": stage.table_size_max,
     }
+
+
+def who_moved(stage: Stage) -> list[str]:
+    """Who sits elsewhere than before the stage before was reopened (the seating report's
+    moves, scoring.reopen), said in the reader's language."""
+    moves = stage.seating_report.get("moved", []) if stage.seating_report else []
+    names = Player.objects.in_bulk([move["player"] for move in moves])
+    said = []
+    for move in moves:
+        player = names.get(move["player"])
+        if player is None:
+            continue
+        values = {
+            "player": f"#{player.number} {player.name}",
+            "was": move["was"],
+            "now": move["now"],
+        }
+        if move["was"] is None:
+            text = _("%(player)s: now at table %(now)s (was not seated)")
+        elif move["now"] is None:
+            text = _("%(player)s: no longer seated (was at table %(was)s)")
+        else:
+            text = _("%(player)s: now at table %(now)s (was at table %(was)s)")
+        said.append(text % values)
+    return said

@@ -22,7 +22,12 @@ from tournaments.exceptions import StateConflict
 from tournaments.models import Player, PlayerChange, Stage, Tournament
 from tournaments.presets import get_preset
 from tournaments.services import check_not_finished, record_change
-from tournaments.services.stages import closed_message, lock_open_stage, lock_stage
+from tournaments.services.stages import (
+    check_unseatable,
+    closed_message,
+    lock_open_stage,
+    lock_stage,
+)
 
 T = TypeVar("T")
 
@@ -289,6 +294,27 @@ def seat_stage(
         unrated=rated.get("unrated", 0),
         check_in_used=check_in_used,
     )
+
+
+def clear_seating(stage: Stage) -> None:
+    """Remove a stage's tables and seats (it has no result: the caller checked) and make it
+    pending again, as before it was seated; the pages follow (seating_changed)."""
+    stage.tables.all().delete()  # cascades to the seats
+    stage.status, stage.seed, stage.seating_report = Stage.Status.PENDING, None, {}
+    stage.source_stage = None
+    stage.save(update_fields=["status", "seed", "seating_report", "source_stage"])
+    seating_changed.send(sender=Stage, stage=stage)
+
+
+@transaction.atomic
+def unseat_stage(*, stage: Stage, by: AbstractBaseUser) -> Stage:
+    """Take a seated stage with no result back to pending: its tables and seats are removed,
+    and it is seated again as a pending stage is. Unseating a pending stage is refused, as is
+    a stage with a result (nothing entered is dropped)."""
+    stage = lock_stage(stage.pk, alone=True)
+    check_unseatable(stage)
+    clear_seating(stage)
+    return stage
 
 
 def _in_site_language(text: Callable[[T], str], items: Iterable[T]) -> list[str]:

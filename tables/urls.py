@@ -7,6 +7,9 @@ urlpatterns = [
     path("t/<slug:slug>/manage/stages/<id:order>/", views.stage_tables, name="manage-stage"),
     path("t/<slug:slug>/manage/stages/<id:order>/seat/", views.seat_stage, name="manage-seat"),
     path(
+        "t/<slug:slug>/manage/stages/<id:order>/unseat/", views.unseat_stage, name="manage-unseat"
+    ),
+    path(
         "t/<slug:slug>/manage/stages/<id:order>/day-of-play/",
         views.day_of_play,
         name="manage-day-of-play",

@@ -71,6 +71,9 @@ def _stage_page(
         # Ratings are a club's: for a tournament no club owns, the page says why there are none.
         "no_club": None if strengths.rated(tournament) else by_rating.no_club_message(tournament),
         "results": stage.round_results.count(),
+        # The stage its close seated, and who sits elsewhere since a correction seated it again.
+        "seated_next": Stage.objects.filter(source_stage=stage).first(),
+        "who_moved": selectors.who_moved(stage),
         # Who seating would seat, said beside its button: the checked-in, or everyone.
         "to_seat": services.players_to_seat(stage),
         "is_last": not tournament.stages.filter(order__gt=stage.order).exists(),
@@ -353,3 +356,28 @@ def rating_options(request: HttpRequest, slug: str, order: int) -> HttpResponse:
         form_options=lambda stage: {"seeded": by_rating.seated_from_advancers(stage)},
         save=save,
     )
+
+
+@login_required
+@form_action
+def unseat_stage(request: HttpRequest, slug: str, order: int) -> HttpResponse:
+    """Take a seated stage with no result back to pending, once its box confirms it."""
+    tournament = organised_tournament(request, slug)
+    stage = get_object_or_404(Stage, tournament=tournament, order=order)
+    if request.POST.get("confirm") != "on":
+        messages.error(request, _("Tick the box to confirm that the seats are removed."))
+        return redirect("manage-stage", slug=slug, order=order)
+    try:
+        services.unseat_stage(stage=stage, by=request.user)
+    except StateConflict as conflict:
+        messages.error(request, str(conflict))
+    else:
+        messages.success(
+            request,
+            _(
+                "%(stage)s is not seated any more: its tables are removed, and cards printed "
+                "for them no longer hold. Seat it again when it is ready."
+            )
+            % {"stage": stage.display_name},
+        )
+    return redirect("manage-stage", slug=slug, order=order)

@@ -13,7 +13,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
-from scoring import game_close, rules, standings, time_called
+from scoring import game_close, reopen, rules, standings, time_called
 from scoring.exceptions import NoResult, UnusualScores, VersionChanged, VersionRequired
 from scoring.models import RoundResult, RoundResultVersion, Score
 from scoring.services.bodies import (
@@ -30,7 +30,7 @@ from scoring.services.idempotency import body_hash, check_key, claim, remember, 
 from tables.models import Seat, Table
 from tournaments.exceptions import StateConflict
 from tournaments.models import Stage
-from tournaments.services.stages import closed_message, lock_open_stage, lock_stage
+from tournaments.services.stages import closed_message, lock_stage
 
 
 @dataclass(frozen=True)
@@ -116,7 +116,8 @@ def _save(
     meta: RequestMeta,
     ask_unusual: bool = False,
 ) -> Outcome:
-    stage = lock_open_stage(table.stage_id, change="results")
+    stage = _lock_for_results(table, by=by)
+    reopening = stage.status == Stage.Status.CLOSED  # an organiser's correction after the close
     existing = (  # the result's row only: the ordering joins the stage, shared-locked above
         RoundResult.objects.select_for_update(of=("self",))
         .filter(table=table, round_no=round_no)
@@ -175,6 +176,8 @@ def _save(
             checked.seated,
         )
 
+    if reopening:  # what its close made is undone, in this transaction: all of it or none
+        stage = reopen.reopen_locked(stage)
     if existing is None:
         result = RoundResult.objects.create(
             stage=stage,
@@ -222,6 +225,20 @@ def _save(
         standings.request_rebuild(stage, results=True)
     body = result_body(result, scores)
     return Outcome(body=body, etag=result.etag, result=result, created=created)
+
+
+def _lock_for_results(table: Table, *, by: AbstractBaseUser) -> Stage:
+    """The stage of a result being entered or corrected, locked: shared while it is open; a
+    closed stage `alone`, as its reopen needs, when `by` may correct it (reopen.check_correction:
+    an organiser, while no later stage has a result), else refused (StateConflict). The stage
+    as the caller read it says which lock to take, at no extra query."""
+    closed = table.stage.status == Stage.Status.CLOSED
+    stage = lock_stage(table.stage_id, alone=closed)
+    if stage.status == Stage.Status.CLOSED:
+        reopen.check_correction(stage, by=by)
+        if not closed:  # closed between the reading and the lock: the lock a reopen needs
+            stage = lock_stage(table.stage_id, alone=True)
+    return stage
 
 
 @dataclass

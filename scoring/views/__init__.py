@@ -20,6 +20,7 @@ from scoring.views.stages import (
     import_scores_page,
     progress,
     record_tiebreak_page,
+    reopen_stage_page,
 )
 
 __all__ = [
@@ -37,6 +38,7 @@ __all__ = [
     "player_page",
     "progress",
     "record_tiebreak_page",
+    "reopen_stage_page",
     "reset_practice_page",
     "screen",
 ]

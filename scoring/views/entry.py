@@ -22,14 +22,14 @@ from django.utils.translation import gettext_lazy
 
 from config.client_ip import client_ip
 from config.refusals import refusal_status, refusal_text
-from scoring import clock, rules, selectors, services, standings, time_called
+from scoring import clock, reopen, rules, selectors, services, standings, time_called
 from scoring.exceptions import KeyReused, UnusualScores, VersionChanged, VersionRequired
 from scoring.models import RoundResult, RoundResultVersion, StageStandings, TiebreakDecision
 from scoring.services.results import check_round_result
 from tables.models import Table
 from tournaments.exceptions import StateConflict
 from tournaments.models import Stage, Tournament
-from tournaments.permissions import is_staff_of
+from tournaments.permissions import is_organiser, is_staff_of
 from tournaments.services.stages import closed_message
 
 
@@ -153,6 +153,7 @@ def _entry_context(
     errors: dict[str, list[str]] | None = None,
     key: str | None = None,
     unusual: UnusualScores | None = None,
+    by: Any = None,
 ) -> dict[str, Any]:
     sheet = selectors.table_sheet(table)
     this_round = sheet.round(round_no)
@@ -239,12 +240,22 @@ def _entry_context(
         "rounds": range(1, table.stage.rounds + 1),
         "clock": clock.page_clock(table.stage),
         "time_called": _time_called_notice(table, round_no, as_stands=as_stands),
-        "closed": (
-            closed_message(table.stage, "results")
-            if table.stage.status == Stage.Status.CLOSED
-            else ""
-        ),
+        **after_close(table.stage, by),
     }
+
+
+def after_close(stage: Stage, by: Any) -> dict[str, Any]:
+    """What the round's pages say of a closed stage: to an organiser who may correct it, what
+    the correction undoes (`undone`, asked on the form's one button); else why it cannot be
+    corrected (`closed`: an organiser can, or a later stage has results)."""
+    if stage.status != Stage.Status.CLOSED:
+        return {"closed": "", "undone": None}
+    if not is_organiser(by, stage.tournament):
+        return {"closed": closed_message(stage, "results"), "undone": None}
+    undone = reopen.what_reopening_undoes(stage, correction=True)
+    if undone.refusal:
+        return {"closed": undone.refusal, "undone": None}
+    return {"closed": "", "undone": undone}
 
 
 def _time_called_notice(table: Table, round_no: int, *, as_stands: bool) -> str:
@@ -336,7 +347,13 @@ def enter_round(request: HttpRequest, slug: str, table_id: int, round_no: int) -
         except UnusualScores as unusual:
             # Nothing stored: the page asks, the official corrects or confirms each score.
             context = _entry_context(
-                tournament, table, round_no, data=data, errors=unusual.errors, unusual=unusual
+                tournament,
+                table,
+                round_no,
+                data=data,
+                errors=unusual.errors,
+                unusual=unusual,
+                by=request.user,
             )
             return render(request, "scoring/enter_round.html", context, status=400)
         except ValidationError as error:
@@ -344,7 +361,9 @@ def enter_round(request: HttpRequest, slug: str, table_id: int, round_no: int) -
                 error.message_dict if hasattr(error, "error_dict") else {"__all__": error.messages}
             )
             # Nothing was stored under the key: the form sent again gets a key of its own.
-            context = _entry_context(tournament, table, round_no, data=data, errors=errors)
+            context = _entry_context(
+                tournament, table, round_no, data=data, errors=errors, by=request.user
+            )
             return render(request, "scoring/enter_round.html", context, status=400)
         except (VersionRequired, VersionChanged, KeyReused) as error:
             # Saved on another device since this page was loaded, or an old copy of this form
@@ -362,7 +381,7 @@ def enter_round(request: HttpRequest, slug: str, table_id: int, round_no: int) -
                     "The form now shows them; save again to replace them."
                 )
             )
-            context = _entry_context(tournament, table, round_no)
+            context = _entry_context(tournament, table, round_no, by=request.user)
             context["general_errors"] = [
                 why,
                 _("You typed: %(scores)s") % {"scores": _typed(table, data)},
@@ -372,8 +391,18 @@ def enter_round(request: HttpRequest, slug: str, table_id: int, round_no: int) -
         except StateConflict as error:
             messages.error(request, str(error))
             return redirect("enter-table", slug=slug, table_id=table.pk)
+        if table.stage.status == Stage.Status.CLOSED:  # the correction reopened it
+            messages.success(
+                request,
+                _(
+                    "%(stage)s is open again and what its close did is undone. Once the players "
+                    "confirm this round, close it again; a game whose next game is seated from it "
+                    "closes by itself."
+                )
+                % {"stage": table.stage.display_name},
+            )
         return redirect("check-round", slug=slug, table_id=table.pk, round_no=round_no)
-    context = _entry_context(tournament, table, round_no)
+    context = _entry_context(tournament, table, round_no, by=request.user)
     return render(request, "scoring/enter_round.html", context)
 
 
@@ -490,6 +519,7 @@ def history_page(request: HttpRequest, slug: str, table_id: int, round_no: int) 
         names = {line["player"]: line["name"] for line in version.scores}
         version.flags = selectors.flags_of(version.warnings, names)
     context = {"tournament": tournament, "table": table, "result": result, "versions": versions}
+    context.update(after_close(table.stage, request.user))
     return render(request, "scoring/history.html", context)
 
 

@@ -16,7 +16,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from config.refusals import refusal_text
-from scoring import clock, selectors, services, stages, standings
+from scoring import clock, reopen, selectors, services, stages, standings
 from scoring.models import Placing
 from scoring.views.entry import TIEBREAK_RETRY, meta, tiebreak_flags
 from tournaments.console import organised_tournament as organised
@@ -100,9 +100,38 @@ def close_stage_page(request: HttpRequest, slug: str, order: int) -> HttpRespons
         stage, closed = stages.close_and_say(stage=stage, by=request.user)
     except StateConflict as error:
         messages.error(request, str(error))
+        return redirect("manage", slug=slug)
+    messages.success(request, closed)
+    # The stage's page: it links to the stage its close seated, or says it is being seated.
+    return redirect("manage-stage", slug=slug, order=stage.order)
+
+
+@login_required
+def reopen_stage_page(request: HttpRequest, slug: str, order: int) -> HttpResponse:
+    """Asks first (GET): what reopening the closed stage undoes, or why it cannot be. The
+    reopen itself is the POST, back to the stage's page."""
+    tournament = organised(request, slug)
+    stage = get_object_or_404(Stage, tournament=tournament, order=order)
+    if request.method != "POST":
+        if stage.status != Stage.Status.CLOSED:
+            return redirect("manage-stage", slug=slug, order=order)
+        context = {"tournament": tournament, "stage": stage}
+        context["undone"] = reopen.what_reopening_undoes(stage)
+        return render(request, "scoring/confirm_reopen.html", context)
+    try:
+        reopen.reopen_stage(stage=stage, by=request.user)
+    except StateConflict as error:
+        messages.error(request, str(error))
     else:
-        messages.success(request, closed)
-    return redirect("manage", slug=slug)
+        messages.success(
+            request,
+            _(
+                "%(stage)s is open again: correct its results, then close it again. What its "
+                "close did is undone."
+            )
+            % {"stage": stage.display_name},
+        )
+    return redirect("manage-stage", slug=slug, order=order)
 
 
 def _close_context(tournament: Tournament, stage: Stage) -> dict[str, Any]:

@@ -94,8 +94,9 @@ def test_closed_stage_conflict_speaks_spanish(official, table, players):
     )
     assert response.status_code == 409
     assert response.json()["detail"] == (
-        "La fase Qualifying está cerrada: nadie puede ya anotar ni cambiar sus resultados. "
-        "Su clasificación y quién avanzó desde ella quedan como están."
+        "La fase Qualifying está cerrada: solo un organizador puede corregir sus resultados. "
+        "Corregir uno reabre la fase y deshace lo que hizo su cierre (los asientos de la fase "
+        "siguiente, la clasificación final): pídaselo a un organizador."
     )
     assert not RoundResult.objects.exists()
 

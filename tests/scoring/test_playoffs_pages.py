@@ -94,7 +94,7 @@ def test_the_console_asks_before_closing_and_says_what_is_missing_and_what_follo
     play_stage(stage, score_of=lambda seat, _: 5 * (seat.position - 1) + seat.table.number)
     page = client.get(ask).content.decode()
     assert "It cannot close yet" not in page
-    assert "cannot be opened again" in page
+    assert "only an organiser can correct its results: a correction reopens the stage" in page
     assert "Each table's winner goes on to the next playoff level" in page
     assert "So does 1 more player, the best of the rest overall (a wildcard)." in page
     assert f"{semis.name} starts from double-9 and plays 3 rounds." in page

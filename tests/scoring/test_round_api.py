@@ -232,10 +232,12 @@ def test_closed_stage_refuses_entry_and_confirmation(as_official, table, players
     table.stage.save()
     response = put(as_official, table, round_body(players), round_no=2)
     assert response.status_code == 409
-    # Nobody can change a closed stage's results: the answer sends nobody to ask for it.
+    # An official cannot change a closed stage's results: the answer says who can, and what
+    # that correction undoes.
     assert response.json()["detail"] == (
-        "Qualifying is closed: its results can no longer be entered or changed, by anyone. Its "
-        "standings and who advanced from it stand as they are."
+        "Qualifying is closed: only an organiser can correct its results. Correcting one reopens "
+        "the stage and undoes what its close did (the next stage's seats, the placings): ask an "
+        "organiser."
     )
     assert as_official.post(url(table, suffix="confirm/")).status_code == 409
     assert RoundResult.objects.count() == 1

@@ -252,9 +252,18 @@ class Stage(models.Model):
     )
     made_by_close = models.BooleanField(
         default=False,
+        editable=False,
         help_text=_(
-            "Created when the stage before it closed (a playoff level the event had not set "
-            "up): a practice reset removes it."
+            "Made by the close of the stage before it (a further playoff level): reopening that "
+            "stage, or a practice reset, removes it."
+        ),
+    )
+    undone_next_seats = models.JSONField(
+        default=dict,
+        editable=False,
+        help_text=_(
+            "Closed, then reopened: where the next stage had seated each player (player id: "
+            "table), so that the close that seats it again says who moved."
         ),
     )
     seed = models.BigIntegerField(

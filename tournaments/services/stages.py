@@ -4,7 +4,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
-from django.db.models import Max
+from django.db.models import Count, Max
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
@@ -355,8 +355,9 @@ def update_stage(*, stage: Stage, changes: dict[str, Any]) -> Stage:
 # What a closed stage refuses, one message for each kind of change.
 CLOSED = {
     "results": gettext_lazy(
-        "%(stage)s is closed: its results can no longer be entered or changed, by anyone. Its "
-        "standings and who advanced from it stand as they are."
+        "%(stage)s is closed: only an organiser can correct its results. Correcting one reopens "
+        "the stage and undoes what its close did (the next stage's seats, the placings): ask an "
+        "organiser."
     ),
     "decisions": gettext_lazy("%(stage)s is closed: its standings can no longer change."),
     "tables": gettext_lazy("%(stage)s is closed: its tables can no longer change."),
@@ -397,3 +398,86 @@ def lock_open_stage(stage_id: int, *, change: str, alone: bool = False) -> Stage
     if stage.status == Stage.Status.CLOSED:
         raise StateConflict(closed_message(stage, change))
     return stage
+
+
+def later_results(stage: Stage) -> list[tuple[Stage, int]]:
+    """The stages after `stage` that have results (entered, confirmed or not), each with how
+    many, in order."""
+    later = Stage.objects.filter(tournament_id=stage.tournament_id, order__gt=stage.order)
+    counted = later.annotate(results=Count("round_results")).filter(results__gt=0)
+    return [(later_stage, later_stage.results) for later_stage in counted.order_by("order")]
+
+
+def _named(found: list[tuple[Stage, int]]) -> dict[str, Any]:
+    return {
+        "later": ", ".join(s.display_name for s, _n in found),
+        "count": sum(n for _s, n in found),
+        "first": found[0][0].display_name,
+    }
+
+
+def check_reopenable(stage: Stage, *, correction: bool = False) -> None:
+    """StateConflict unless what the close of `stage` made can be undone: no later stage has a
+    result (nothing a person entered is dropped to undo a step). A closed later stage has
+    results, so `stage` is then the tournament's last closed stage. The caller holds the
+    stage's lock `alone` and the later stages' (lock_later_stages)."""
+    found = later_results(stage)
+    if not found:
+        return
+    values = {"stage": stage.display_name, **_named(found)}
+    if correction:
+        message = ngettext(
+            "%(stage)s is closed and %(later)s already has %(count)s result: correcting this "
+            "round now cannot change who advanced, and nothing entered there is dropped to undo "
+            "it. An organiser can let the result stand as an official decision, or reopen "
+            "%(first)s first when it is closed and nothing after it has results.",
+            "%(stage)s is closed and %(later)s already has %(count)s results: correcting this "
+            "round now cannot change who advanced, and nothing entered there is dropped to undo "
+            "it. An organiser can let the result stand as an official decision, or reopen "
+            "%(first)s first when it is closed and nothing after it has results.",
+            values["count"],
+        )
+    else:
+        message = ngettext(
+            "%(stage)s cannot be reopened: %(later)s already has %(count)s result, and nothing "
+            "entered there is dropped to undo the close. Reopen %(first)s first when it is "
+            "closed and nothing after it has results.",
+            "%(stage)s cannot be reopened: %(later)s already has %(count)s results, and nothing "
+            "entered there is dropped to undo the close. Reopen %(first)s first when it is "
+            "closed and nothing after it has results.",
+            values["count"],
+        )
+    raise StateConflict(message % values)
+
+
+def lock_later_stages(stage: Stage) -> list[Stage]:
+    """The stages after `stage`, their rows locked `alone` in order, so that no result is
+    entered in them, nor they seated, while a reopen checks and undoes them."""
+    later = Stage.objects.filter(tournament_id=stage.tournament_id, order__gt=stage.order)
+    return list(later.order_by("order").select_for_update(no_key=True))
+
+
+def check_unseatable(stage: Stage) -> None:
+    """StateConflict unless `stage` is seated with no result: its seats can go, nothing entered
+    goes with them."""
+    if stage.status == Stage.Status.CLOSED:
+        raise StateConflict(closed_message(stage, "tables"))
+    if stage.status != Stage.Status.SEATED:
+        raise StateConflict(
+            _("%(stage)s is not seated: there are no seats to remove.")
+            % {"stage": stage.display_name}
+        )
+    count = stage.round_results.count()
+    if count:
+        raise StateConflict(
+            ngettext(
+                "%(stage)s already has %(count)s result: its seats stay, so that nothing entered "
+                "is dropped. To seat it again, reseat it (which asks before it discards the "
+                "result).",
+                "%(stage)s already has %(count)s results: its seats stay, so that nothing "
+                "entered is dropped. To seat it again, reseat it (which asks before it discards "
+                "the results).",
+                count,
+            )
+            % {"stage": stage.display_name, "count": count}
+        )
