@@ -304,3 +304,40 @@ def test_a_reopen_while_the_worker_seats_the_next_level_leaves_no_half_done_seat
     playoff.refresh_from_db()
     assert qualifying.status == "seated"
     assert playoff.status == "pending" and not Table.objects.filter(stage=playoff).exists()
+
+
+def page(client, path: str, language: str = "en") -> str:
+    return " ".join(client.get(path, HTTP_ACCEPT_LANGUAGE=language).content.decode().split())
+
+
+def test_the_correction_page_after_a_close_says_what_it_undoes_before_asking(client):
+    tournament, organiser, official, (qualifying, _playoff) = event("samboree", "sam", 8)
+    assert organiser.post(f"/api/v1/stages/{qualifying.pk}/seat/", {"seed": 3}).status_code == 200
+    play_game(official, qualifying)
+    assert organiser.post(f"/api/v1/stages/{qualifying.pk}/close/").status_code == 202
+    table = Table.objects.get(stage=qualifying, number=1)
+    entry = f"/t/sam/enter/{table.pk}/1/"
+    history = f"/t/sam/enter/{table.pk}/1/history/"
+
+    client.force_login(tournament.staff.get(role="organiser").user)
+    said = page(client, entry)
+    assert "Qualifying is closed: correcting this round reopens it" in said
+    assert "loses its seats (1 table)" in said
+    assert "printed for Playoff are out of date" in said
+    form = said.split('id="round-form"', 1)[1].split("</form>", 1)[0]
+    assert form.count('type="submit"') == 1  # one button asks, after the list
+    assert "Reopen Qualifying and save the correction" in said
+    assert "Correct it (reopens Qualifying)" in page(client, history)
+    es = page(client, entry, "es")
+    assert "corregir esta ronda la reabre" in es and "ya no valen" in es
+    reopen_page = page(client, "/t/sam/manage/stages/1/reopen/")
+    assert "Reopen Qualifying?" in reopen_page and "loses its seats" in reopen_page
+    stage_page = page(client, "/t/sam/manage/stages/1/")
+    assert "Its close seated Playoff" in stage_page and "Reopen this stage" in stage_page
+
+    client.force_login(factories.StaffFactory(tournament=tournament, role="official").user)
+    said = page(client, entry)
+    assert "only an organiser can correct its results" in said
+    assert "Reopen Qualifying and save the correction" not in said
+    assert "only an organiser can correct its results" in page(client, history)
+    assert "solo un organizador puede corregir" in page(client, history, "es")
