@@ -94,6 +94,9 @@ MATRIX = [
     Row("stage-late-player", "POST",  "{s}/{qual}/late-players/",    "401 403 403 403 201 403 201"),
     Row("stage-cards",       "GET",   "{s}/{qual}/cards.pdf",        "401 403 200 403 200 403 200"),
     Row("stage-close",       "POST",  "{s}/{early}/close/",          "401 403 403 403 202 403 202"),
+    # Reopening a seated stage changes nothing (200); unseating a pending one is refused (409).
+    Row("stage-reopen",      "POST",  "{s}/{qual}/reopen/",          "401 403 403 403 200 403 200"),
+    Row("stage-unseat",      "POST",  "{s}/{playoff}/unseat/",       "401 403 403 403 409 403 409"),
     Row("stage-standings",   "GET",   "{s}/{early}/standings/",      "200 200 200 200 200 200 200"),
     Row("stage-tiebreak",    "POST",  "{s}/{early}/tiebreaks/",      "401 403 201 403 201 403 201"),
     Row("standings",         "GET",   "{t}/standings/",              "200 200 200 200 200 200 200"),
@@ -143,7 +146,9 @@ BODIES: dict[str, Callable[[World], dict]] = {
     "round-put": round_body,
 }
 # Writes that change nothing when they succeed: the token of a user who has one already.
-IDEMPOTENT_WRITES = {"auth-token"}
+# Writes that may answer 200 and change nothing: a token asked again; a stage reopened that is
+# open already (the reopen of a closed one is tests/scoring/test_reopen.py's).
+IDEMPOTENT_WRITES = {"auth-token", "stage-reopen"}
 
 CELLS = [
     pytest.param(row, role, int(expected), id=f"{row.name}-{role}")
@@ -206,7 +211,7 @@ def test_the_matrix_names_every_api_route():
     covered = {
         (row.method, resolve("/api/v1/" + row.path.format(**fill)).url_name) for row in MATRIX
     }
-    assert len(routes) == 53
+    assert len(routes) == 55
     assert routes == covered
 
 
