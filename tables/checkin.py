@@ -76,11 +76,13 @@ def check_in_found(request: HttpRequest, slug: str) -> HttpResponse:
         text, level, matches = str(refused), "error", refused.matches
     except StateConflict as conflict:
         text, level = str(conflict), "error"
-    if not request.htmx:
-        (messages.success if level == "success" else messages.error)(request, text)
-        return redirect("manage", slug=slug)
     if player is not None:
         player.refresh_from_db()
+    if not request.htmx:
+        (messages.success if level == "success" else messages.error)(request, text)
+        if level == "success" and (stage := late_stage(player)) is not None:
+            messages.info(request, late_text(player, stage))
+        return redirect("manage", slug=slug)
     context = _answer(tournament, player, text, level) | {"matches": matches}
     return render(request, "tournaments/console/_check_in_answer.html", context)
 
@@ -95,9 +97,29 @@ def row_answer(
     return render(request, "tournaments/console/_check_in_row.html", context)
 
 
+def late_stage(player: Player | None) -> Stage | None:
+    """The stage in play that a player just checked in has no seat in (they came late): the
+    desk's answer points to its "Add a late player"."""
+    if player is None or player.status != Player.Status.CHECKED_IN:
+        return None
+    seated = Stage.objects.filter(
+        tournament_id=player.tournament_id,
+        status=Stage.Status.SEATED,
+        kind=Stage.Kind.QUALIFYING,
+    ).order_by("order")
+    return seated.exclude(seats__player=player).first()
+
+
+def late_text(player: Player, stage: Stage) -> str:
+    return _(
+        "%(stage)s is being played: seat #%(number)s %(name)s as a late player on its page."
+    ) % {"stage": stage.display_name, "number": player.number, "name": player.name}
+
+
 def _answer(tournament: Tournament, player: Player | None, text: str, level: str) -> dict:
     players = list(tournament.players.all())
     return {
+        "late_stage": late_stage(player) if level == "success" else None,
         "tournament": tournament,
         "player": player,
         "said": text,

@@ -241,3 +241,27 @@ def test_adding_players_is_open_on_an_event_without_any_and_folded_once_there_ar
     factories.PlayerFactory(tournament=tournament, number=1)
     page = client.get(f"/t/{tournament.slug}/manage/").content.decode()
     assert '<details id="add-players">' in page
+
+
+@pytest.mark.django_db
+def test_a_player_checked_in_while_a_stage_is_played_is_pointed_to_its_late_player_form(
+    desk, tournament
+):
+    stage = factories.StageFactory(tournament=tournament, status="seated", kind="qualifying")
+    table = factories.TableFactory(stage=stage, number=1)
+    for number in (7, 8):
+        factories.SeatFactory(
+            stage=stage, table=table, player=tournament.players.get(number=number)
+        )
+    html = markup.unescape(check_in(desk, tournament, "#12", **HTMX).content.decode())
+    assert "#12 Bob Jones is checked in." in html
+    link = f'href="/t/{tournament.slug}/manage/stages/{stage.order}/#late-h"'
+    assert link in html and "Seat #12 Bob Jones as a late player in Qualifying" in html
+    # One who has a seat already is told nothing more; without script, the console says it.
+    Player.objects.filter(number=12, tournament=tournament).update(status="registered")
+    done = check_in(desk, tournament, "#7", follow=True).content.decode()
+    assert "#7 Ann Smith is checked in." in done and "as a late player" not in done
+    done = check_in(desk, tournament, "#12", follow=True).content.decode()
+    assert "Qualifying is being played: seat #12 Bob Jones as a late player on its page." in (
+        markup.unescape(done)
+    )
