@@ -64,7 +64,8 @@ def test_a_whole_event(new_page, transactional_db, tmp_path):
         "number,name\n" + "".join(f"{n},{name}\n" for n, name in enumerate(PLAYERS, 1)),
         encoding="utf-8",
     )
-    desk.click("#add-players summary")  # adding players is folded under the day's check-in
+    # On an event with no players yet, adding them is open: the first thing to do.
+    assert desk.get_attribute("#add-players", "open") is not None
     desk.set_input_files("#id_file", str(csv_file))
     submit(desk, "button:text-is('Import')")
     assert "Imported 12 players." in desk.inner_text(".messages")
