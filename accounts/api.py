@@ -1,4 +1,4 @@
-"""The v1 API of a tournament's staff and invitations (shared/API.md), for organisers."""
+"""The v1 API of a tournament's staff and invitations (docs/API.md), for organisers."""
 
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status

@@ -1,6 +1,7 @@
-"""The OpenAPI schema's shared answers: the error bodies of shared/API.md as named components, and
-the answers every operation can give by its shape, declared in one place (a postprocessing hook
-of drf-spectacular), so that a generated client knows every status the server can send.
+"""The OpenAPI schema's shared answers: the error bodies of docs/API.md ("Errors") as named
+components, and the answers every operation can give by its shape, declared in one place (a
+postprocessing hook of drf-spectacular), so that a generated client knows every status the server
+can send.
 
 What an operation can answer beyond these (409, 412, 422, 428, 429, 202) is declared on its view
 with `refused(...)`. tests/test_api_schema.py checks the server against it."""
@@ -34,8 +35,8 @@ CONFLICT = {
     },
     "required": ["detail"],
 }
-# A 400's body (DRF's shapes, shared/API.md): each field's messages ({"scores": ["..."]}, nested
-# as the body is), {"non_field_errors": [...]}, or {"detail": "..."}.
+# A 400's body (DRF's shapes, docs/API.md, "Errors"): each field's messages ({"scores": ["..."]},
+# nested as the body is), {"non_field_errors": [...]}, or {"detail": "..."}.
 VALIDATION_ERROR = {
     "type": "object",
     "description": "The request was refused and nothing was stored: each field's messages "

@@ -47,7 +47,7 @@ urlpatterns += i18n_patterns(
 
 
 def not_found(request, exception=None):
-    """404: JSON under /api/ (API.md: JSON in and out), the site's page elsewhere."""
+    """404: JSON under /api/ (docs/API.md: JSON in and out), the site's page elsewhere."""
     from django.http import JsonResponse
     from django.views.defaults import page_not_found
     from rest_framework.exceptions import NotFound

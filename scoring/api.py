@@ -94,7 +94,7 @@ def result_response(body: dict, etag: str, *, status: int = 200) -> Response:
 
 class AnswersVersionChanged:
     """A view whose 412 (VersionChanged) carries the result as it is now, and its ETag: the
-    client shows it and edits that version (shared/API.md)."""
+    client shows it and edits that version (docs/API.md, "Round results")."""
 
     def answer_refusal(self, error: Exception, response: Response) -> None:
         if isinstance(error, VersionChanged):

@@ -1,4 +1,4 @@
-"""The v1 API of tournaments, staff, players and stages (shared/API.md)."""
+"""The v1 API of tournaments, staff, players and stages (docs/API.md)."""
 
 from allauth.core import ratelimit
 from django.conf import settings

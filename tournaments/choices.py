@@ -23,5 +23,5 @@ class Tiebreak(TextChoices):
     COUNTBACK = "countback", _("Countback from the last round")
 
 
-# A new tournament's order: most rounds won, then countback from the last round (DESIGN.md).
+# A new tournament's order: most rounds won, then countback from the last round (docs/DESIGN.md).
 DEFAULT_TIEBREAKS = (Tiebreak.ROUNDS_WON.value, Tiebreak.COUNTBACK.value)

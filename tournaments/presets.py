@@ -118,9 +118,9 @@ class DivisionTemplate:
 class Preset:
     key: str
     label: str
-    # Where its rules come from: the title of a rules document as the document names itself
-    # (in /work/shared/seeds, said as written in every language), or the event's own page,
-    # described in words (lazy: in the reader's language).
+    # Where its rules come from, named here in the preset: the title of the rules document as
+    # the document names itself (said as written in every language), or the event page that
+    # publishes them, described in words (lazy: in the reader's language).
     source: str | Promise
     description: str | Promise  # one line, lazy: in the reader's language
     default_set: int
@@ -244,7 +244,7 @@ PRESETS: dict[str, Preset] = {
 }
 
 
-# The events the web publishes, each preset as its page says (DESIGN.md, "Added in this round"):
+# The events the web publishes, each preset as its page says (docs/DESIGN.md):
 # - senior_games, a county Silver Games: "Age Categories: 50-59, 60-69, 70-79, 80+", double-12,
 #   "2, 3 or 4 players draw 15, 5 or 6 draw 12, 7 or 8 draw 11"; gold, silver and bronze in each
 #   category, by the lowest totals of the game.

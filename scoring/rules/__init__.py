@@ -1,4 +1,4 @@
-"""Pure scoring rules: no ORM, records in and plain values out (vocabulary as in DESIGN.md).
+"""Pure scoring rules: no ORM, records in and plain values out (vocabulary as in docs/DESIGN.md).
 
 - `ranking`: the ranking and its tie-break rules (most rounds won, countback, decisions);
 - `advancement`: who advances from ranked tables, wildcards, and the ties that decide it;

@@ -5,7 +5,7 @@ overall. A tie that straddles a line (the last place that advances at a table, o
 wildcard) holds everyone in it back until an official records a decision; it is flagged once
 the tables concerned have played every round (mid-stage, a tie is just the score so far). A
 final (one table that decides the placings) sends nobody on: its ties for the places it is
-played for are flagged instead. Pure: ranked rows in, player ids out (DESIGN.md)."""
+played for are flagged instead. Pure: ranked rows in, player ids out (docs/DESIGN.md)."""
 
 from collections import defaultdict
 from collections.abc import Sequence, Set
@@ -85,7 +85,7 @@ def final_ties(
 ) -> list[Tie]:
     """The final's unresolved ties for the places it is played for, once it has played every
     round, among the players still in it (`active`). Ties further down share their place, as
-    everywhere (DESIGN.md)."""
+    everywhere (docs/DESIGN.md)."""
     tied: dict[tuple[int, int], list[int]] = defaultdict(list)
     for row in ranked:
         if row.table_tied and row.table in finished and row.player_id in active:

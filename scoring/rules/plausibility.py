@@ -1,4 +1,4 @@
-"""Plausibility of a score from the deal: a soft warning, never a refusal (DESIGN.md).
+"""Plausibility of a score from the deal: a soft warning, never a refusal (docs/DESIGN.md).
 
 A hand of k tiles from a double-N set holds, before any draw, at most the pips of the k heaviest
 tiles of the set, and on average k x N (the mean tile of a double-N set holds N pips). A player

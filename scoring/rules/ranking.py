@@ -1,5 +1,5 @@
 """The ranking of a stage's players: lowest total first, then the tournament's tie-break rules
-in order (most rounds won, countback), then the officials' decisions (DESIGN.md)."""
+in order (most rounds won, countback), then the officials' decisions (docs/DESIGN.md)."""
 
 from collections import Counter, defaultdict
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence

@@ -1,4 +1,5 @@
-"""The validation of one round result: the pips, who went out, and a blocked round (DESIGN.md)."""
+"""The validation of one round result: the pips, who went out, and a blocked round
+(docs/DESIGN.md)."""
 
 import math
 from collections import Counter

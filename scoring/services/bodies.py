@@ -1,5 +1,5 @@
 """A round result's body: read from what the API, the entry page and the CSV import send (the
-contract's checks, shared/API.md), and written as the API answers it."""
+contract's checks, docs/API.md), and written as the API answers it."""
 
 import json
 from collections.abc import Mapping
@@ -62,7 +62,7 @@ def result_body(result: RoundResult, scores: list[Score] | None = None) -> dict[
 
 def warnings_body(warnings: list[dict], names: dict[int, str]) -> list[dict[str, Any]]:
     """The warnings as the API answers them: each stored one with its message, in the request's
-    language (shared/API.md: `warnings`, empty when none)."""
+    language (docs/API.md: `warnings`, empty when none)."""
     return [
         {
             **w,

@@ -1,7 +1,8 @@
 """Round results: submit, replace, correct and confirm, every version kept, idempotent by key.
 
-Checks run in the contract's order (shared/API.md): the Idempotency-Key replay, the stage being
-open, the version preconditions (If-Match), then the body. A rejected request stores nothing.
+Checks run in the contract's order (docs/API.md, "Round results"): the Idempotency-Key replay,
+the stage being open, the version preconditions (If-Match), then the body. A rejected request
+stores nothing.
 """
 
 from collections.abc import Mapping

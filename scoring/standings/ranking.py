@@ -61,7 +61,7 @@ def rank_stage(
     seats: dict[int, SeatFacts],
     decisions: list[rules.Decision] | tuple = (),
 ) -> list[rules.Ranked]:
-    """The stage's active players ranked (DESIGN.md), then those who withdrew, ranked among
+    """The stage's active players ranked (docs/DESIGN.md), then those who withdrew, ranked among
     themselves after every active player, overall and at their table: a player who left after
     one good round takes nobody's place."""
     tiebreaks = stage.tournament.tiebreak_rules

@@ -59,7 +59,7 @@ def meta(request: HttpRequest, source: str = "web") -> services.RequestMeta:
 
 @login_required
 def enter_home(request: HttpRequest, slug: str) -> HttpResponse:
-    """The tables to report, and the ties an official decides (DESIGN.md: the table is flagged
+    """The tables to report, and the ties an official decides (docs/DESIGN.md: the table is flagged
     for the official, who records the decision)."""
     tournament = staffed_tournament(request, slug)
     retry = request.session.pop(TIEBREAK_RETRY, None)

@@ -1,4 +1,4 @@
-"""Every validation rule of DESIGN.md on the API path: a clear 400 and nothing stored."""
+"""Every validation rule of docs/DESIGN.md on the API path: a clear 400 and nothing stored."""
 
 import pytest
 

@@ -36,7 +36,7 @@ DEALS = sorted(
 
 
 def test_a_full_double_12_hand_of_12_is_144_on_average_and_250_at_most():
-    """DESIGN.md's numbers: 12 x the mean tile of 12, and the 12 heaviest tiles."""
+    """docs/DESIGN.md's numbers: 12 x the mean tile of 12, and the 12 heaviest tiles."""
     assert average_hand(12, 12) == 144
     assert heaviest_hand(12, 12) == 250
     pips = [high + low for high, low in tiles_of(12)]

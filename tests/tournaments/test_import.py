@@ -188,7 +188,8 @@ def test_a_file_over_the_size_limit_is_refused_before_it_is_read(as_organiser, t
 
 
 def test_import_leaves_out_columns_it_does_not_keep_and_names_them(as_organiser, tournament):
-    # API.md: a header row naming at least number,name (a registration export has more).
+    # docs/API.md ("Players"): a header row naming at least number,name (a registration export
+    # has more).
     content = "number,Name,Email,household\n1,Ann,ann@example.com,Smith\n"
     response = upload(as_organiser, tournament, content)
     assert response.status_code == 201

@@ -1,4 +1,4 @@
-"""The rule presets against every number in DESIGN.md (no database)."""
+"""The rule presets against every number in docs/DESIGN.md (no database)."""
 
 import pytest
 

@@ -14,7 +14,7 @@ from tournaments.presets import DOMINO_SETS, PRESETS
 
 
 def default_tiebreaks() -> list[str]:
-    """Most rounds won, then countback from the last round (DESIGN.md)."""
+    """Most rounds won, then countback from the last round (docs/DESIGN.md)."""
     return list(DEFAULT_TIEBREAKS)
 
 

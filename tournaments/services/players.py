@@ -184,7 +184,8 @@ def parse_players_csv(
     Without `existing`, a number already in the tournament is a bad row. With it (the players
     by number, for an update), such a row is theirs: its status, empty, is None (kept), and a
     status other than theirs is a bad row (check-in and withdrawal have their own rules)."""
-    # API.md: a header row naming at least number,name; the callers say which columns were left.
+    # docs/API.md ("Players"): a header row naming at least number,name; the callers say which
+    # columns were left.
     records = read_csv(
         content,
         columns=IMPORT_COLUMNS,

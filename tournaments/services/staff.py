@@ -68,7 +68,7 @@ def log(
 
 
 def _new_user(user_model: Any, username: str, password: str | None) -> Any:
-    """A new account. API.md asks only for a password; a name that does not print is
+    """A new account. docs/API.md asks only for a password; a name that does not print is
     refused."""
     errors: dict[str, list[str]] = {}
     if unprintable := unprintable_messages(username):

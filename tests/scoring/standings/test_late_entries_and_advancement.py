@@ -118,7 +118,7 @@ def test_withdrawn_player_keeps_scores_but_does_not_advance(anon, stage):
     assert got["Ann"]["total"] == 0 and got["Ann"]["advances"] is False
     assert got["Ann"]["note"] == "withdrawn"
     assert got["Bob"]["advances"] is True
-    # The standings rank the active players (DESIGN.md): Ann's 0 takes nobody's place.
+    # The standings rank the active players (docs/DESIGN.md): Ann's 0 takes nobody's place.
     assert [(r["player"]["name"], r["rank"], r["table_rank"]) for r in rows(anon, stage)] == [
         ("Bob", 1, 1),
         ("Cy", 2, 2),
