@@ -39,7 +39,6 @@ urlpatterns = [
         "t/<slug:slug>/manage/scores/import/", views.import_scores_page, name="manage-import-scores"
     ),
     path("t/<slug:slug>/enter/", views.enter_home, name="enter"),
-    path("entry-sw.js", views.entry_worker, name="entry-worker"),
     path("t/<slug:slug>/enter/<id:table_id>/", views.enter_table, name="enter-table"),
     path("t/<slug:slug>/enter/<id:table_id>/<id:round_no>/", views.enter_round, name="enter-round"),
     path(

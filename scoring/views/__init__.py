@@ -2,14 +2,7 @@
 the search for one), `screen` (the projector), `practice` (a practice tournament's reset) and
 `stages` (a stage's progress, tie-break decisions and close, scores from paper, the bracket)."""
 
-from scoring.views.entry import (
-    check_round,
-    enter_home,
-    enter_round,
-    enter_table,
-    entry_worker,
-    history_page,
-)
+from scoring.views.entry import check_round, enter_home, enter_round, enter_table, history_page
 from scoring.views.player import find_player, player_page
 from scoring.views.practice import reset_practice_page
 from scoring.views.screen import screen
@@ -31,7 +24,6 @@ __all__ = [
     "enter_home",
     "enter_round",
     "enter_table",
-    "entry_worker",
     "find_player",
     "history_page",
     "import_scores_page",

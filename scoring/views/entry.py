@@ -15,7 +15,6 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Max
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -521,13 +520,3 @@ def history_page(request: HttpRequest, slug: str, table_id: int, round_no: int) 
     context = {"tournament": tournament, "table": table, "result": result, "versions": versions}
     context.update(after_close(table.stage, request.user))
     return render(request, "scoring/history.html", context)
-
-
-def entry_worker(request: HttpRequest) -> HttpResponse:
-    """The service worker of the tablet's entry pages (templates/scoring/entry-sw.js), served
-    from the site's root: a worker's scope is at most its own address's folder, and it must
-    answer for /t/<slug>/enter/ (Django's static files are under STATIC_URL)."""
-    context = {"static_prefix": static(""), "sign_out": reverse("account_logout")}
-    response = render(request, "scoring/entry-sw.js", context, content_type="text/javascript")
-    response["Cache-Control"] = "no-cache"  # a new version of the worker is picked up at once
-    return response

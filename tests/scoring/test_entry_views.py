@@ -360,15 +360,3 @@ def test_score_entry_with_no_stage_in_play_says_whether_the_event_is_over(
     assert "The tournament is finished: every round is in and the places are decided." in page
     assert f'href="/en/t/{table.stage.tournament.slug}/results/"' in page
     assert "No stage is seated yet" not in page
-
-
-def test_entry_worker_is_served_from_the_root_as_a_script_the_tablet_refetches(client):
-    # A service worker may answer only for addresses under its own: from the root it reaches
-    # /t/<slug>/enter/; it keeps the entry pages and the static files, and forgets on sign-out.
-    response = client.get("/entry-sw.js")
-    assert response.status_code == 200
-    assert response["Content-Type"].startswith("text/javascript")
-    assert response["Cache-Control"] == "no-cache"
-    script = response.content.decode()
-    assert 'var STATIC = "/static/";' in script
-    assert 'var SIGN_OUT = "/accounts/logout/";' in script

@@ -327,34 +327,6 @@
     input.focus();
   }
 
-  // Off the network (entry-sw.js): this table's rounds are kept on the tablet as the page opens,
-  // so that another round opens without the network. A page answered from that copy says so, and
-  // sends with a key of its own: the copy's key may already have gone with another entry. Its
-  // If-Match is the copy's, so a round saved elsewhere since is a 412 (or 428), shown as a
-  // conflict as for any page opened before a save elsewhere.
-  var offlineCopy = document.documentElement.hasAttribute("data-offline-copy");
-  function keepRoundsOffline() {
-    var nav = document.querySelector(".round-nav[data-offline-worker]");
-    if (!nav || !navigator.serviceWorker || offlineCopy) return;
-    navigator.serviceWorker.register(nav.dataset.offlineWorker, {scope: "/"}).then(function () {
-      return navigator.serviceWorker.ready;
-    }).then(function (registration) {
-      var rounds = [window.location.pathname];
-      nav.querySelectorAll("a[href]").forEach(function (link) { rounds.push(link.getAttribute("href")); });
-      registration.active.postMessage({keep: rounds});
-    }).catch(function () {});
-  }
-  function freshKey() {
-    var bytes = new Uint8Array(16);
-    window.crypto.getRandomValues(bytes);
-    return Array.prototype.map.call(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
-  }
-  if (offlineCopy && form) {
-    form.querySelector("input[name=idempotency_key]").value = freshKey();
-    document.getElementById("offline-copy").hidden = false;
-  }
-  keepRoundsOffline();
-
   var touched = false;  // the official typed or tapped in the form since the page opened
   if (document.currentScript && document.currentScript.hasAttribute("data-list-only")) {
     // The table list (enter_home.html) only says which rounds wait typed here: it sends nothing,
@@ -438,11 +410,6 @@
       showRefusedHere(now);
     }
   });
-  window.addEventListener("online", function () {
-    // A copy with nothing waiting to go is replaced by the page as it is now (what was typed
-    // comes back as the draft it is kept as).
-    if (offlineCopy && !waitingHere) window.location.reload();
-    else flush();
-  });
+  window.addEventListener("online", flush);
   flush();
 })();
