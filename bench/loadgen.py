@@ -26,7 +26,8 @@ LOOPS = ("uvloop", "asyncio")
 def run_in_loop(main: Awaitable[Any], loop: str = "uvloop") -> Any:
     """asyncio.run(main) in an event loop of the kind named: "uvloop" (libuv's, in C: a 40 KB
     answer on a kept-alive connection cost this client 92 µs of CPU against 108 µs on the
-    standard library's, bench/loadgen_cost.py) or "asyncio" (the standard library's)."""
+    standard library's, measured once: see bench/phone_http.py) or "asyncio" (the standard
+    library's)."""
     if loop not in LOOPS:
         raise ValueError(f"event loop {loop!r} is not one of {LOOPS}")
     if loop == "uvloop":

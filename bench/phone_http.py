@@ -7,9 +7,9 @@ Python is what makes its event loop late (and the phones' latencies with it). Ht
 through asyncio's streams (a reader, a writer, a semaphore and a timeout's context per request);
 here the answer is gathered in `data_received` and handed over once, whole. A 40 KB answer on
 a kept-alive connection costs 79 µs of CPU here against 92 µs for HttpClient, both on uvloop
-(bench/loadgen_cost.py; 108 µs for HttpClient on the standard library's loop, as the hall ran
-before). The answers are the same `loadgen.Response`, the failures
-the same `loadgen.HttpError`, so `loadgen.timed` times either.
+(108 µs for HttpClient on the standard library's loop, as the hall ran before; measured with a
+one-off cost bench that is in git history, bench/loadgen_cost.py). The answers are the same
+`loadgen.Response`, the failures the same `loadgen.HttpError`, so `loadgen.timed` times either.
 """
 
 import asyncio

@@ -162,19 +162,6 @@ def test_unchunk_reads_a_body_split_at_every_point():
         assert unchunk.done
 
 
-def test_the_cost_bench_reads_a_standings_sized_answer_as_the_phones_do():
-    """bench/loadgen_cost.py's page: a 500-player fragment's compressed size, whose count the
-    phones read from its first 6 KB."""
-    import gzip
-
-    import loadgen_cost
-    from hall_phones import counted_in
-
-    page = loadgen_cost.page()
-    assert 30_000 < len(page) < 50_000
-    assert counted_in(gzip.decompress(page)[:6000]) == 12
-
-
 def test_a_phone_turned_away_as_late_opens_its_page_again_after_the_wait_named():
     # As a browser on templates/503.html does (it reloads itself after Retry-After): the hall's
     # phone counts the 503 as an error and asks again; the page it then gets is what it shows.
