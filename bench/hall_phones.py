@@ -412,9 +412,9 @@ async def _group(group: Group) -> dict:
     # and its phones' tasks and connections live for the whole run (100,000 objects and more at
     # 5,000 phones, none of them garbage), which each full collection scanned again, the event
     # loop standing still meanwhile: up to 987 ms at 5,000 phones, and still up to 108 ms with
-    # gc.freeze() once a second (docs/PERFORMANCE.md). What it would have collected is the
-    # little cyclic garbage of a few minutes (a timed-out wait's exception and its frames); the
-    # process's peak memory is in the report ("max_rss_mb").
+    # gc.freeze() once a second (docs/PERFORMANCE.md's git history). What it would have collected
+    # is the little cyclic garbage of a few minutes (a timed-out wait's exception and its
+    # frames); the process's peak memory is in the report ("max_rss_mb").
     gc.disable()
     measure_from, measure_end = group.window
     await sleep_until(measure_from)

@@ -5,8 +5,8 @@ nginx stamps each anonymous GET it passes to the public pool with the moment it 
 the worker's warm fetch of a new version, which fills the cache for every phone. When a gunicorn
 thread takes a request that waited longer than PUBLIC_QUEUE_LIMIT_SECONDS, the origin is
 behind, and serving it would only make every request after it later still (a hall of phones
-opening their pages at once kept a slow machine 35 s behind: docs/PERFORMANCE.md). It is
-answered 503 with Retry-After instead, in a millisecond.
+opening their pages at once kept a slow machine 35 s behind: docs/PERFORMANCE.md's git
+history). It is answered 503 with Retry-After instead, in a millisecond.
 
 Who gets the 503: nginx's background refresh of a page it has a copy of (the phones get that
 copy meanwhile and never wait on the origin; turned away, the refresh leaves the copy as it

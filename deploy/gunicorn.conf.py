@@ -40,7 +40,7 @@ keepalive = env_int("GUNICORN_KEEPALIVE", 5)
 preload_app = True
 # Recycle workers now and then against slow leaks; the jitter keeps them from restarting together.
 # Not too often: a new worker starts with cold caches and connections (at 1,000, a hall's load
-# recycled a worker every few seconds: docs/PERFORMANCE.md).
+# recycled a worker every few seconds: docs/PERFORMANCE.md's git history).
 max_requests = env_int("GUNICORN_MAX_REQUESTS", 20_000)
 max_requests_jitter = env_int("GUNICORN_MAX_REQUESTS_JITTER", 2_000)
 

@@ -266,7 +266,8 @@ LIVE_PUBLISH_URL=$LIVE_PUBLISH_URL
 # cache before the pages hear of it.
 LIVE_PUBLIC_ORIGIN=${LIVE_PUBLISH_URL:+http://127.0.0.1:$NGINX_PORT}
 # One worker per core: with 4 threads each, 2 workers served the public page and the officials
-# better than gunicorn.conf.py's 2 x cores + 1 on 2 cores (docs/PERFORMANCE.md, Load).
+# better than gunicorn.conf.py's 2 x cores + 1 on 2 cores (docs/PERFORMANCE.md's git history,
+# Load).
 WEB_CONCURRENCY=${WEB_CONCURRENCY:-2}
 # The public pages' cache times, and how long a public request may wait for gunicorn before it
 # is turned away (503: config/queue_limit.py): config/settings.py's unless set here.

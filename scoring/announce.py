@@ -40,8 +40,8 @@ snapshot_announcing = Signal()
 # Each warm fetch (below) waits this long at most: a render of a 500-player stage under load
 # takes a few hundred ms. Per fetch, not for all of them: with one deadline for all, an origin
 # slow under a 5,000-phone hall had pages skipped, the worker announcing faster than the origin
-# kept up, and the hall run collapsed (docs/PERFORMANCE.md, "Standings in pages of rows"); a
-# slow warm holds the next rebuild back instead.
+# kept up, and the hall run collapsed (docs/PERFORMANCE.md's git history, "Standings in pages
+# of rows"); a slow warm holds the next rebuild back instead.
 WARM_SECONDS = 2.0
 
 # Never through an HTTP proxy from the environment: the publisher is on this machine.

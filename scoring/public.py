@@ -110,7 +110,7 @@ _ANY_SLUG = "slug placeholder"
 @functools.cache
 def _version_statement() -> tuple[str, tuple[Any, ...]]:
     """The SQL of the current stage's version, compiled by Django once per process: compiling
-    the page's query took more of a request than running it (docs/PERFORMANCE.md)."""
+    the page's query took more of a request than running it (docs/PERFORMANCE.md's git history)."""
     current = selectors.played_stages(Stage.objects.filter(tournament__slug=_ANY_SLUG))
     stages = Stage.objects.filter(tournament_id=OuterRef("tournament_id"))
     current = current.annotate(placed=Subquery(stages.last_decides_placings()))

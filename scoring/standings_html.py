@@ -1,7 +1,7 @@
 """The public standings table of a snapshot, drawn as HTML once per language and kept, in pages
 of ROWS_PER_PAGE rows: a phone following a 500-player stage fetches one page of it at each new
-version, not all 500 rows (docs/PERFORMANCE.md, "Standings in pages of rows"). Also where
-the public pages keep what they draw (`kept`, `keep`): in this process and in Redis."""
+version, not all 500 rows (docs/PERFORMANCE.md's git history, "Standings in pages of rows").
+Also where the public pages keep what they draw (`kept`, `keep`): in this process and in Redis."""
 
 import hashlib
 import logging
@@ -25,8 +25,8 @@ logger = logging.getLogger(__name__)
 
 # Rows of a page of the standings. A stage of 100 players or fewer has one page and no page
 # links; a 500-player stage five, each about a fifth of the bytes a phone fetches at every new
-# version (docs/PERFORMANCE.md, "Standings in pages of rows": with pages of 50 the worker's
-# twenty warm fetches a version cost more of the 1.5 s than they saved).
+# version (docs/PERFORMANCE.md's git history, "Standings in pages of rows": with pages of 50 the
+# worker's twenty warm fetches a version cost more of the 1.5 s than they saved).
 ROWS_PER_PAGE = 100
 
 # ?page=all: every row on one page (to print, or to search the whole field in the browser).
