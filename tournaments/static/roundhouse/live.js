@@ -127,7 +127,7 @@ document.addEventListener("click", (event) => {
     document.dispatchEvent(new CustomEvent("roundhouse:live", { detail: { version: at, at: Date.now() } }));
     // Each page waits a moment of its own (up to SPREAD_MS) before it fetches, so the phones of
     // a hall do not all ask in the same instant: the venue's Wi-Fi and the cache see the burst
-    // spread over a second instead of at once (docs/PERFORMANCE.md, "A second's spread"). Versions heard meanwhile join the wait: one
+    // spread over a second instead of at once (docs/PERFORMANCE.md, "Confirmation to phone"). Versions heard meanwhile join the wait: one
     // fetch at the newest, for every table any of them named.
     if (!tables) {
       namedAll = true;
