@@ -5,9 +5,9 @@ One command, from the project root (about 6 minutes; starts its own stack, stops
 
     .venv/bin/python bench/hall.py [--sizes 500,2000,5000] [--json /tmp/hall.json]
 
-It starts a stack of its own (bench/load_stack.py: port 8510, nginx on 8590, database
+It starts a stack of its own (bench/stack.py: port 8510, nginx on 8590, database
 roundhouse_c_stack, Redis databases 9 and 10, state in /tmp/roundhouse-hall), builds
-bench/load_event.py's 500-player event through the API (125 tables of 4, rounds 1 and 2
+bench/hall_event.py's 500-player event through the API (125 tables of 4, rounds 1 and 2
 confirmed) with 60 officials, finds the public pages' prefix (`/t/<slug>/` may redirect to
 `/en/t/<slug>/`), then for each size in turn, with everything going through nginx:
 
@@ -21,7 +21,7 @@ confirmed) with 60 officials, finds the public pages' prefix (`/t/<slug>/` may r
   the standard library's asyncio) and no cyclic garbage collector.
 - officials (bench/hall_desk.py), in this script's own process with the projector, so that no
   phone's answer delays theirs: 60 clients, each entering results at tables of its own (a PUT
-  with an Idempotency-Key, then the confirm with If-Match, as bench_load does), pausing 20-40 s
+  with an Idempotency-Key, then the confirm with If-Match; bench/hall_event.py), pausing 20-40 s
   (random, fixed seed) before each; they work throughout the three sizes.
 - the projector: one client polling `/screen/` every 8 s, following its `?page=` as the page does.
 
@@ -56,12 +56,11 @@ from typing import Any
 import hall_parts
 import procstats
 from hall_desk import DeskPlan, official_jobs
+from hall_event import PLAYERS, SEED, build_event
 from hall_measure import GROUPS, Hall, phone_pool
 from hall_phones import HOST
-from load_event import PLAYERS, SEED, build_event
-from load_phases import vacuum
-from load_stack import ROOT, BenchError, machine, own_stack
 from loadgen import LOOPS, HttpClient
+from stack import ROOT, BenchError, machine, own_stack, vacuum
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:

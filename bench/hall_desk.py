@@ -1,6 +1,6 @@
 """The hall's officials and projector (bench/hall.py), timed in hall.py's own process: the
 officials enter results at tables of their own (a PUT with an Idempotency-Key, then the confirm
-with If-Match, as bench_load.py), pausing `think` seconds before each; the projector polls
+with If-Match, bench/hall_event.py), pausing `think` seconds before each; the projector polls
 `/screen/` every SCREEN_PERIOD seconds, following its `?page=` as the page does."""
 
 import asyncio
@@ -11,9 +11,9 @@ import time
 from dataclasses import dataclass, field
 from html import unescape
 
+from hall_event import ROUNDS, SETUP_ROUNDS, submit_and_confirm
 from hall_parts import SCREEN_PERIOD
 from hall_phones import BROWSER_ENCODING, HOST, body_of
-from load_event import ROUNDS, SETUP_ROUNDS, submit_and_confirm
 from loadgen import HttpClient, Sample, run_in_loop, timed
 
 

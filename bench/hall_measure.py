@@ -20,12 +20,11 @@ import hall_parts
 import hall_phones
 import procstats
 from hall_desk import Desk, DeskPlan
+from hall_event import PLAYERS, SEED
 from hall_parts import Visit, pcts
 from hall_phones import PhoneAnswer, Target, sleep_until
-from load_event import PLAYERS, SEED
-from load_phases import Measure, PgWaits
-from load_stack import WebLog
 from loadgen import Sample
+from stack import PgWaits, StackRoles
 
 TAIL = 5.0
 
@@ -73,7 +72,7 @@ class Hall:
         self.desk_out: Any = None
         self.desk_stop: Any = None
         self.counted_before = 0  # results counted before the officials began
-        self.measure = Measure(args, WebLog(Path(args.stack_dir) / "web.log"))
+        self.roles = StackRoles(args)
         nginx_pid = Path(args.stack_dir) / "nginx.pid"
         self.nginx_pid = int(nginx_pid.read_text().strip()) if nginx_pid.exists() else -1
         self.nginx_log = Path(args.stack_dir) / "nginx-access.log"
@@ -125,7 +124,7 @@ class Hall:
             return PHONES
         if self.desk_process is not None and pid == self.desk_process.pid:
             return DESK
-        return self.measure.classify(pid, pgid, cmd)
+        return self.roles.classify(pid, pgid, cmd)
 
     def visits(self, count: int) -> list[Visit]:
         return hall_parts.phone_visits(

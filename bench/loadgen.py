@@ -1,14 +1,14 @@
-"""A small load generator for bench_load.py: HTTP/1.1 on asyncio streams, standard library only.
+"""The hall's HTTP client (bench/hall.py and its phones): HTTP/1.1 on asyncio streams, standard
+library only.
 
 Why not wrk2 or locust: Debian 12 packages wrk (closed loop only), not wrk2; locust's
 constant_throughput paces each simulated user after its previous response, so a slow response
 delays the next request and hides the queue that builds behind it (coordinated omission).
-Here an open-loop schedule sends request i at t0 + i / rate whatever happened before, and its
-latency is counted from that scheduled time, so time spent waiting for a free connection in the
-client counts too. Every loop is bounded in count and in time, and only loopback is allowed.
+Here each phone's schedule is open loop (bench/hall_phones.py): a request is due whatever
+happened before, and its latency is counted from when it was due (`timed`'s `due`), so time
+spent waiting for a free connection in the client counts too. Only loopback is allowed.
 
-The CPU that each group of processes used during a phase (sampled from /proc), and the memory of
-a process tree, are in procstats.py.
+The CPU that each group of processes used (sampled from /proc) is in procstats.py.
 """
 
 import asyncio
@@ -225,95 +225,6 @@ async def timed(
     return Sample(due if due is not None else sent, sent, done, response.status), response
 
 
-async def open_loop(
-    client: HttpClient,
-    path: str,
-    *,
-    rate: float,
-    seconds: float,
-    give_up: float = 10.0,
-    headers: dict[str, str] | None = None,
-    drain_seconds: float = 15.0,
-) -> tuple[list[Sample], float]:
-    """GET path at a constant arrival rate: request i is due at t0 + i / rate and starts then,
-    whatever the earlier ones are doing. Bounded: rate x seconds requests.
-
-    A request that finds no free connection within `give_up` seconds of its due time is never
-    sent (an error); one that is sent is waited for, and is an error when its answer came more
-    than `give_up` seconds after it was due. So the client never abandons a request the server
-    has (a server cannot tell, and would do the work for nobody), and the server holds at most
-    the client's connections' worth of requests. Whatever is still open `drain_seconds` after
-    the last was due is cut off (an error). Returns the samples and the seconds the schedule
-    took (more than `seconds` when the client itself fell behind)."""
-    count = int(rate * seconds)
-    slots: list[Sample | None] = [None] * count
-    tasks: list[asyncio.Task] = []
-
-    async def one(i: int, due: float) -> None:
-        wait = due + give_up - time.perf_counter()
-        sample, _ = await timed(
-            client,
-            "GET",
-            path,
-            due=due,
-            headers=headers,
-            slot_timeout=wait,
-            timeout=give_up + drain_seconds + seconds,
-        )
-        if sample.status and sample.latency > give_up:
-            sample.error = f"answered more than {give_up:.0f} s after it was due"
-        slots[i] = sample
-
-    t0 = time.perf_counter() + 0.05
-    for i in range(count):
-        due = t0 + i / rate
-        delay = due - time.perf_counter()
-        if delay > 0:
-            await asyncio.sleep(delay)
-        tasks.append(asyncio.create_task(one(i, due)))
-    scheduled = time.perf_counter() - t0
-    end = t0 + count / rate + drain_seconds
-    pending = [t for t in tasks if not t.done()]
-    if pending:
-        await asyncio.wait(pending, timeout=max(0.0, end - time.perf_counter()))
-    cut = time.perf_counter()
-    for task in tasks:
-        if not task.done():
-            task.cancel()
-    await asyncio.gather(*tasks, return_exceptions=True)
-    samples = [
-        slot
-        if slot is not None
-        else Sample(t0 + i / rate, t0 + i / rate, cut, 0, "not answered by the end of the drain")
-        for i, slot in enumerate(slots)
-    ]
-    return samples, scheduled
-
-
-async def closed_loop(
-    client: HttpClient,
-    path: str,
-    *,
-    concurrency: int,
-    seconds: float,
-    headers: dict[str, str] | None = None,
-    max_requests: int = 1_000_000,
-) -> tuple[list[Sample], float]:
-    """concurrency loops, each sending its next request when the previous answer is in, for
-    `seconds` (bounded by max_requests too). Returns the samples and the elapsed seconds."""
-    samples: list[Sample] = []
-    start = time.perf_counter()
-    stop = start + seconds
-
-    async def loop() -> None:
-        while time.perf_counter() < stop and len(samples) < max_requests:
-            sample, _ = await timed(client, "GET", path, headers=headers)
-            samples.append(sample)
-
-    await asyncio.gather(*(loop() for _ in range(concurrency)))
-    return samples, time.perf_counter() - start
-
-
 async def gather_bounded(jobs: Iterable[Callable[[], Awaitable[Any]]], limit: int) -> list[Any]:
     """Run the jobs, at most `limit` at a time, in order of the iterable; results in that order."""
     gate = asyncio.Semaphore(limit)
@@ -335,49 +246,3 @@ def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     rank = max(1, math.ceil(q / 100 * len(ordered)))
     return ordered[rank - 1]
-
-
-@dataclass
-class Summary:
-    count: int
-    ok: int
-    errors: dict[str, int]
-    p50: float
-    p95: float
-    p99: float
-    max: float
-    mean: float
-    rate: float  # answers per second over the phase
-    service_p50: float = math.nan
-    service_p99: float = math.nan
-
-    @property
-    def error_count(self) -> int:
-        return self.count - self.ok
-
-
-def summarize(
-    samples: list[Sample], elapsed: float, ok_statuses: Iterable[int] = (200,)
-) -> Summary:
-    ok_set = set(ok_statuses)
-    errors: dict[str, int] = {}
-    for s in samples:
-        if s.status not in ok_set or s.error:
-            key = s.error or f"HTTP {s.status}"
-            errors[key] = errors.get(key, 0) + 1
-    latencies = [s.latency * 1000 for s in samples]
-    services = [s.service * 1000 for s in samples]
-    ok = sum(1 for s in samples if s.status in ok_set and not s.error)
-    return Summary(
-        count=len(samples),
-        ok=ok,
-        errors=errors,
-        p50=percentile(latencies, 50),
-        p95=percentile(latencies, 95),
-        p99=percentile(latencies, 99),
-        max=max(latencies) if latencies else math.nan,
-        mean=sum(latencies) / len(latencies) if latencies else math.nan,
-        rate=ok / elapsed if elapsed > 0 else math.nan,
-        service_p50=percentile(services, 50),
-        service_p99=percentile(services, 99),
-    )

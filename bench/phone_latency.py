@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 import psycopg
-from load_stack import BenchError, own_stack, stack
+from stack import BenchError, own_stack, stack
 
 TABLES, SEATS, ROUNDS = 6, 4, 4
 PASSWORD = "phone-bench-password-1"

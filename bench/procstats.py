@@ -1,15 +1,13 @@
-"""CPU and memory from /proc, for bench_load.py: the CPU that each group of processes used
-during a phase (sampled in a thread), and the memory of a process tree.
+"""CPU from /proc, for bench/hall.py: the CPU that each group of processes used during a
+measurement (sampled in a thread), and the base class of the samplers that run in a thread.
 """
 
-import math
 import os
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
-# ---- CPU and memory from /proc -----------------------------------------------------------------
+# ---- CPU from /proc ------------------------------------------------------------------------
 
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 PAGE_KB = os.sysconf("SC_PAGE_SIZE") // 1024
@@ -124,55 +122,3 @@ class CpuSampler(BackgroundSampler):
         out["other"] = max(0.0, (self.machine_ticks - sum(self.ticks.values())) * scale)
         out["machine"] = self.machine_ticks * scale
         return out
-
-
-@dataclass
-class ProcMemory:
-    pid: int
-    role: str
-    rss_mb: float
-    pss_mb: float
-    command: str = field(default="")
-
-
-def memory_of(pid: int) -> tuple[float, float]:
-    """(RSS, PSS) in MB of a live process; PSS shares pages between the processes that map them
-    (a preloaded gunicorn master and its forked workers), so PSS adds up, RSS does not."""
-    rss = pss = math.nan
-    try:
-        with open(f"/proc/{pid}/status") as f:
-            for line in f:
-                if line.startswith("VmRSS:"):
-                    rss = int(line.split()[1]) / 1024
-    except OSError:
-        pass
-    try:
-        with open(f"/proc/{pid}/smaps_rollup") as f:
-            for line in f:
-                if line.startswith("Pss:"):
-                    pss = int(line.split()[1]) / 1024
-    except OSError:
-        pass
-    return rss, pss
-
-
-def process_tree(root: int) -> list[int]:
-    """The root and every process in its process group or below it (a stack role's processes)."""
-    root_stat = _stat(root)
-    if root_stat is None:
-        return []
-    found = {root}
-    table = {pid: _stat(pid) for pid in pids()}
-    changed = True
-    while changed:
-        changed = False
-        for pid, stat in table.items():
-            if stat and pid not in found and (stat[0] in found or stat[1] == root):
-                found.add(pid)
-                changed = True
-    return sorted(found)
-
-
-def parent_of(pid: int) -> int:
-    stat = _stat(pid)
-    return stat[0] if stat else 0

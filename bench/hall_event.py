@@ -1,30 +1,26 @@
-"""The 500-player event that bench_load.py measures, built through the API: the superuser and its
+"""The hall's 500-player event (bench/hall.py), built through the API: the superuser and its
 token, the tournament, the players from a CSV, the stage seated, the officials, the first rounds
-entered and confirmed."""
+entered and confirmed; and an official's result, PUT then confirmed."""
 
 import argparse
 import asyncio
 import json
 import random
-import re
 import time
 import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
 import loadgen
-from load_stack import BenchError, stack
 from loadgen import HttpClient, Sample, timed
+from stack import BenchError, stack
 
 PLAYERS = 500
 TABLE_SIZE = 4
-ROUNDS = 6  # rounds 3 to 6 leave enough table-rounds for c., c2. and d.
+ROUNDS = 6  # rounds 3 to 6 are the officials' (bench/hall_desk.py)
 STARTING_DOUBLE = 12
 SETUP_ROUNDS = (1, 2)  # entered and confirmed at every table before the measurements
 SEED = 2024
-
-
-COUNTED_RE = re.compile(r"(\d+)\s+of\s+(\d+)\s+results in")
 
 
 async def api(

@@ -1,22 +1,22 @@
-"""The stack that bench_load.py measures: deploy/stack.sh run in an environment of its own (port,
-database, Redis databases, queue and state directory), its processes' pids, gunicorn's log,
-bench/load_profile.py run in its environment, and the machine it all runs on."""
+"""The stack that bench/hall.py and bench/phone_latency.py measure: deploy/stack.sh run in an
+environment of its own (port, database, Redis databases, queue and state directory), its
+processes' pids, and the machine it all runs on."""
 
 import argparse
 import contextlib
-import json
 import os
 import platform
 import re
 import shutil
 import signal
 import subprocess
+import time
+from collections import Counter
 from collections.abc import Iterator
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-import loadgen
+import procstats
 
 ROOT = Path(__file__).resolve().parent.parent
 STACK_SH = ROOT / "deploy" / "stack.sh"
@@ -107,62 +107,106 @@ def role_pids(args: argparse.Namespace) -> dict[str, int]:
     return out
 
 
-class WebLog:
-    """The gunicorn log of the stack (access log lines with the server's time per request)."""
+class StackRoles:
+    """Which of the stack's groups of processes a process belongs to, for procstats.CpuSampler:
+    the gunicorn pools, the Celery workers and beat (by process group), PostgreSQL (the stack's
+    connections or other) and Redis."""
 
-    ACCESS = re.compile(r'"(GET|PUT|POST|HEAD) (\S+) HTTP/1\.1" (\d{3}) \S+ (\d+)ms')
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-
-    def offset(self) -> int:
-        return self.path.stat().st_size if self.path.exists() else 0
-
-    def since(self, offset: int) -> str:
-        if not self.path.exists():
-            return ""
-        with self.path.open("rb") as f:
-            size = self.path.stat().st_size
-            f.seek(offset if offset <= size else 0)  # rotated by a restart: read it all
-            return f.read().decode(errors="replace")
-
-    def digest(self, offset: int, path_prefix: str) -> dict[str, Any]:
-        text = self.since(offset)
-        times = [
-            int(m.group(4))
-            for m in self.ACCESS.finditer(text)
-            if m.group(2).startswith(path_prefix)
-        ]
-        return {
-            "server_p50_ms": loadgen.percentile(times, 50),
-            "server_p99_ms": loadgen.percentile(times, 99),
-            "server_requests": len(times),
-            "worker_boots": text.count("Booting worker with pid"),
-            "boot_times": [
-                datetime.strptime(m.group(1), "%Y-%m-%d %H:%M:%S %z").timestamp()
-                for m in re.finditer(r"^\[([^\]]+)\] \[\d+\] \[INFO\] Booting worker", text, re.M)
-            ],
-            "worker_timeouts": text.count("WORKER TIMEOUT"),
-            "tracebacks": text.count("Traceback (most recent call last)"),
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.stack_db = args.stack_db
+        pids = role_pids(args)
+        self.groups = {
+            pids.get("web", -1): "gunicorn (web)",
+            pids.get("staff", -1): "gunicorn (staff)",
+            pids.get("worker1", -1): "celery workers",
+            pids.get("worker2", -1): "celery workers",
+            pids.get("beat", -1): "celery beat",
         }
 
+    def classify(self, pid: int, pgid: int, cmd: str) -> str | None:
+        if pgid in self.groups:
+            return self.groups[pgid]
+        if cmd.startswith("postgres:"):
+            if f" {self.stack_db} " in f"{cmd} ":
+                return "postgres (the stack's connections)"
+            return "postgres (other)"
+        if "postgres" in cmd.split(" ")[0]:
+            return "postgres (other)"
+        if cmd.startswith("redis-server"):
+            return "redis"
+        return None
 
-def in_process(args: argparse.Namespace, mode: str, **env: str) -> dict[str, Any]:
-    """bench/load_profile.py in the stack's environment (see there)."""
-    done = stack(
-        args,
-        "manage",
-        "shell",
-        "-c",
-        "import runpy; runpy.run_path('bench/load_profile.py', run_name='__main__')",
-        extra={"BENCH_MODE": mode, **env},
-        capture_output=True,
-        timeout=300,
-    )
-    for line in done.stdout.splitlines():
-        if line.startswith("BENCH_JSON "):
-            return json.loads(line.removeprefix("BENCH_JSON "))
-    return {"error": (done.stderr or done.stdout)[-1500:]}
+
+class PgWaits(procstats.BackgroundSampler):
+    """What the stack's PostgreSQL connections are doing, sampled from pg_stat_activity every
+    `interval` seconds in a thread: the average number of connections running, waiting on a
+    lock (with the statement), or idle inside a transaction (Python working between queries)."""
+
+    join_timeout = 10.0
+
+    def __init__(self, dsn: str, database: str, interval: float = 0.05) -> None:
+        super().__init__()
+        self.dsn, self.database, self.interval = dsn, database, interval
+        self.counts: Counter = Counter()
+        self.samples = 0
+        self.error = ""
+
+    def _run(self) -> None:
+        import psycopg
+
+        try:
+            with psycopg.connect(self.dsn, autocommit=True, connect_timeout=3) as conn:
+                while not self._stop.wait(self.interval):
+                    rows = conn.execute(
+                        "SELECT state, wait_event_type, wait_event, left(query, 200) "
+                        "FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid() "
+                        "AND backend_type = 'client backend'",
+                        [self.database],
+                    ).fetchall()
+                    self.samples += 1
+                    for state, wait_type, wait, query in rows:
+                        if state == "active":
+                            if wait_type is None:
+                                key = "running a query"
+                            elif wait_type == "Lock":
+                                key = f"waiting on a {wait} lock: {_statement(query)}"
+                            else:
+                                key = f"waiting on {wait_type}:{wait}"
+                        elif state and state.startswith("idle in transaction"):
+                            key = "idle in a transaction (the app working between queries)"
+                        else:
+                            continue
+                        self.counts[key] += 1
+        except Exception as error:  # the figures are a diagnosis: never fail the run for them
+            self.error = f"{type(error).__name__}: {error}"
+
+    def averages(self) -> dict[str, float]:
+        if not self.samples:
+            return {}
+        return {k: v / self.samples for k, v in self.counts.most_common(8)}
+
+
+def _statement(query: str) -> str:
+    """A statement's gist: its verb and table(s), without the column list or values."""
+    text = re.sub(r"\s+", " ", query or "").strip()
+    verb = text.split(" ", 1)[0].upper() if text else "?"
+    tables = list(dict.fromkeys(re.findall(r'"([a-z]+_[a-z_]+)"', text)))
+    return f"{verb} {', '.join(tables[:2])}".strip()
+
+
+def vacuum(args: argparse.Namespace) -> dict[str, Any]:
+    """VACUUM ANALYZE the stack's database, as autovacuum would, before the measurements. Every
+    confirmation rewrites the standings lines it moves, so building the event leaves thousands of
+    dead rows; with autovacuum off (as on this machine's PostgreSQL) they would pile up from
+    run to run, and slow the measurements. Returns the server's
+    autovacuum setting and the time taken."""
+    import psycopg
+
+    start = time.perf_counter()
+    with psycopg.connect(f"{args.pg_url}/{args.stack_db}", autocommit=True) as conn:
+        autovacuum = conn.execute("SHOW autovacuum").fetchone()[0]
+        conn.execute("VACUUM (ANALYZE)")
+    return {"autovacuum": autovacuum, "seconds": time.perf_counter() - start}
 
 
 def machine() -> dict[str, str]:
