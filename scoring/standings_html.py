@@ -145,7 +145,7 @@ def standings_table(
 ) -> TablePage:
     """A page of the standings table of a snapshot in the active language (None: every row),
     drawn once and then kept: rendering 500 rows was most of the page's time
-    (docs/PERFORMANCE.md). A new snapshot has new keys. A page not kept is drawn alone: the
+    (docs/PERFORMANCE.md, "Hall"). A new snapshot has new keys. A page not kept is drawn alone: the
     worker draws every page of a new snapshot (draw_standings_tables), and a request that comes
     before it has drawn them wants one. With a division's `members`, its players only, ranked
     among themselves."""
