@@ -1,6 +1,8 @@
 # Roundhouse: `make run` serves the demo, `make test` runs every check.
 SHELL := /bin/bash
 PORT ?= 8000
+# Where `make run` listens: 127.0.0.1, this machine only; 0.0.0.0 for a tablet on the same Wi-Fi.
+HOST ?= 127.0.0.1
 # The interpreter of .venv (and of uv's bootstrap): any of 3.11 to 3.13, e.g. `make test
 # PYTHON=python3.13` or a path; another version re-creates .venv with it. The default, python3,
 # keeps whichever .venv is there: back to 3.11 with PYTHON=python3.11.
@@ -17,10 +19,25 @@ $(CURDIR)/.tools/bin/uv:
 	$(PYTHON) -m venv $(CURDIR)/.tools
 	$(CURDIR)/.tools/bin/pip install --quiet --disable-pip-version-check uv
 
-# The stamp names the PYTHON it was synced with: another one syncs again.
+# The stamp names the PYTHON it was synced with: another one syncs again. A full install has the
+# runtime too: it stamps both, so `make run` after `make test` syncs nothing.
 $(VENV)/.synced: pyproject.toml uv.lock $(if $(filter $(PYTHON),$(file <$(VENV)/.synced)),,FORCE) | $(UV)
 	$(UV) sync --frozen --python $(PYTHON)
 	echo '$(PYTHON)' >$@
+	echo '$(PYTHON)' >$(VENV)/.synced-runtime
+
+# `make run` needs the runtime dependencies only: no dev group (pytest, Playwright, schemathesis,
+# ...) and no npm. A .venv with the dev group keeps it (synced again in full when the lock
+# changed); otherwise the dev group goes, and `make test` brings it back with one quick uv sync
+# from uv's cache.
+$(VENV)/.synced-runtime: pyproject.toml uv.lock $(if $(filter $(PYTHON),$(file <$(VENV)/.synced-runtime)),,FORCE) | $(UV)
+	@if [ -f $(VENV)/.synced ]; then \
+	  $(UV) sync --frozen --quiet --python $(PYTHON) && echo '$(PYTHON)' >$(VENV)/.synced; \
+	else \
+	  echo "Installing the runtime dependencies into .venv (uv sync --no-dev)..."; \
+	  $(UV) sync --frozen --no-dev --quiet --python $(PYTHON); \
+	fi
+	@echo '$(PYTHON)' >$@
 
 .PHONY: FORCE
 FORCE:
@@ -32,10 +49,15 @@ node_modules/.installed: package.json package-lock.json
 	@if command -v npm >/dev/null; then npm ci --no-audit --no-fund --silent && touch $@; \
 	else echo "npm is missing: the accessibility checks will skip"; fi
 
-run: install
-	$(PY) manage.py migrate --noinput
-	$(PY) manage.py load_demo --port $(PORT)
-	$(PY) manage.py runserver 127.0.0.1:$(PORT)
+# The demo: SQLite, tasks inline, quiet (warnings only; the server's request lines stay), the
+# addresses and logins printed last. HOST=0.0.0.0 serves a tablet on the same Wi-Fi too.
+run: export DJANGO_LOG_LEVEL := $(or $(DJANGO_LOG_LEVEL),WARNING)
+run: export ROUNDHOUSE_RUN_HOST := $(HOST)
+run: $(VENV)/.synced-runtime
+	@echo "Preparing the database and the demo (about a minute the first time)..."
+	@$(PY) manage.py migrate --noinput --verbosity 0
+	@$(PY) manage.py load_demo --host $(HOST) --port $(PORT)
+	@$(PY) manage.py runserver --skip-checks $(HOST):$(PORT)
 
 test: install
 	$(VENV)/bin/ruff check .

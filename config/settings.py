@@ -13,6 +13,8 @@ import dj_database_url
 import environ
 from csp.constants import NONE, SELF
 
+from config.lan import lan_hosts
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -46,6 +48,11 @@ ALLOWED_HOSTS = env_list(
     "DJANGO_ALLOWED_HOSTS", _public.hostname or "127.0.0.1,localhost,testserver"
 )
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", PUBLIC_URL)
+# `HOST=0.0.0.0 make run` (ROUNDHOUSE_RUN_HOST): a tablet on the same Wi-Fi opens the demo by the
+# machine's LAN address or name, so DEBUG without a public address or hosts of its own allows
+# them too. A plain-HTTP form posted there passes CSRF as on 127.0.0.1: its Origin is the host.
+if DEBUG and not PUBLIC_URL and "DJANGO_ALLOWED_HOSTS" not in os.environ:
+    ALLOWED_HOSTS += lan_hosts(os.environ.get("ROUNDHOUSE_RUN_HOST", ""))
 
 INSTALLED_APPS = [
     "django.contrib.admin",

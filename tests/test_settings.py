@@ -3,11 +3,15 @@
 import json
 import os
 import re
+import socket
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from django.conf import settings
+
+from config.lan import lan_address
 
 SHOW = """
 import json, django
@@ -30,6 +34,7 @@ VARIABLES = (
     "CELERY_BROKER_URL",
     "DJANGO_DEBUG",
     "DJANGO_ALLOWED_HOSTS",
+    "ROUNDHOUSE_RUN_HOST",
 )
 
 
@@ -82,3 +87,17 @@ def test_env_example_lists_every_variable_the_settings_and_gunicorn_read():
         re.findall(r"^#?\s*([A-Z][A-Z0-9_]+)=", (root / "deploy/env.example").read_text(), re.M)
     )
     assert read - listed == set()
+
+
+def test_make_run_on_every_interface_allows_the_lan_address_in_debug_only():
+    lan = lan_address()
+    if lan is None:
+        pytest.skip("this machine has no LAN address")
+    assert lan in settings_with(ROUNDHOUSE_RUN_HOST="0.0.0.0")["hosts"]
+    assert f"{socket.gethostname()}.local" in settings_with(ROUNDHOUSE_RUN_HOST="0.0.0.0")["hosts"]
+    assert lan not in settings_with(ROUNDHOUSE_RUN_HOST="127.0.0.1")["hosts"]
+    assert lan not in settings_with()["hosts"]
+    production = settings_with(ROUNDHOUSE_RUN_HOST="0.0.0.0", DJANGO_DEBUG="false")
+    assert lan not in production["hosts"]
+    chosen = settings_with(ROUNDHOUSE_RUN_HOST="0.0.0.0", DJANGO_ALLOWED_HOSTS="rally.example")
+    assert chosen["hosts"] == ["rally.example"]

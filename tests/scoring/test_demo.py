@@ -1,11 +1,13 @@
 """The demo event of `make run`: loaded once, kept on the next run, with working logins."""
 
+import logging
 import re
 
 import pytest
 from django.core.management import call_command
 from django.db.models import Max
 
+from config.lan import lan_address
 from scoring.demo import DEMO_PASSWORD, DEMO_SLUG, FINISHED_SLUG
 from scoring.demo_events import SILVER_SLUG
 from scoring.models import Placing, RoundResult
@@ -135,3 +137,37 @@ def test_the_silver_games_ended_with_time_called_a_round_apart(anon, client):
     assert f"Time called: ranked on rounds 1 to {fewest}, which every table played." in results
     for number, last in played.items():
         assert f"Table {number}: time called after round {last}." in results
+
+
+def test_load_demo_logs_no_task_and_prints_the_logins_last(caplog, capsys):
+    """make run's screen: no "Task ... succeeded" per inline task, the logins at the bottom."""
+    caplog.set_level(logging.INFO)
+    call_command("load_demo", port="8123")
+    task_lines = [r.getMessage() for r in caplog.records if r.name.startswith(("celery", "kombu"))]
+    assert task_lines == []
+    printed = capsys.readouterr().out.rstrip().splitlines()
+    assert [line.split()[:2] for line in printed[-3:]] == [
+        ["Organiser", "login"],
+        ["Official", "login"],
+        ["Superuser", "admin"],
+    ]
+    assert f"http://127.0.0.1:8123/t/{DEMO_SLUG}/" in "\n".join(printed[-12:])
+    assert "HOST=0.0.0.0 make run" in "\n".join(printed)  # how to reach it from a tablet
+
+
+def test_load_demo_a_task_that_fails_still_logs_after_the_demo(caplog):
+    call_command("load_demo")
+    caplog.set_level(logging.INFO)
+    logging.getLogger("celery.app.trace").info("Task after the demo succeeded")
+    assert "Task after the demo succeeded" in caplog.text  # the quiet ends with the load
+
+
+def test_load_demo_on_every_interface_prints_the_lan_address(capsys):
+    lan = lan_address()
+    if lan is None:
+        pytest.skip("this machine has no LAN address to print")
+    call_command("load_demo", host="0.0.0.0", port="8123")
+    printed = capsys.readouterr().out
+    assert f"On the network   http://{lan}:8123/ (a tablet or phone on the same Wi-Fi)" in printed
+    assert re.search(rf"http://{re.escape(lan)}:8123/join/[\w-]+/", printed)  # for the tablet
+    assert "http://0.0.0.0" not in printed
