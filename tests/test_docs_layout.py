@@ -1,13 +1,25 @@
-"""The layout map (docs/ARCHITECTURE.md, section 8) says what is true.
+"""The layout map (docs/ARCHITECTURE.md, section 8) and the README's links say what is true.
 
-Every path the map names exists, and every Python module of the apps is named in it.
+Every path the map names exists, every Python module of the apps is named in it, and every
+link of the README into the repository leads to a file that is there, none outside it.
 """
 
 import re
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 APPS = ("accounts", "clubs", "config", "scoring", "tables", "tournaments")
+# The guides another branch is writing under these names (the maintainer's issue); until they
+# arrive the README's links to them are reported as expected failures, and checked once there.
+AWAITED = {
+    "docs/guide/samboree.md",
+    "docs/guide/senior-games.md",
+    "docs/guide/club-season.md",
+    "docs/guide/officials.md",
+    "docs/guide/hosting.md",
+}
 
 
 def layout_section() -> str:
@@ -48,3 +60,26 @@ def test_the_layout_helpers_see_what_is_there():
     assert "scoring/rules/ranking.py" in named_paths(layout_section())
     assert "tournaments/models/presets.py" not in app_modules()  # the old README's mistake
     assert named_paths("`a/b.py` and `/abs` and `/t/<slug>/` and `README.md`") == {"a/b.py"}
+
+
+def readme_links() -> list[str]:
+    text = (ROOT / "README.md").read_text()
+    links = re.findall(r"\]\(([^)\s]+)\)", text)  # [text](target) and ![alt](image)
+    return [
+        link.split("#")[0] for link in links if not re.match(r"[a-z]+:", link) and link[0] != "#"
+    ]
+
+
+def test_the_readme_links_only_inside_the_repository():
+    outside = [link for link in readme_links() if not (ROOT / link).resolve().is_relative_to(ROOT)]
+    assert outside == [], f"README.md links outside the repository: {outside}"
+    assert "../shared" not in (ROOT / "README.md").read_text()
+
+
+def test_every_readme_link_into_the_repository_exists():
+    links = readme_links()
+    assert "docs/ARCHITECTURE.md" in links and "CONTRIBUTING.md" in links
+    missing = sorted({link for link in links if not (ROOT / link).exists()})
+    assert [link for link in missing if link not in AWAITED] == [], missing
+    if missing:
+        pytest.xfail(f"the guides another branch is writing are not here yet: {missing}")
