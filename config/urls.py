@@ -4,6 +4,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from config import health
+from tournaments import help as organiser_help
 from tournaments.api import ObtainTokenApi
 
 api_v1 = [
@@ -42,7 +43,10 @@ urlpatterns = [
 # they vary on nothing personal and a shared cache may keep them; the old /t/<slug>/ addresses
 # redirect to the browser's language (LocaleMiddleware, as a prefixed address exists).
 urlpatterns += i18n_patterns(
-    path("", include("scoring.public_urls")), path("", include("clubs.public_urls"))
+    path("", include("scoring.public_urls")),
+    path("", include("clubs.public_urls")),
+    # The organisers' help, which each section of the console links to.
+    path("help/", organiser_help.help_page, name="help"),
 )
 
 

@@ -212,6 +212,7 @@ def visits_for(event: Event, who: str) -> list[Visit]:
                 "How a round is scored",
                 "Cómo se puntúa una ronda",
             ),
+            Visit("help", "/help/", "Help for organisers", "Ayuda para organizadores"),
             Visit("login", "/accounts/login/", "Sign in", "Iniciar sesión"),
             Visit("signup", "/accounts/signup/", "Sign up as an organiser", "Registrarse como"),
             Visit(
