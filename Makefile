@@ -76,6 +76,11 @@ screenshots: install
 	  tests/browser/test_every_page.py tests/browser/test_every_page_fits.py; \
 	  echo "$$(ls docs/screenshots/all | wc -l) screenshots in docs/screenshots/all/"
 
+# The guides' pictures (docs/guide/img/), retaken against the demo that `make run PORT=...` serves.
+.PHONY: guide-screenshots
+guide-screenshots: install
+	$(PY) docs/guide/screenshots.py --base http://127.0.0.1:$(PORT)
+
 lint: install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
