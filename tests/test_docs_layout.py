@@ -7,19 +7,8 @@ link of the README into the repository leads to a file that is there, none outsi
 import re
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parent.parent
 APPS = ("accounts", "clubs", "config", "scoring", "tables", "tournaments")
-# The guides another branch is writing under these names (the maintainer's issue); until they
-# arrive the README's links to them are reported as expected failures, and checked once there.
-AWAITED = {
-    "docs/guide/samboree.md",
-    "docs/guide/senior-games.md",
-    "docs/guide/club-season.md",
-    "docs/guide/officials.md",
-    "docs/guide/hosting.md",
-}
 
 
 def layout_section() -> str:
@@ -80,6 +69,4 @@ def test_every_readme_link_into_the_repository_exists():
     links = readme_links()
     assert "docs/ARCHITECTURE.md" in links and "CONTRIBUTING.md" in links
     missing = sorted({link for link in links if not (ROOT / link).exists()})
-    assert [link for link in missing if link not in AWAITED] == [], missing
-    if missing:
-        pytest.xfail(f"the guides another branch is writing are not here yet: {missing}")
+    assert missing == [], f"README.md links to files that do not exist: {missing}"
