@@ -341,3 +341,19 @@ def test_the_correction_page_after_a_close_says_what_it_undoes_before_asking(cli
     assert "Reopen Qualifying and save the correction" not in said
     assert "only an organiser can correct its results" in page(client, history)
     assert "solo un organizador puede corregir" in page(client, history, "es")
+
+
+def test_the_last_stage_closed_says_it_decided_the_placings_and_leads_to_the_results(client):
+    tournament, organiser, official, (qualifying, playoff) = event("samboree", "sam-end", 8)
+    assert organiser.post(f"/api/v1/stages/{qualifying.pk}/seat/", {"seed": 3}).status_code == 200
+    play_game(official, qualifying)
+    assert organiser.post(f"/api/v1/stages/{qualifying.pk}/close/").status_code == 202
+    play_game(official, playoff)
+    assert organiser.post(f"/api/v1/stages/{playoff.pk}/close/").status_code == 202
+
+    client.force_login(tournament.staff.get(role="organiser").user)
+    said = page(client, "/t/sam-end/manage/stages/2/")
+    assert "This is the last stage: its close decided the placings." in said
+    assert 'href="/t/sam-end/manage/results/"' in said
+    assert "being done now" not in said  # nothing follows it, so nothing is awaited
+    assert "la última fase" in page(client, "/t/sam-end/manage/stages/2/", "es")
