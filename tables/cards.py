@@ -1,12 +1,13 @@
 """Table cards and score sheets: one PDF page per table of a stage, drawn with ReportLab."""
 
 import functools
-import importlib.resources
 import io
 import itertools
+import logging
 import re
 import unicodedata
 from collections.abc import Callable
+from pathlib import Path
 from xml.sax.saxutils import escape
 
 import pymupdf_fonts
@@ -43,12 +44,21 @@ QR_SIZE = 1.4 * inch
 FONT, FONT_BOLD = "NotoSans", "NotoSans-Bold"
 
 # The fallback fonts, (regular, bold), tried in turn for a run of characters that Noto Sans
-# lacks. FiraGO (pymupdf-fonts, OFL) has Arabic and Hebrew. WenQuanYi Micro Hei (Apache 2.0,
-# from paperang-p2-fonts-cjk: the one font on PyPI for Chinese, Japanese and Korean alike in
-# TrueType outlines, which ReportLab needs; Noto Sans CJK is in CFF) has no bold. ReportLab's
-# own CID fonts are not embedded: without a CJK font on the reader's machine, pdfium (Chrome's
-# viewer) drew nothing and poppler drew boxes.
+# lacks. FiraGO (pymupdf-fonts, OFL) has Arabic and Hebrew. WenQuanYi Micro Hei has Chinese,
+# Japanese and Korean alike in TrueType outlines, which ReportLab needs (Noto Sans CJK is in
+# CFF), and no bold. It comes from Debian's fonts-wqy-microhei (Apache 2.0 or GPLv3 with the
+# font exception; deploy/Dockerfile and .ci/run install it), at Debian's path. Without it, CJK
+# letters print blank, as an emoji does, and the rest of the name as typed (a warning says so,
+# and `manage.py check`). ReportLab's own CID fonts are not embedded: without a CJK font on the
+# reader's machine, pdfium (Chrome's viewer) drew nothing and poppler drew boxes.
 FALLBACKS = [("FiraGO", "FiraGO-Bold"), ("WenQuanYiMicroHei", "WenQuanYiMicroHei")]
+CJK_FONT = Path("/usr/share/fonts/truetype/wqy/wqy-microhei.ttc")
+CJK_MISSING = (
+    f"The CJK font {CJK_FONT} is missing: Chinese, Japanese and Korean letters print blank on "
+    "table cards and results PDFs. Install Debian's fonts-wqy-microhei."
+)
+
+logger = logging.getLogger(__name__)
 
 # Bidi classes: the strong right-to-left letters (Hebrew, Arabic), and those of a word that
 # sits inside right-to-left text without breaking it (punctuation, spaces, combining marks).
@@ -73,19 +83,24 @@ def register_fonts() -> None:
 def fallback_fonts() -> list[tuple[str, str, dict]]:
     """Register the fallback fonts on the first name that needs one (about 120 ms, once per
     process): (regular, bold, the characters that they have) for each."""
-    cjk = importlib.resources.files("paperang_p2_fonts_cjk") / "fonts" / "wqy-microhei.ttc"
-    for name, source in [
+    available = FALLBACKS
+    fonts = [
         (FALLBACKS[0][0], io.BytesIO(pymupdf_fonts.myfont("figo"))),
         (FALLBACKS[0][1], io.BytesIO(pymupdf_fonts.myfont("figbo"))),
-        (FALLBACKS[1][0], str(cjk)),
-    ]:
+    ]
+    if CJK_FONT.is_file():
+        fonts.append((FALLBACKS[1][0], str(CJK_FONT)))
+    else:
+        logger.warning(CJK_MISSING)
+        available = FALLBACKS[:1]
+    for name, source in fonts:
         pdfmetrics.registerFont(TTFont(name, source))
     # ReportLab's shaping asks HarfBuzz for discretionary ligatures too (dlig, which a font
     # leaves for the typesetter to ask for): FiraGO's made the yod and vav of יוסף one Yiddish
     # letter, ױ, the wrong way round. It has no setting for them: its default features, off.
     shapeFragWord.__defaults__[0]["dlig"] = False
     return [
-        (regular, bold, pdfmetrics.getFont(regular).face.charToGlyph) for regular, bold in FALLBACKS
+        (regular, bold, pdfmetrics.getFont(regular).face.charToGlyph) for regular, bold in available
     ]
 
 

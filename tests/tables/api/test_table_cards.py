@@ -1,13 +1,16 @@
 """The table cards (PDF) through the v1 API: players, the deal, the grid, names in any script."""
 
 import io
+import re
 import unicodedata
 
 import pypdfium2 as pdfium
 import pytest
 import zxingcpp
+from django.core.checks import WARNING
 from pypdf import PdfReader
 
+from tables import cards, checks
 from tables.models import Seat, Table
 from tests import factories
 from tests.tables.api.conftest import add_players, seat
@@ -242,6 +245,14 @@ def right_to_left(line: dict[str, float], *words: str) -> bool:
     return middles == sorted(middles, reverse=True)
 
 
+def embedded_fonts(pdf: bytes) -> set[str]:
+    """The fonts that the PDF's first page uses, less ReportLab's subset prefix and number
+    ("AAAAAA+WenQuanYiMicroHei-0" is WenQuanYiMicroHei)."""
+    fonts = PdfReader(io.BytesIO(pdf)).pages[0]["/Resources"]["/Font"]
+    names = (str(font.get_object()["/BaseFont"]).split("+")[-1] for font in fonts.values())
+    return {re.sub(r"-\d+$", "", name) for name in names}
+
+
 def test_table_cards_print_chinese_japanese_and_korean_names(
     as_official, as_organiser, tournament, stage
 ):
@@ -255,6 +266,32 @@ def test_table_cards_print_chinese_japanese_and_korean_names(
     for name in names:  # its seat's line and the score grid's header
         assert text.count(name) == 2, name
     assert_inked(page, [tournament.name, stage.name, *names])
+    # Drawn in the CJK font (Debian's fonts-wqy-microhei), not as another font's empty boxes.
+    assert "WenQuanYiMicroHei" in embedded_fonts(pdf)
+
+
+@pytest.fixture
+def without_the_cjk_font(monkeypatch, tmp_path):
+    """A machine without fonts-wqy-microhei: the fallback fonts registered again without it."""
+    monkeypatch.setattr(cards, "CJK_FONT", tmp_path / "wqy-microhei.ttc")
+    cards.fallback_fonts.cache_clear()
+    yield
+    cards.fallback_fonts.cache_clear()
+
+
+def test_table_cards_without_the_cjk_font_print_the_rest_and_say_why(
+    as_official, as_organiser, tournament, stage, without_the_cjk_font, caplog
+):
+    pdf = cards_of(as_official, as_organiser, stage, ["王芳", "Ana 王", "Ann Lee", "Cy Di"])
+    text = PdfReader(io.BytesIO(pdf)).pages[0].extract_text()
+    assert "Ann Lee" in text and "Ana" in text
+    assert "WenQuanYiMicroHei" not in embedded_fonts(pdf)
+    assert any("fonts-wqy-microhei" in record.getMessage() for record in caplog.records)
+    assert [(m.id, m.level) for m in checks.cjk_font(None)] == [("tables.W001", WARNING)]
+
+
+def test_the_system_check_is_quiet_with_the_cjk_font():
+    assert checks.cjk_font(None) == []
 
 
 def test_table_cards_print_arabic_and_hebrew_names_joined_and_right_to_left(
