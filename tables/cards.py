@@ -4,7 +4,6 @@ import functools
 import io
 import itertools
 import logging
-import re
 import unicodedata
 from collections.abc import Callable
 from pathlib import Path
@@ -12,6 +11,9 @@ from xml.sax.saxutils import escape
 
 import pymupdf_fonts
 import segno
+import uharfbuzz
+from bidi.algorithm import get_base_level, get_display
+from bidi.mirror import MIRRORED
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 from reportlab.lib import colors
@@ -60,11 +62,8 @@ CJK_MISSING = (
 
 logger = logging.getLogger(__name__)
 
-# Bidi classes: the strong right-to-left letters (Hebrew, Arabic), and those of a word that
-# sits inside right-to-left text without breaking it (punctuation, spaces, combining marks).
+# Bidi classes of the strong right-to-left letters (Hebrew, Arabic).
 RTL = frozenset({"R", "AL"})
-NEUTRAL = frozenset({"ON", "WS", "CS", "ES", "ET", "BN", "NSM", "S", "B"})
-NBSP = "\u00a0"
 
 
 @functools.cache
@@ -118,63 +117,81 @@ def _is_rtl(word: str) -> bool:
     return any(unicodedata.bidirectional(char) in RTL for char in word)
 
 
-def _is_neutral(word: str) -> bool:
-    return all(unicodedata.bidirectional(char) in NEUTRAL for char in word)
+def _harfbuzz_rtl(text: str) -> bool:
+    """Whether HarfBuzz lays text out right to left, as it does when a shaped paragraph (see
+    _paragraph) hands it a word: it takes the direction from the word's first letter of a
+    script (Hebrew, Arabic: right to left), not from the bidi algorithm."""
+    buffer = uharfbuzz.Buffer()
+    buffer.add_str(text)
+    buffer.guess_segment_properties()
+    return buffer.direction == "rtl"
 
 
-def _rtl_runs(words: list[str]) -> list[tuple[bool, list[str]]]:
-    """The words, grouped: (True, a run of right-to-left words, with the neutral ones between
-    them) or (False, [a word])."""
-    runs: list[tuple[bool, list[str]]] = []
-    for index, word in enumerate(words):
-        after = next((w for w in words[index + 1 :] if not _is_neutral(w)), "")
-        if runs and runs[-1][0] and (_is_rtl(word) or (_is_neutral(word) and _is_rtl(after))):
-            runs[-1][1].append(word)
-        else:
-            runs.append((_is_rtl(word), [word]))
-    return runs
+def _to_shape(visual: str) -> str:
+    """What to hand HarfBuzz for it to draw the word visual (left to right as it should
+    print): reversed if HarfBuzz would turn that round (it joins Arabic letters in their
+    reading order), its brackets mirrored back (HarfBuzz mirrors them again). One word of two
+    directions whose second part would set the wrong one (Latin after Hebrew, on a
+    right-to-left line) prints reversed."""
+    backwards = "".join(MIRRORED.get(char, char) for char in reversed(visual))
+    return backwards if _harfbuzz_rtl(backwards) else visual
 
 
-def _lines(words: list[str], font: str, size: float, width: float | None) -> list[str]:
-    """Right-to-left words, first first, as few runs of them as fit in width: ReportLab lays a
-    run's words out in its own order, and only HarfBuzz (the paragraph's shaping) turns them
-    right to left, within one word. So a run's words are joined by no-break spaces (one word to
-    ReportLab), and the runs fit the width (it breaks the lines between them)."""
-    lines = [words[0]]
+def _width(word: str, fonts: tuple[str, str] | None, bold: bool, size: float) -> float:
+    return pdfmetrics.stringWidth(word, (fonts or (FONT, FONT_BOLD))[bold], size)
+
+
+def _rtl_font(word: str) -> tuple[str, str] | None:
+    """The font for a word with right-to-left letters, whole (HarfBuzz shapes a word in one)."""
+    return next(filter(None, map(_font_for, word)), None) if _is_rtl(word) else None
+
+
+def _bidi_lines(text: str, bold: bool, size: float, width: float | None) -> list[list[str]]:
+    """text with right-to-left letters as lines of words, each line in the order it prints,
+    left to right: wrapped within width in reading order first (the first words on the first
+    line), then each line reordered by the Unicode bidi algorithm (python-bidi's Python one:
+    its Rust get_display leaves brackets unmirrored), in the direction of the text's first
+    strong letter, as dir="auto" does."""
+    words = text.split()
+    lines = [[words[0]]]
     for word in words[1:]:
-        longer = f"{lines[-1]} {word}"
-        if width is None or pdfmetrics.stringWidth(longer, font, size) <= width:
-            lines[-1] = longer
+        longer = " ".join([*lines[-1], word])
+        if width is None or _width(longer, _rtl_font(longer), bold, size) <= width:
+            lines[-1].append(word)
         else:
-            lines.append(word)
-    return [line.replace(" ", NBSP) for line in lines]
+            lines.append([word])
+    base = "R" if get_base_level(text) else "L"
+    return [get_display(" ".join(line), base_dir=base).split(" ") for line in lines]
 
 
 def _markup(
     text: str, style: ParagraphStyle, *, bold: bool = False, width: float | None = None
 ) -> str:
     """text as Paragraph markup: XML-escaped, and each run of characters that Noto Sans lacks
-    in a fallback font that has them. Arabic and Hebrew words go to the fallback font whole
-    (HarfBuzz shapes a word in one font), then lie right to left when the paragraph is shaped
-    (see _paragraph); a run of them wraps within width. A digit ends such a run (HarfBuzz would
-    turn '12' into '21'): 'علي 12 حسن' prints as three runs, left to right. HarfBuzz takes a
-    word's direction from its first letter: the Hebrew of 'Dov-כהן', one word, prints reversed."""
+    in a fallback font that has them. Text with Arabic or Hebrew letters is put in the order it
+    prints (see _bidi_lines), its lines within width broken here; a word with such letters goes
+    to the fallback font whole, and is shaped by HarfBuzz (see _paragraph), which joins Arabic
+    letters. 'Dov-כהן' prints Dov then כהן right to left; 'علي 12 حسن', right to left."""
     bold = bold or style.fontName == FONT_BOLD
-    pieces: list[tuple[tuple[str, str] | None, str]] = []
-    for rtl, words in _rtl_runs(re.split(r"\s+", text.strip())):
-        if pieces:
-            pieces.append((None, " "))
-        if rtl:
-            fonts = next(filter(None, map(_font_for, "".join(words))), None)
-            font = (fonts or (FONT, FONT_BOLD))[bold]
-            pieces.append((fonts, " ".join(_lines(words, font, style.fontSize, width))))
-        else:
-            pieces.extend((_font_for(char), char) for char in words[0])
+    lines = [text.split()]
+    if _is_rtl(text):
+        lines = _bidi_lines(text.strip(), bold, style.fontSize, width)
     markup = []
-    for fonts, run in itertools.groupby(pieces, key=lambda piece: piece[0]):
-        escaped = escape("".join(char for _, char in run))
-        markup.append(f'<font name="{fonts[bold]}">{escaped}</font>' if fonts else escaped)
-    return "".join(markup)
+    for line in lines:
+        pieces: list[tuple[tuple[str, str] | None, str]] = []
+        for word in line:
+            if pieces:
+                pieces.append((None, " "))
+            if _is_rtl(word):
+                pieces.append((_rtl_font(word), _to_shape(word)))
+            else:
+                pieces.extend((_font_for(char), char) for char in word)
+        runs = []
+        for fonts, run in itertools.groupby(pieces, key=lambda piece: piece[0]):
+            escaped = escape("".join(char for _, char in run))
+            runs.append(f'<font name="{fonts[bold]}">{escaped}</font>' if fonts else escaped)
+        markup.append("".join(runs))
+    return "<br/>".join(markup)
 
 
 def _paragraph(markup: str, style: ParagraphStyle) -> Paragraph:

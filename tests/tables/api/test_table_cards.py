@@ -319,6 +319,26 @@ def test_table_cards_print_arabic_and_hebrew_names_joined_and_right_to_left(
     assert right_to_left(title[0], "كأس", "قة")
 
 
+def test_table_cards_print_names_of_two_directions_in_bidi_order(
+    as_official, as_organiser, tournament, stage
+):
+    # HarfBuzz took the direction of 'Dov-כהן', one word, from its D: the Hebrew printed
+    # reversed. 'علي 12 حسن' printed as three runs left to right, علي leftmost.
+    names = ["Dov-כהן", "علي 12 حسن", "Ann Lee", "Cy Di"]
+    pdf = cards_of(as_official, as_organiser, stage, names)
+    page = pdfium.PdfDocument(pdf)[0]
+    assert_inked(page, [name.replace("-", " ") for name in names])  # a hyphen inks too little
+    lines = lines_of(page)
+    hebrew = [line for line in lines if "D" in line and "כ" in line]
+    arabic = [line for line in lines if "ع" in line and "2" in line]
+    assert (len(hebrew), len(arabic)) == (2, 2)  # its seat's line and the grid's header
+    # Left to right: Dov, then כהן read right to left (its כ rightmost).
+    assert all(right_to_left(line, "כהן", "voD") for line in hebrew)
+    # Right to left: علي rightmost, then 12 (its digits left to right), حسن leftmost.
+    assert all(right_to_left(line, "علي", "حسن") for line in arabic)
+    assert all(line["ي"] > line["2"] > line["1"] > line["ح"] for line in arabic)
+
+
 def test_table_cards_need_a_seated_stage_and_staff(anon, as_organiser, as_other_organiser, stage):
     assert as_organiser.get(f"/api/v1/stages/{stage.pk}/cards.pdf").status_code == 409
     assert anon.get(f"/api/v1/stages/{stage.pk}/cards.pdf").status_code == 401
