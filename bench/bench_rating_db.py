@@ -87,7 +87,7 @@ PARTS = {
 
 def database() -> None:
     """Exit unless DATABASE_URL names PostgreSQL; create the database if missing."""
-    import dj_database_url
+    import environ
 
     url = os.environ.get("DATABASE_URL", "")
     if not url:
@@ -96,7 +96,7 @@ def database() -> None:
             "e.g.\n  DATABASE_URL=postgres://postgres@127.0.0.1:5432/roundhouse_bench "
             ".venv/bin/python bench/bench_rating_db.py"
         )
-    db = dj_database_url.parse(url)
+    db = environ.Env.db_url_config(url)
     if "postgresql" not in db["ENGINE"]:
         sys.exit(f"bench_rating_db: DATABASE_URL uses {db['ENGINE']}, not PostgreSQL.")
     create_database_if_missing(db)

@@ -9,7 +9,6 @@ from datetime import timedelta
 from pathlib import Path
 from urllib.parse import urlsplit
 
-import dj_database_url
 import environ
 from csp.constants import NONE, SELF
 
@@ -18,20 +17,32 @@ from config.lan import lan_hosts
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
-def env_bool(name: str, default: bool) -> bool:
-    value = os.environ.get(name)
-    if value is None or value == "":
-        return default
-    return value.strip().lower() in {"1", "true", "yes", "on"}
+class Env(environ.Env):
+    """django-environ, reading switches and lists as these settings always have (its own
+    reading differs): a switch is on for 1, true, yes or on (any case, spaces around it), off
+    for anything else ("2", "ok"), and empty (`DJANGO_DEBUG=`) is unset; a list's items are
+    stripped of spaces, and empty ones dropped."""
+
+    BOOLEAN_TRUE_STRINGS = ("1", "true", "yes", "on")
+
+    @classmethod
+    def parse_value(cls, value, cast):
+        if cast is bool:
+            return value.strip().lower() in cls.BOOLEAN_TRUE_STRINGS
+        if cast is list:
+            return [item.strip() for item in value.split(",") if item.strip()]
+        return super().parse_value(value, cast)
+
+    def bool(self, var: str, default: bool) -> bool:
+        return default if self.ENVIRON.get(var) == "" else super().bool(var, default=default)
 
 
-def env_list(name: str, default: str) -> list[str]:
-    return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
+env = Env()
 
 
 DEV_SECRET_KEY = "roundhouse-dev-only-secret-key-never-use-in-production-0123456789"
 SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", DEV_SECRET_KEY)
-DEBUG = env_bool("DJANGO_DEBUG", default=True)
+DEBUG = env.bool("DJANGO_DEBUG", default=True)
 # The site's public address, scheme and host (https://roundhouse.example.org): every absolute
 # link in pages, mails, QR codes, PDFs and the live push is built on it (tournaments/links.py),
 # never on the request's Host, which a client chooses and a shared cache keeps. It is also the
@@ -44,10 +55,13 @@ if PUBLIC_URL and (_public.scheme not in {"http", "https"} or not _public.hostna
         f"ROUNDHOUSE_PUBLIC_URL is a scheme and a host (https://roundhouse.example.org), "
         f"not {PUBLIC_URL!r}"
     )
-ALLOWED_HOSTS = env_list(
-    "DJANGO_ALLOWED_HOSTS", _public.hostname or "127.0.0.1,localhost,testserver"
+ALLOWED_HOSTS = env.list(
+    "DJANGO_ALLOWED_HOSTS",
+    default=[_public.hostname] if _public.hostname else ["127.0.0.1", "localhost", "testserver"],
 )
-CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", PUBLIC_URL)
+CSRF_TRUSTED_ORIGINS = env.list(
+    "DJANGO_CSRF_TRUSTED_ORIGINS", default=[PUBLIC_URL] if PUBLIC_URL else []
+)
 # `HOST=0.0.0.0 make run` (ROUNDHOUSE_RUN_HOST): a tablet on the same Wi-Fi opens the demo by the
 # machine's LAN address or name, so DEBUG without a public address or hosts of its own allows
 # them too. A plain-HTTP form posted there passes CSRF as on 127.0.0.1: its Origin is the host.
@@ -176,11 +190,11 @@ TEMPLATES = [
 
 # Database: SQLite file unless DATABASE_URL names another (PostgreSQL in production).
 DATABASES = {
-    "default": dj_database_url.config(
-        default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
-        conn_max_age=int(os.environ.get("DJANGO_CONN_MAX_AGE", "60")),
-        conn_health_checks=True,
-    )
+    "default": {
+        **env.db_url("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
+        "CONN_MAX_AGE": int(os.environ.get("DJANGO_CONN_MAX_AGE", "60")),
+        "CONN_HEALTH_CHECKS": True,
+    }
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # A stalled or locked database fails a request in seconds, below gunicorn's 30 s timeout
@@ -291,7 +305,7 @@ ACCOUNT_RATE_LIMITS = {"login_failed": None}
 # without it, mails are written to the console (make run says so).
 EMAIL_URL = os.environ.get("EMAIL_URL", "")
 if EMAIL_URL:
-    globals().update(environ.Env.email_url_config(EMAIL_URL))
+    globals().update(env.email_url_config(EMAIL_URL))
 else:
     EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Roundhouse <roundhouse@localhost>")
@@ -324,8 +338,8 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
 
 # Production security, driven by the environment (see deploy/env.example).
-SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", default=False)
-SESSION_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", default=not DEBUG)
+SECURE_SSL_REDIRECT = env.bool("DJANGO_SECURE_SSL_REDIRECT", default=False)
+SESSION_COOKIE_SECURE = env.bool("DJANGO_SECURE_COOKIES", default=not DEBUG)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 # The language cookie as the session's: HTTPS only, not sent with another site's requests, and
 # out of scripts' reach (none reads it: the language is in the address or the form).
@@ -333,12 +347,12 @@ LANGUAGE_COOKIE_SECURE = SESSION_COOKIE_SECURE
 LANGUAGE_COOKIE_SAMESITE = SESSION_COOKIE_SAMESITE = "Lax"
 LANGUAGE_COOKIE_HTTPONLY = True
 SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", "0"))
-SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_HSTS_INCLUDE_SUBDOMAINS", default=False)
-SECURE_HSTS_PRELOAD = env_bool("DJANGO_HSTS_PRELOAD", default=False)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("DJANGO_HSTS_INCLUDE_SUBDOMAINS", default=False)
+SECURE_HSTS_PRELOAD = env.bool("DJANGO_HSTS_PRELOAD", default=False)
 SECURE_REDIRECT_EXEMPT = [r"^health/"]  # plain-HTTP probes from inside the network
 # Every request comes through a reverse proxy (nginx): HTTPS from its X-Forwarded-Proto, and the
 # client's address from X-Forwarded-For (config/client_ip.py), for django-axes and the histories.
-BEHIND_PROXY = env_bool("DJANGO_BEHIND_PROXY", default=False)
+BEHIND_PROXY = env.bool("DJANGO_BEHIND_PROXY", default=False)
 PROXY_COUNT = int(os.environ.get("DJANGO_PROXY_COUNT", "0"))  # proxies in front of nginx
 if BEHIND_PROXY:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")

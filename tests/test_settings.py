@@ -81,8 +81,9 @@ def test_env_example_lists_every_variable_the_settings_and_gunicorn_read():
     read = set()
     for source in ("config/settings.py", "config/release.py", "deploy/gunicorn.conf.py"):
         text = (root / source).read_text()
-        read |= set(re.findall(r'(?:env\w*|environ\.get)\(\s*"([A-Z][A-Z0-9_]+)"', text))
+        read |= set(re.findall(r'(?:env\w*|env\.\w+|environ\.get)\(\s*"([A-Z][A-Z0-9_]+)"', text))
     assert {"DJANGO_SECRET_KEY", "GUNICORN_MAX_REQUESTS", "REDIS_URL", "ROUNDHOUSE_RELEASE"} <= read
+    assert {"DATABASE_URL", "DJANGO_DEBUG", "DJANGO_ALLOWED_HOSTS", "DJANGO_HSTS_PRELOAD"} <= read
     listed = set(
         re.findall(r"^#?\s*([A-Z][A-Z0-9_]+)=", (root / "deploy/env.example").read_text(), re.M)
     )
@@ -101,3 +102,82 @@ def test_make_run_on_every_interface_allows_the_lan_address_in_debug_only():
     assert lan not in production["hosts"]
     chosen = settings_with(ROUNDHOUSE_RUN_HOST="0.0.0.0", DJANGO_ALLOWED_HOSTS="rally.example")
     assert chosen["hosts"] == ["rally.example"]
+
+
+SHOW_READ = """
+import json, django
+django.setup()
+from django.conf import settings
+db = settings.DATABASES["default"]
+print(json.dumps({
+    "debug": settings.DEBUG,
+    "ssl_redirect": settings.SECURE_SSL_REDIRECT,
+    "secure_cookies": settings.SESSION_COOKIE_SECURE,
+    "hsts_subdomains": settings.SECURE_HSTS_INCLUDE_SUBDOMAINS,
+    "hsts_preload": settings.SECURE_HSTS_PRELOAD,
+    "behind_proxy": settings.BEHIND_PROXY,
+    "hosts": settings.ALLOWED_HOSTS,
+    "origins": settings.CSRF_TRUSTED_ORIGINS,
+    "db": [db["ENGINE"], db["NAME"], db["USER"], db["PASSWORD"], db["HOST"], db["PORT"]],
+    "conn": [db["CONN_MAX_AGE"], db["CONN_HEALTH_CHECKS"]],
+}))
+"""
+READ = (
+    *VARIABLES, "ROUNDHOUSE_PUBLIC_URL", "DJANGO_SECURE_SSL_REDIRECT", "DJANGO_SECURE_COOKIES",
+    "DJANGO_HSTS_INCLUDE_SUBDOMAINS", "DJANGO_HSTS_PRELOAD", "DJANGO_BEHIND_PROXY",
+    "DJANGO_CSRF_TRUSTED_ORIGINS", "DJANGO_CONN_MAX_AGE",
+)  # fmt: skip
+
+
+def read_with(**variables: str) -> dict:
+    env = {k: v for k, v in os.environ.items() if k not in READ}
+    env.update(variables, DJANGO_SETTINGS_MODULE="config.settings")
+    done = subprocess.run(
+        [sys.executable, "-c", SHOW_READ], env=env, capture_output=True, text=True, check=True,
+        cwd=settings.BASE_DIR,
+    )  # fmt: skip
+    return json.loads(done.stdout)
+
+
+def test_switches_are_on_for_1_true_yes_on_and_empty_is_unset():
+    shown = read_with(
+        DJANGO_DEBUG="",  # an env file's `DJANGO_DEBUG=`: the default, on
+        DJANGO_SECURE_SSL_REDIRECT=" Yes ",
+        DJANGO_SECURE_COOKIES="",  # the default: not DEBUG
+        DJANGO_HSTS_INCLUDE_SUBDOMAINS="on",
+        DJANGO_HSTS_PRELOAD="2",  # not a word for on
+        DJANGO_BEHIND_PROXY="ok",
+    )
+    assert shown["debug"] is True
+    assert shown["ssl_redirect"] is True
+    assert shown["secure_cookies"] is False
+    assert shown["hsts_subdomains"] is True
+    assert shown["hsts_preload"] is False
+    assert shown["behind_proxy"] is False
+    assert read_with(DJANGO_DEBUG="TRUE", DJANGO_BEHIND_PROXY="0")["behind_proxy"] is False
+    assert read_with(DJANGO_DEBUG="false")["debug"] is False
+
+
+def test_lists_are_stripped_and_default_to_the_public_address():
+    shown = read_with(
+        ROUNDHOUSE_PUBLIC_URL="https://rally.example.org",
+        DJANGO_CSRF_TRUSTED_ORIGINS=" https://a.example ,, https://b.example ,",
+    )
+    assert shown["hosts"] == ["rally.example.org"]
+    assert shown["origins"] == ["https://a.example", "https://b.example"]
+    shown = read_with(DJANGO_ALLOWED_HOSTS="", DJANGO_CSRF_TRUSTED_ORIGINS="")
+    assert (shown["hosts"], shown["origins"]) == ([], [])
+    shown = read_with()
+    assert shown["hosts"] == ["127.0.0.1", "localhost", "testserver"]
+    assert shown["origins"] == []
+
+
+def test_database_url_gives_its_parts_and_connections_live_a_minute():
+    shown = read_with(DATABASE_URL="postgres://rh:p%40ss%3Aw@db.example:6432/rally")
+    assert shown["db"] == [
+        "django.db.backends.postgresql", "rally", "rh", "p@ss:w", "db.example", 6432,
+    ]  # fmt: skip
+    assert shown["conn"] == [60, True]
+    shown = read_with(DATABASE_URL="postgresql://rh@db.example/rally", DJANGO_CONN_MAX_AGE="0")
+    assert shown["db"][1:] == ["rally", "rh", "", "db.example", ""]
+    assert shown["conn"] == [0, True]
