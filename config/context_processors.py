@@ -1,9 +1,11 @@
-"""The language switch of every page's header."""
+"""What every page's header and footer show: the language switch, Roundhouse's version."""
 
 from django.conf import settings
 from django.http import HttpRequest
 from django.urls import translate_url
 from django.utils.translation import get_language, get_language_from_path, get_language_info
+
+from config import release
 
 
 def language_links(request: HttpRequest) -> dict:
@@ -26,3 +28,8 @@ def language_links(request: HttpRequest) -> dict:
             if code != get_language()
         ]
     }
+
+
+def version(request: HttpRequest) -> dict:
+    """Roundhouse's version, for the footer of the signed-in pages (config/release.py)."""
+    return {"roundhouse_version": release.version()}

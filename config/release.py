@@ -11,6 +11,7 @@ longer has (WhiteNoise's manifest storage)."""
 import functools
 import hashlib
 import os
+import tomllib
 from pathlib import Path
 
 from django.conf import settings
@@ -42,3 +43,13 @@ def release() -> str:
                 digest.update(path.relative_to(base).as_posix().encode() + b"\x00")
                 digest.update(path.read_bytes())
     return digest.hexdigest()
+
+
+@functools.cache
+def version() -> str:
+    """Roundhouse's version, as pyproject.toml says it: the one place it is written (a release
+    bumps it there and gives CHANGELOG.md's Unreleased section its heading). Read from the file:
+    the project is not installed as a package (uv's package = false), so importlib.metadata
+    knows none. Shown in the footer of the signed-in pages."""
+    with open(Path(settings.BASE_DIR) / "pyproject.toml", "rb") as file:
+        return tomllib.load(file)["project"]["version"]

@@ -183,6 +183,7 @@ TEMPLATES = [
                 "accounts.context_processors.navigation",
                 "scoring.announce.live_push",
                 "config.context_processors.language_links",
+                "config.context_processors.version",
             ],
         },
     },

@@ -2,6 +2,7 @@
 templates, static files or translations is another release, and so are other pages."""
 
 import re
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -80,3 +81,25 @@ def test_the_image_holds_everything_the_release_is_made_of():
     assert set(release_module.SOURCES) <= copied
     local_apps = {app for app in settings.INSTALLED_APPS if (root / app / "apps.py").exists()}
     assert local_apps and local_apps <= set(release_module.SOURCES)
+
+
+@pytest.fixture
+def fresh_version():
+    release_module.version.cache_clear()
+    yield release_module.version
+    release_module.version.cache_clear()
+
+
+def test_the_version_is_the_one_that_pyproject_says(project, fresh_version):
+    (project / "pyproject.toml").write_text('[project]\nname = "roundhouse"\nversion = "2.3.4"\n')
+    assert fresh_version() == "2.3.4"
+
+
+@pytest.mark.django_db
+def test_the_signed_in_pages_footer_shows_the_version(client, organiser, tournament):
+    with open(Path(settings.BASE_DIR) / "pyproject.toml", "rb") as file:
+        written = tomllib.load(file)["project"]["version"]
+    shown = f'<span class="site-version">Roundhouse {written}</span>'
+    assert shown not in client.get(f"/en/t/{tournament.slug}/").content.decode()
+    client.force_login(organiser)
+    assert shown in client.get(f"/t/{tournament.slug}/manage/").content.decode()
