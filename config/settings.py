@@ -201,19 +201,24 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # A stalled or locked database fails a request in seconds, below gunicorn's 30 s timeout
     # (which would kill the worker, and nginx answer its own 504 page): the API answers 503 in
     # its shape with Retry-After, a page the site's 503 (config/api.py). Seconds; 0: no limit.
-    DATABASES["default"]["OPTIONS"] = {
-        "connect_timeout": int(os.environ.get("DJANGO_DB_CONNECT_TIMEOUT", "5")),
-        "options": " ".join(
-            f"-c {name}={int(float(os.environ.get(variable, default)) * 1000)}"
-            for name, variable, default in (
-                ("statement_timeout", "DJANGO_DB_STATEMENT_TIMEOUT", "20"),
-                ("lock_timeout", "DJANGO_DB_LOCK_TIMEOUT", "10"),
-            )
-        ),
-    }
+    # Added to the URL's own options (`?sslmode=require` and the like), which are kept.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {
+            "connect_timeout": int(os.environ.get("DJANGO_DB_CONNECT_TIMEOUT", "5")),
+            "options": " ".join(
+                f"-c {name}={int(float(os.environ.get(variable, default)) * 1000)}"
+                for name, variable, default in (
+                    ("statement_timeout", "DJANGO_DB_STATEMENT_TIMEOUT", "20"),
+                    ("lock_timeout", "DJANGO_DB_LOCK_TIMEOUT", "10"),
+                )
+            ),
+        }
+    )
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # SQLite waits for a writer instead of failing at once when two requests write together.
-    DATABASES["default"]["OPTIONS"] = {"timeout": 20, "transaction_mode": "IMMEDIATE"}
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {"timeout": 20, "transaction_mode": "IMMEDIATE"}
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Cache: Redis when REDIS_URL is set; its short timeouts keep a dead Redis from hanging a page.

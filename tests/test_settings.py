@@ -120,6 +120,7 @@ print(json.dumps({
     "origins": settings.CSRF_TRUSTED_ORIGINS,
     "db": [db["ENGINE"], db["NAME"], db["USER"], db["PASSWORD"], db["HOST"], db["PORT"]],
     "conn": [db["CONN_MAX_AGE"], db["CONN_HEALTH_CHECKS"]],
+    "options": db.get("OPTIONS", {}),
 }))
 """
 READ = (
@@ -181,3 +182,10 @@ def test_database_url_gives_its_parts_and_connections_live_a_minute():
     shown = read_with(DATABASE_URL="postgresql://rh@db.example/rally", DJANGO_CONN_MAX_AGE="0")
     assert shown["db"][1:] == ["rally", "rh", "", "db.example", ""]
     assert shown["conn"] == [0, True]
+
+
+def test_database_url_options_are_kept_beside_the_timeouts():
+    shown = read_with(DATABASE_URL="postgres://rh@db.example/rally?sslmode=require")
+    assert shown["options"]["sslmode"] == "require"  # a managed database refusing plain TCP
+    assert shown["options"]["connect_timeout"] == 5
+    assert "-c statement_timeout=20000" in shown["options"]["options"]
