@@ -1,37 +1,18 @@
-"""The shapes the scoring API reads and answers, as serializers: what validates a round's body,
-and what the OpenAPI schema names for every answer (a generated client gets a typed model for each:
-a round, its versions, the standings, the placings, a close, a 412's `current`)."""
+"""The shapes the scoring API reads and answers, as serializers: a round's body (defined where
+it is read, scoring/services/bodies.py), and what the OpenAPI schema names for every answer (a
+generated client gets a typed model for each: a round, its versions, the standings, the
+placings, a close, a 412's `current`)."""
 
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from config.api import NamesUnusedFields
 from scoring.models import RoundResult, RoundResultVersion, TiebreakDecision
+from scoring.services.bodies import (  # a round's body: defined once, where it is read
+    RoundResultInput as RoundResultInput,
+)
+from scoring.services.bodies import ScoreInput as ScoreInput
 from tournaments.api import StageSerializer
-
-
-class ScoreInput(serializers.Serializer):
-    player = serializers.IntegerField(help_text="The player's id.")
-    pips = serializers.IntegerField(min_value=0)
-    went_out = serializers.BooleanField(default=False)
-    checked = serializers.BooleanField(
-        default=False,
-        help_text="The official checked this score with the players: an unusual score is stored "
-        "with its warning marked checked.",
-    )
-
-
-class RoundResultInput(serializers.Serializer):
-    """A round's scores. A result read from this address may be sent back with a change: the
-    answer's other fields (table, round_no, engine, status, version, submitted_by,
-    confirmed_by, updated_at, and a score's number and name) are accepted when they are what
-    the round's answer says now, and refused with a 400 naming the field otherwise."""
-
-    blocked = serializers.BooleanField(default=False, help_text="Blocked, or time was called.")
-    scores = ScoreInput(many=True)
-    reason = serializers.CharField(
-        required=False, allow_blank=True, help_text="Needed to correct a confirmed result."
-    )
 
 
 class ScoreOutput(serializers.Serializer):

@@ -9,6 +9,9 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db.models import OuterRef, Subquery
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
 
 from scoring import rules
 from scoring.models import RoundResult, Score
@@ -88,9 +91,6 @@ def answer_fields(result: RoundResult) -> dict[str, Any]:
     }
 
 
-SUBMISSION_FIELDS = ("blocked", "scores", "reason")
-# checked: the official confirmed the score as it is, though the deal makes it unusual.
-SCORE_FIELDS = ("player", "pips", "went_out", "checked")
 # Worked out from the scores: a client may send back the answer it read, whatever these say.
 WORKED_OUT_FIELDS = ("warnings",)
 # What the API's answer has besides (result_body, _score_body): a client may send back what it
@@ -102,59 +102,191 @@ ANSWER_FIELDS = (
 SCORE_ANSWER_FIELDS = ("number", "name")
 
 
-def parse_submission(data: Mapping[str, Any]) -> tuple[bool, list[rules.ScoreLine], str]:
-    """(blocked, lines, reason) from a request body, or ValidationError naming the field."""
-    errors: dict[str, list[str]] = {}
-    known = {*SUBMISSION_FIELDS, *ANSWER_FIELDS, *WORKED_OUT_FIELDS}
-    for name in sorted(set(data) - known):
-        errors[name] = [
-            _("Unknown field: the fields are %(fields)s.")
-            % {"fields": ", ".join(SUBMISSION_FIELDS)}
-        ]
-    blocked = data.get("blocked", False)
-    if not isinstance(blocked, bool):
-        errors["blocked"] = [_("Say whether the round was blocked: true or false.")]
-    reason = data.get("reason", "") or ""
-    if not isinstance(reason, str):
-        errors["reason"] = [_("The reason is text.")]
-    elif len(reason) > 1000:
-        errors["reason"] = [_("Keep the reason under 1,000 characters.")]
-    elif "\x00" in reason:
-        errors["reason"] = [_("The reason contains a NUL character.")]
-    raw = data.get("scores")
-    lines: list[rules.ScoreLine] = []
-    if not isinstance(raw, list) or not raw:
-        errors["scores"] = [_("Give a score for every player at the table.")]
-    else:
-        for index, item in enumerate(raw):
-            player = item.get("player") if isinstance(item, dict) else None
-            if isinstance(player, bool) or not isinstance(player, int):
-                errors.setdefault("scores", []).append(
-                    _("Score %(index)s does not name a player by id.") % {"index": index + 1}
-                )
-                continue
-            unknown = sorted(set(item) - set(SCORE_FIELDS) - set(SCORE_ANSWER_FIELDS))
-            if unknown:  # a misspelt went_out would mark nobody as went out
-                errors.setdefault("scores", []).append(
-                    _("Score %(index)s has the unknown field %(names)s: a score has %(fields)s.")
-                    % {
-                        "index": index + 1,
-                        "names": ", ".join(map(repr, unknown)),
-                        "fields": ", ".join(SCORE_FIELDS),
-                    }
-                )
-            checked = item.get("checked", False)
-            if not isinstance(checked, bool):
-                errors.setdefault("scores", []).append(
-                    _("Score %(index)s: say whether the official checked it: true or false.")
-                    % {"index": index + 1}
-                )
-            lines.append(
-                rules.ScoreLine(player, item.get("pips"), item.get("went_out", False), checked)
+# The body's one definition: the serializers below are what the OpenAPI schema shows, and what
+# reads the body of the API, of the entry page and of the CSV import (parse_submission). Their
+# checks are the contract's (docs/API.md), each said once: DRF's own fields would read "yes",
+# 1 or "on" as true and 7 as the text "7", and answer a score's problems nested by position.
+# A score's pips and went_out are passed on as sent: the rules (rules.validate_round) judge
+# them, naming the player.
+
+
+class StrictBooleanField(serializers.BooleanField):
+    """true or false, and nothing DRF's BooleanField would read as one ("yes", 1, "on")."""
+
+    def run_validation(self, data: Any = serializers.empty) -> bool:
+        if data is serializers.empty:
+            return self.get_default()
+        return self.to_internal_value(data)  # null too: it is not false
+
+    def to_internal_value(self, data: Any) -> bool:
+        if not isinstance(data, bool):
+            self.fail("invalid")
+        return data
+
+
+class ReasonField(serializers.CharField):
+    """The text a correction needs: left out, null or empty is none; stripped once checked."""
+
+    default_error_messages = {
+        "invalid": _lazy("The reason is text."),
+        "max_length": _lazy("Keep the reason under 1,000 characters."),
+        "null_characters": _lazy("The reason contains a NUL character."),
+    }
+
+    def run_validation(self, data: Any = serializers.empty) -> str:
+        if data is serializers.empty or not data:
+            return ""
+        if not isinstance(data, str):
+            self.fail("invalid")
+        if len(data) > self.max_length:
+            self.fail("max_length")
+        if "\x00" in data:
+            self.fail("null_characters")
+        return data.strip()
+
+
+@extend_schema_field({"type": "integer", "minimum": 0})
+class PipsField(serializers.Field):
+    """A score's pips as sent (an int, a form's or a CSV file's digits): rules.validate_round
+    judges them, naming the player (a blank one is missing, not mistyped)."""
+
+    def run_validation(self, data: Any = serializers.empty) -> Any:
+        return None if data is serializers.empty else data
+
+
+@extend_schema_field({"type": "boolean", "default": False})
+class WentOutField(serializers.Field):
+    """Whether the player went out, as sent: rules.validate_round judges it, naming the player."""
+
+    def run_validation(self, data: Any = serializers.empty) -> Any:
+        return False if data is serializers.empty else data
+
+
+class ScoreInputList(serializers.ListSerializer):
+    """The scores: a list with one at least, each score's problems said in one list under
+    `scores`, numbered from 1 as the official counts them."""
+
+    default_error_messages = {"empty": _lazy("Give a score for every player at the table.")}
+
+    def run_validation(self, data: Any = serializers.empty) -> list[rules.ScoreLine]:
+        if not isinstance(data, list) or not data:
+            self.fail("empty")
+        lines, errors = [], []
+        for index, item in enumerate(data, start=1):
+            try:
+                lines.append(self.child.line(item, index))
+            except serializers.ValidationError as error:
+                errors.extend(error.detail)
+        if errors:
+            raise serializers.ValidationError(errors)
+        return lines
+
+
+class ScoreInput(serializers.Serializer):
+    player = serializers.IntegerField(help_text="The player's id.")
+    pips = PipsField()
+    went_out = WentOutField(required=False)
+    checked = StrictBooleanField(
+        default=False,
+        help_text="The official checked this score with the players: an unusual score is stored "
+        "with its warning marked checked.",
+    )
+
+    class Meta:
+        list_serializer_class = ScoreInputList
+
+    def line(self, item: Any, index: int) -> rules.ScoreLine:
+        """The score numbered `index` (from 1) as a line for the rules, or ValidationError
+        with a list of its problems."""
+        player = item.get("player") if isinstance(item, dict) else None
+        if isinstance(player, bool) or not isinstance(player, int):
+            message = _("Score %(index)s does not name a player by id.") % {"index": index}
+            raise serializers.ValidationError([message])
+        errors = []
+        unknown = sorted(set(item) - set(self.fields) - set(SCORE_ANSWER_FIELDS))
+        if unknown:  # a misspelt went_out would mark nobody as went out
+            errors.append(
+                _("Score %(index)s has the unknown field %(names)s: a score has %(fields)s.")
+                % {
+                    "index": index,
+                    "names": ", ".join(map(repr, unknown)),
+                    "fields": ", ".join(self.fields),
+                }
             )
-    if errors:
-        raise ValidationError(errors)
-    return blocked, lines, reason.strip()
+        try:
+            checked = self.fields["checked"].run_validation(item.get("checked", False))
+        except serializers.ValidationError:
+            checked = False
+            errors.append(
+                _("Score %(index)s: say whether the official checked it: true or false.")
+                % {"index": index}
+            )
+        if errors:
+            raise serializers.ValidationError(errors)
+        pips = self.fields["pips"].run_validation(item.get("pips", serializers.empty))
+        went_out = self.fields["went_out"].run_validation(item.get("went_out", serializers.empty))
+        return rules.ScoreLine(player, pips, went_out, checked)
+
+
+class RoundResultInput(serializers.Serializer):
+    """A round's scores. A result read from this address may be sent back with a change: the
+    answer's other fields (table, round_no, engine, status, version, submitted_by,
+    confirmed_by, updated_at, and a score's number and name) are accepted when they are what
+    the round's answer says now, and refused with a 400 naming the field otherwise."""
+
+    blocked = StrictBooleanField(
+        default=False,
+        help_text="Blocked, or time was called.",
+        error_messages={"invalid": _lazy("Say whether the round was blocked: true or false.")},
+    )
+    scores = ScoreInput(many=True)
+    reason = ReasonField(
+        required=False,
+        allow_blank=True,
+        max_length=1000,
+        help_text="Needed to correct a confirmed result.",
+    )
+
+    # The order the problems are said in: the fields in the contract's order of checks.
+    CHECKED_IN_ORDER = ("blocked", "reason", "scores")
+
+    def to_internal_value(self, data: Any) -> dict[str, Any]:
+        if not isinstance(data, Mapping):
+            return super().to_internal_value(data)  # DRF's: not an object
+        known = {*self.fields, *ANSWER_FIELDS, *WORKED_OUT_FIELDS}
+        errors: dict[str, Any] = {
+            name: [
+                _("Unknown field: the fields are %(fields)s.") % {"fields": ", ".join(self.fields)}
+            ]
+            for name in sorted(set(data) - known)
+        }
+        values: dict[str, Any] = {}
+        for name in self.CHECKED_IN_ORDER:
+            field = self.fields[name]
+            sent = data.get(name, serializers.empty)
+            try:
+                values[name] = field.run_validation(sent)
+            except serializers.ValidationError as error:
+                errors[name] = error.detail
+        if errors:
+            raise serializers.ValidationError(errors)
+        return values
+
+
+SUBMISSION_FIELDS = tuple(RoundResultInput().fields)
+SCORE_FIELDS = tuple(ScoreInput().fields)
+
+
+def parse_submission(data: Mapping[str, Any]) -> tuple[bool, list[rules.ScoreLine], str]:
+    """(blocked, lines, reason) from a request body (RoundResultInput), or ValidationError
+    naming the field."""
+    body = RoundResultInput(data=data)
+    if not body.is_valid():
+        raise ValidationError(
+            {name: [str(message) for message in messages] for name, messages in body.errors.items()}
+        )
+    values = body.validated_data
+    return values["blocked"], values["scores"], values["reason"]
 
 
 def answer_mismatches(

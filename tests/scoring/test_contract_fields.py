@@ -1,7 +1,7 @@
-"""The API's round-result serializers (what the schema, and so the generated client, says) and the
-one parser and renderer of a round result's body (scoring/services/bodies.py, which the API, the
-entry page and the CSV import share, in the contract's order of checks) name the same fields: a
-field added to one and not the other fails here before a client finds it."""
+"""A round's body is defined once (RoundResultInput, scoring/services/bodies.py): the serializer
+the schema, and so the generated client, shows is what reads the body of the API, the entry page
+and the CSV import. The answer's serializers name the fields its renderer answers: a field added
+to one and not the other fails here before a client finds it."""
 
 import pytest
 
@@ -41,3 +41,37 @@ def test_a_real_answer_has_exactly_the_schemas_fields(official, table, players):
     body = answer.json()
     assert set(body) == set(RoundResultOutput().fields)
     assert {key for score in body["scores"] for key in score} == set(ScoreOutput().fields)
+
+
+# What a malformed body changes of a good one: the body's fields, or its first score's.
+MALFORMED = {
+    "blocked as a word": ({"blocked": "yes"}, {}),
+    "blocked null": ({"blocked": None}, {}),
+    "blocked as a number": ({"blocked": 1}, {}),
+    "reason as a number": ({"reason": 7}, {}),
+    "reason too long": ({"reason": "x" * 1001}, {}),
+    "reason with a NUL": ({"reason": "a\x00b"}, {}),
+    "scores as text": ({"scores": "all zero"}, {}),
+    "no scores": ({"scores": []}, {}),
+    "a score without its player": ({}, {"player": None}),
+    "a player id as text": ({}, {"player": "1"}),
+    "a misspelt field": ({}, {"wentout": True}),
+    "checked as a word": ({}, {"checked": "no"}),
+}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("name", MALFORMED)
+def test_the_schemas_round_body_is_what_refuses_a_malformed_one(official, table, players, name):
+    """The serializer the schema shows is the one that validates: a client validating with the
+    schema's RoundResultInput is refused what the API refuses, in the same words."""
+    body_change, score_change = MALFORMED[name]
+    body = round_body(players) | body_change
+    if score_change:
+        body["scores"][0] |= score_change
+    answer = client_for(official).put(f"/api/v1/tables/{table.pk}/rounds/1/", body, format="json")
+    assert answer.status_code == 400
+    serializer = RoundResultInput(data=body)
+    assert not serializer.is_valid()
+    said = {key: [str(m) for m in messages] for key, messages in serializer.errors.items()}
+    assert said == answer.json()
