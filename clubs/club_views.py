@@ -12,8 +12,8 @@ from django.utils.translation import gettext_lazy, ngettext
 from clubs import ownership
 from clubs.selectors import clubs_of
 from clubs.views import organised_club, post_only
+from config.refusals import errors_onto
 from tournaments import permissions
-from tournaments.console import errors_onto
 from tournaments.models import Tournament
 
 

@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from clubs import ladder_services
 from clubs.models import Club, ClubTournament, Season
 from clubs.views import organised_club, post_only
-from tournaments.console import errors_onto
+from config.refusals import errors_onto
 
 
 def parse_points(text: str) -> list[int]:

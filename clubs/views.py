@@ -20,7 +20,7 @@ from clubs import ownership, services
 from clubs.forms import ImportMembersForm, MemberForm
 from clubs.member_views import with_ratings
 from clubs.models import Club, Member, PlayerLink
-from tournaments.console import errors_onto
+from config.refusals import errors_onto
 from tournaments.csvfiles import ImportRejected
 from tournaments.models import Player, Tournament
 

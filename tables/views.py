@@ -13,11 +13,11 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from config.refusals import refusal_text
+from config.refusals import errors_onto, refusal_text
 from tables import by_rating, checkin, seating, selectors, services, strengths
 from tables.forms import LatePlayerForm, RatingOptionsForm, SeatStageForm
 from tournaments import services as tournament_services
-from tournaments.console import errors_onto, form_action, organised_tournament, said
+from tournaments.console import form_action, organised_tournament, said
 from tournaments.exceptions import StateConflict
 from tournaments.forms import (
     DayOfPlayForm,

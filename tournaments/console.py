@@ -12,13 +12,14 @@ from django import forms
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied, ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Count, prefetch_related_objects
 from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from config.refusals import PageRefusal
 from tournaments import services as tournament_services
 from tournaments.csvfiles import ImportRejected, unknown_columns
 from tournaments.exceptions import PreviewOutdated, StateConflict
@@ -62,16 +63,6 @@ def form_action(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse
         return view(request, slug, **kwargs)
 
     return action
-
-
-def errors_onto(form: forms.Form, error: ValidationError) -> None:
-    """A service's errors beside the form's fields; those of settings it does not show (a
-    check across fields), above them."""
-    found = (
-        error.message_dict if hasattr(error, "error_dict") else {NON_FIELD_ERRORS: error.messages}
-    )
-    for field, texts in found.items():
-        form.add_error(field if field in form.fields else None, texts)
 
 
 # The console's sections, in the order of the day's work: each its own page (and address), so
@@ -149,18 +140,18 @@ def add_stage(request: HttpRequest, slug: str) -> HttpResponse:
     API's: said done on its page, or shown again on the console with what is wrong."""
     tournament = organised_tournament(request, slug)
     form = NewStageForm(request.POST)
-    try:
+    with PageRefusal(ValidationError, StateConflict) as refusal:
         tournament_services.check_not_finished(tournament)  # first: the form is gone, say why
         if form.is_valid():
             stage = tournament_services.create_stage(tournament=tournament, **form.cleaned_data)
             done = _("Added %(stage)s as stage %(order)s.")
             messages.success(request, done % {"stage": stage.display_name, "order": stage.order})
             return redirect("manage-stage", slug=slug, order=stage.order)
-    except ValidationError as error:
-        errors_onto(form, error)
-    except StateConflict as conflict:
-        messages.error(request, str(conflict))
+    if isinstance(refusal.error, StateConflict):
+        refusal.say(request)
         return redirect("manage-stages", slug=slug)
+    if refusal:
+        refusal.onto(form)
     return _console(request, tournament, status=400, section="stages", stage_form=form)
 
 
@@ -175,10 +166,10 @@ def remove_stage(request: HttpRequest, slug: str, order: int) -> HttpResponse:
             request, _("Tick the box to remove %(stage)s.") % {"stage": stage.display_name}
         )
         return redirect("manage-stage", slug=slug, order=order)
-    try:
+    with PageRefusal() as refusal:
         tournament_services.remove_stage(stage=stage)
-    except StateConflict as conflict:
-        messages.error(request, str(conflict))
+    if refusal:
+        refusal.say(request)
         return redirect("manage-stage", slug=slug, order=order)
     messages.success(request, _("Removed %(stage)s.") % {"stage": stage.display_name})
     return redirect("manage-stages", slug=slug)
@@ -189,13 +180,10 @@ def _save_player(
 ) -> HttpResponse | None:
     """Save the form's player with `save`: said done, back to the players; or, refused, the
     reasons put on the form and None."""
-    try:
+    with PageRefusal(ValidationError, StateConflict) as refusal:  # a StateConflict: it is over
         player = save(**form.cleaned_data)
-    except ValidationError as error:
-        form.add_error(None, error)
-        return None
-    except StateConflict as conflict:  # the tournament is over
-        form.add_error(None, str(conflict))
+    if refusal:
+        refusal.onto(form)
         return None
     messages.success(request, said(done, player))
     return redirect("manage", slug=slug)
@@ -278,24 +266,24 @@ def import_players(request: HttpRequest, slug: str) -> HttpResponse:
         return _console(request, tournament, status=400, import_form=form)
     content = form.cleaned_data["file"].read()
     if form.cleaned_data["mode"] == ImportOrUpdatePlayersForm.UPDATE:
-        try:
+        with PageRefusal(ImportRejected, StateConflict) as refusal:
             tournament_services.update_players_from_csv(
                 tournament=tournament, content=content, by=request.user, dry_run=True
             )
-        except (ImportRejected, StateConflict) as refusal:
-            return _import_refused(request, tournament, form, refusal)
+        if refusal:
+            return _import_refused(request, tournament, form, refusal.error)
         request.session[_pending_key(tournament)] = {
             "content": base64.b64encode(content).decode("ascii"),
             "file": form.cleaned_data["file"].name[:200],
         }
         return redirect("manage-import-preview", slug=slug)
     notes: list[str] = []  # what the import's listeners say (a member number no member has)
-    try:
+    with PageRefusal(ImportRejected, StateConflict) as refusal:
         players = tournament_services.import_players(
             tournament=tournament, content=content, by=request.user, notes=notes
         )
-    except (ImportRejected, StateConflict) as refusal:
-        return _import_refused(request, tournament, form, refusal)
+    if refusal:
+        return _import_refused(request, tournament, form, refusal.error)
     imported = ngettext("Imported %(count)s player.", "Imported %(count)s players.", len(players))
     messages.success(request, imported % {"count": len(players)})
     for note in notes:
@@ -344,13 +332,13 @@ def import_preview(request: HttpRequest, slug: str) -> HttpResponse:
         return _no_pending(request, slug)
     content, name = pending
     form = ImportOrUpdatePlayersForm(initial={"mode": ImportOrUpdatePlayersForm.UPDATE})
-    try:
+    with PageRefusal(ImportRejected, StateConflict) as refusal:
         plan = tournament_services.update_players_from_csv(
             tournament=tournament, content=content, by=request.user, dry_run=True
         )
-    except (ImportRejected, StateConflict) as refusal:  # the players changed since the upload
+    if refusal:  # the players changed since the upload
         del request.session[_pending_key(tournament)]
-        return _import_refused(request, tournament, form, refusal)
+        return _import_refused(request, tournament, form, refusal.error)
     labels = {
         field: Player._meta.get_field(field).verbose_name
         for field in tournament_services.UPDATED_FIELDS
@@ -387,7 +375,7 @@ def apply_import(request: HttpRequest, slug: str) -> HttpResponse:
         return redirect("manage", slug=slug)
     content, _name = pending
     notes: list[str] = []
-    try:
+    with PageRefusal(ImportRejected, StateConflict) as refusal:
         plan = tournament_services.update_players_from_csv(
             tournament=tournament,
             content=content,
@@ -395,13 +383,13 @@ def apply_import(request: HttpRequest, slug: str) -> HttpResponse:
             expected=request.POST.get("digest", ""),
             notes=notes,
         )
-    except PreviewOutdated as outdated:  # shown again as it is now
-        messages.error(request, str(outdated))
+    if isinstance(refusal.error, PreviewOutdated):  # shown again as it is now
+        refusal.say(request)
         return redirect("manage-import-preview", slug=slug)
-    except (ImportRejected, StateConflict) as refusal:
+    if refusal:
         del request.session[_pending_key(tournament)]
         form = ImportOrUpdatePlayersForm(initial={"mode": ImportOrUpdatePlayersForm.UPDATE})
-        return _import_refused(request, tournament, form, refusal)
+        return _import_refused(request, tournament, form, refusal.error)
     del request.session[_pending_key(tournament)]
     counts = {"added": len(plan.created), "corrected": len(plan.updated),
               "unchanged": plan.unchanged}  # fmt: skip
@@ -421,10 +409,10 @@ def delete_player(request: HttpRequest, slug: str, player_id: int) -> HttpRespon
     player = get_object_or_404(Player, tournament=tournament, pk=player_id)
     refused = tournament_services.player_deletion_refused(player)
     if request.method == "POST" and refused is None:
-        try:
+        with PageRefusal() as refusal:
             tournament_services.delete_player(player=player, by=request.user)
-        except StateConflict as conflict:  # seated since the page was drawn
-            refused = str(conflict)
+        if refusal:  # seated since the page was drawn
+            refused = refusal.text
         else:
             messages.success(request, said(_("Deleted #%(number)s %(name)s."), player))
             return redirect("manage", slug=slug)

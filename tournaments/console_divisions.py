@@ -13,8 +13,9 @@ from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
 from django.shortcuts import get_object_or_404, redirect
 from django.utils.translation import gettext as _
 
+from config.refusals import errors_onto
 from tournaments import services
-from tournaments.console import _console, errors_onto, focus_first_error, organised_tournament
+from tournaments.console import _console, focus_first_error, organised_tournament
 from tournaments.exceptions import StateConflict
 from tournaments.forms import DivisionForm, DivisionPlayoffsForm
 from tournaments.models import Division, Stage, Tournament
