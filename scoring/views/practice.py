@@ -7,11 +7,11 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
+from config.refusals import PageRefusal
 from scoring import practice
 from scoring.models import RoundResult
 from tables.models import Seat
 from tournaments.console import organised_tournament
-from tournaments.exceptions import StateConflict
 from tournaments.models import Player
 
 
@@ -23,10 +23,10 @@ def reset_practice_page(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = organised_tournament(request, slug)
     refused = None
     if request.method == "POST":
-        try:
+        with PageRefusal() as refusal:
             practice.reset_practice(tournament=tournament, by=request.user)
-        except StateConflict as conflict:
-            refused = str(conflict)
+        if refusal:
+            refused = refusal.text
         else:
             messages.success(
                 request,

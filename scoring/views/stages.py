@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
-from config.refusals import refusal_text
+from config.refusals import PageRefusal, refusal_text
 from scoring import clock, reopen, selectors, services, stages, standings
 from scoring.models import Placing
 from scoring.views.entry import TIEBREAK_RETRY, meta, tiebreak_flags
@@ -96,10 +96,10 @@ def close_stage_page(request: HttpRequest, slug: str, order: int) -> HttpRespons
         if stage.status != Stage.Status.SEATED:
             return redirect("manage", slug=slug)
         return render(request, "scoring/confirm_close.html", _close_context(tournament, stage))
-    try:
+    with PageRefusal() as refusal:
         stage, closed = stages.close_and_say(stage=stage, by=request.user)
-    except StateConflict as error:
-        messages.error(request, str(error))
+    if refusal:
+        refusal.say(request)
         return redirect("manage", slug=slug)
     messages.success(request, closed)
     # The stage's page: it links to the stage its close seated, or says it is being seated.
@@ -118,10 +118,10 @@ def reopen_stage_page(request: HttpRequest, slug: str, order: int) -> HttpRespon
         context = {"tournament": tournament, "stage": stage}
         context["undone"] = reopen.what_reopening_undoes(stage)
         return render(request, "scoring/confirm_reopen.html", context)
-    try:
+    with PageRefusal() as refusal:
         reopen.reopen_stage(stage=stage, by=request.user)
-    except StateConflict as error:
-        messages.error(request, str(error))
+    if refusal:
+        refusal.say(request)
     else:
         messages.success(
             request,
@@ -202,7 +202,7 @@ def record_tiebreak_page(request: HttpRequest, slug: str, order: int) -> HttpRes
         messages.error(request, _("The decision was not recorded. %(why)s") % {
             "why": refusal_text(error)})  # fmt: skip
         return _back(request, slug, order, retry=_retry(request.POST, refusal_text(error)))
-    try:
+    with PageRefusal(ValidationError, StateConflict) as refusal:
         services.record_tiebreak(
             stage=stage,
             table_id=table_id,
@@ -211,15 +211,14 @@ def record_tiebreak_page(request: HttpRequest, slug: str, order: int) -> HttpRes
             note=request.POST.get("note", ""),
             by=request.user,
         )
-    except (ValidationError, StateConflict) as error:
-        text = refusal_text(error)
+    if refusal:
+        text = refusal.text
         number = stage.tables.filter(pk=table_id).values_list("number", flat=True).first()
         if number is not None:  # which of the page's forms it was
             text = _("Table %(table)s: %(problem)s") % {"table": number, "problem": text}
         messages.error(request, _("The decision was not recorded. %(why)s") % {"why": text})
-        return _back(request, slug, order, retry=_retry(request.POST, refusal_text(error)))
-    else:
-        messages.success(request, _("The tie-break decision is recorded; the standings follow it."))
+        return _back(request, slug, order, retry=_retry(request.POST, refusal.text))
+    messages.success(request, _("The tie-break decision is recorded; the standings follow it."))
     return _back(request, slug, order)
 
 
@@ -297,10 +296,10 @@ def clock_page(request: HttpRequest, slug: str, order: int) -> HttpResponse:
             messages.error(request, _("Tick the box to confirm that time is called."))
         else:
             change, said = done[action]
-            try:
+            with PageRefusal() as refusal:
                 change(stage, request.user)
-            except StateConflict as error:
-                messages.error(request, str(error))
+            if refusal:
+                refusal.say(request)
             else:
                 messages.success(request, said % {"stage": stage.display_name})
         return redirect("manage-stage", slug=slug, order=order)
