@@ -9,6 +9,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from config.refusals import PageRefusal
 from tables import services
 from tournaments.console import organised_tournament, said
 from tournaments.exceptions import StateConflict
@@ -69,13 +70,12 @@ def check_in_found(request: HttpRequest, slug: str) -> HttpResponse:
     """The desk's box: a name or a badge number, checked in, the answer beside the box."""
     tournament = organised_tournament(request, slug)
     player, matches = None, []
-    try:
+    with PageRefusal(NotFound, StateConflict) as refusal:
         player = find_player(tournament, request.POST.get("find", ""))
         text, level = check_in(player, request.user), "success"
-    except NotFound as refused:
-        text, level, matches = str(refused), "error", refused.matches
-    except StateConflict as conflict:
-        text, level = str(conflict), "error"
+    if refusal:
+        text, level = refusal.text, "error"
+        matches = getattr(refusal.error, "matches", [])
     if player is not None:
         player.refresh_from_db()
     if not request.htmx:

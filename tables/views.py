@@ -13,7 +13,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from config.refusals import errors_onto, refusal_text
+from config.refusals import PageRefusal, refusal_redirects
 from tables import by_rating, checkin, seating, selectors, services, strengths
 from tables.forms import LatePlayerForm, RatingOptionsForm, SeatStageForm
 from tournaments import services as tournament_services
@@ -97,6 +97,7 @@ def _stage_page(
 
 @login_required
 @form_action
+@refusal_redirects("manage-stage", "slug", "order")
 def seat_stage(request: HttpRequest, slug: str, order: int) -> HttpResponse:
     tournament = organised_tournament(request, slug)
     stage = get_object_or_404(Stage, tournament=tournament, order=order)
@@ -104,14 +105,10 @@ def seat_stage(request: HttpRequest, slug: str, order: int) -> HttpResponse:
     if not form.is_valid():
         messages.error(request, " ".join(m for ms in form.errors.values() for m in ms))
         return redirect("manage-stage", slug=slug, order=order)
-    try:
-        report = services.seat_stage(
-            stage=stage, by=request.user, seed=form.cleaned_data["seed"],
-            force=form.cleaned_data["force"],
-        )  # fmt: skip
-    except StateConflict as conflict:
-        messages.error(request, str(conflict))
-        return redirect("manage-stage", slug=slug, order=order)
+    report = services.seat_stage(
+        stage=stage, by=request.user, seed=form.cleaned_data["seed"],
+        force=form.cleaned_data["force"],
+    )  # fmt: skip
     seated = {"players": report.players_seated, "tables": len(report.tables), "seed": report.seed}
     if report.seed is not None:
         text = ngettext(
@@ -153,6 +150,7 @@ def seat_stage(request: HttpRequest, slug: str, order: int) -> HttpResponse:
 
 @login_required
 @form_action
+@refusal_redirects("manage-stage", "slug", "order", refused=(StateConflict, ValidationError))
 def add_late_player(request: HttpRequest, slug: str, order: int) -> HttpResponse:
     tournament = organised_tournament(request, slug)
     stage = get_object_or_404(Stage, tournament=tournament, order=order)
@@ -161,37 +159,31 @@ def add_late_player(request: HttpRequest, slug: str, order: int) -> HttpResponse
         messages.error(request, _("Choose a player who is not seated in this stage."))
         return redirect("manage-stage", slug=slug, order=order)
     player = form.cleaned_data["player"]
-    try:
-        seat = services.add_late_player(
-            stage=stage,
-            player=player,
-            by=request.user,
-            allow_over_max=form.cleaned_data["allow_over_max"],
-        )
-    except (StateConflict, ValidationError) as error:
-        messages.error(request, refusal_text(error))
-    else:
-        sits = _(
-            "#%(number)s %(name)s sits at table %(table)s, seat %(seat)s, from round %(round)s."
-        )
-        messages.success(
+    seat = services.add_late_player(
+        stage=stage,
+        player=player,
+        by=request.user,
+        allow_over_max=form.cleaned_data["allow_over_max"],
+    )
+    sits = _("#%(number)s %(name)s sits at table %(table)s, seat %(seat)s, from round %(round)s.")
+    messages.success(
+        request,
+        sits
+        % {
+            "number": player.number,
+            "name": player.name,
+            "table": seat.table.number,
+            "seat": seat.position,
+            "round": seat.from_round,
+        },
+    )
+    above = selectors.over_max_note(stage, seat.table.seats.all())
+    if above:
+        messages.warning(
             request,
-            sits
-            % {
-                "number": player.number,
-                "name": player.name,
-                "table": seat.table.number,
-                "seat": seat.position,
-                "round": seat.from_round,
-            },
+            _("Table %(table)s: %(above)s Its card and score sheet say so.")
+            % {"table": seat.table.number, "above": above},
         )
-        above = selectors.over_max_note(stage, seat.table.seats.all())
-        if above:
-            messages.warning(
-                request,
-                _("Table %(table)s: %(above)s Its card and score sheet say so.")
-                % {"table": seat.table.number, "above": above},
-            )
     return redirect("manage-stage", slug=slug, order=order)
 
 
@@ -206,16 +198,16 @@ def player_action(request: HttpRequest, slug: str, player_id: int, action: str) 
         "reinstate": (services.reinstate_player, _("#%(number)s %(name)s is back in.")),
         "check-in": (services.check_in_player, _("#%(number)s %(name)s is checked in.")),
     }[action]
-    try:
+    with PageRefusal() as refusal:
         if request.method != "POST":  # asking to confirm what cannot be done helps nobody
             tournament_services.check_not_finished(tournament, change="status")
             context = {"tournament": tournament, "player": player, "action": action}
             return render(request, "tables/confirm_player.html", context)
         service(player=player, by=request.user)
-    except StateConflict as conflict:
+    if refusal:
         if request.htmx and action == "check-in":  # the row's button: the answer in the row
-            return checkin.row_answer(request, tournament, player, str(conflict), "error")
-        messages.error(request, str(conflict))
+            return checkin.row_answer(request, tournament, player, refusal.text, "error")
+        refusal.say(request)
     else:
         if request.htmx and action == "check-in":
             return checkin.row_answer(request, tournament, player, said(done, player), "success")
@@ -224,20 +216,17 @@ def player_action(request: HttpRequest, slug: str, player_id: int, action: str) 
 
 
 @login_required
+@refusal_redirects("manage", "slug")
 def check_in_everyone(request: HttpRequest, slug: str) -> HttpResponse:
     """GET asks to confirm, naming how many; POST checks in every player still registered."""
     tournament = organised_tournament(request, slug)
     registered = tournament.players.filter(status=Player.Status.REGISTERED)
-    try:
-        if request.method != "POST":
-            tournament_services.check_not_finished(tournament, change="status")
-            context = {"tournament": tournament, "action": "check-in-everyone"}
-            context["registered"] = list(registered.order_by("number"))
-            return render(request, "tables/confirm_player.html", context)
-        checked_in = services.check_in_everyone(tournament=tournament, by=request.user)
-    except StateConflict as conflict:
-        messages.error(request, str(conflict))
-        return redirect("manage", slug=slug)
+    if request.method != "POST":
+        tournament_services.check_not_finished(tournament, change="status")
+        context = {"tournament": tournament, "action": "check-in-everyone"}
+        context["registered"] = list(registered.order_by("number"))
+        return render(request, "tables/confirm_player.html", context)
+    checked_in = services.check_in_everyone(tournament=tournament, by=request.user)
     done = ngettext(
         "%(count)s player is checked in.", "%(count)s players are checked in.", len(checked_in)
     )
@@ -309,7 +298,7 @@ def _change_stage(
     tournament = organised_tournament(request, slug)
     stage = get_object_or_404(Stage, tournament=tournament, order=order)
     form = form_class(request.POST, **form_options(stage))
-    try:
+    with PageRefusal(ValidationError, StateConflict) as refusal:
         if form.is_valid():
             if save is None:
                 stage = tournament_services.update_stage(stage=stage, changes=form.cleaned_data)
@@ -317,11 +306,11 @@ def _change_stage(
                 stage = save(stage, form.cleaned_data)
             messages.success(request, done(stage))
             return redirect("manage-stage", slug=slug, order=order)
-    except ValidationError as error:
-        errors_onto(form, error)
-    except StateConflict as conflict:
-        messages.error(request, str(conflict))
+    if isinstance(refusal.error, StateConflict):
+        refusal.say(request)
         return redirect("manage-stage", slug=slug, order=order)
+    if refusal:
+        refusal.onto(form)
     return _stage_page(request, tournament, stage, status=400, **{name: form})
 
 
@@ -360,6 +349,7 @@ def rating_options(request: HttpRequest, slug: str, order: int) -> HttpResponse:
 
 @login_required
 @form_action
+@refusal_redirects("manage-stage", "slug", "order")
 def unseat_stage(request: HttpRequest, slug: str, order: int) -> HttpResponse:
     """Take a seated stage with no result back to pending, once its box confirms it."""
     tournament = organised_tournament(request, slug)
@@ -367,17 +357,13 @@ def unseat_stage(request: HttpRequest, slug: str, order: int) -> HttpResponse:
     if request.POST.get("confirm") != "on":
         messages.error(request, _("Tick the box to confirm that the seats are removed."))
         return redirect("manage-stage", slug=slug, order=order)
-    try:
-        services.unseat_stage(stage=stage, by=request.user)
-    except StateConflict as conflict:
-        messages.error(request, str(conflict))
-    else:
-        messages.success(
-            request,
-            _(
-                "%(stage)s is not seated any more: its tables are removed, and cards printed "
-                "for them no longer hold. Seat it again when it is ready."
-            )
-            % {"stage": stage.display_name},
+    services.unseat_stage(stage=stage, by=request.user)
+    messages.success(
+        request,
+        _(
+            "%(stage)s is not seated any more: its tables are removed, and cards printed "
+            "for them no longer hold. Seat it again when it is ready."
         )
+        % {"stage": stage.display_name},
+    )
     return redirect("manage-stage", slug=slug, order=order)
