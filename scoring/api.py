@@ -14,7 +14,7 @@ from config import http_cache
 from config.api import NamesUnusedFields, found, missing
 from config.api_schema import refused
 from config.client_ip import client_ip
-from scoring import clock, reopen, selectors, services, stages, standings
+from scoring import clock, closing, reopen, selectors, services, standings
 from scoring.api_serializers import (
     ClockInput,
     ClockOutput,
@@ -399,7 +399,7 @@ class CloseStageApi(APIView):
     def post(self, request: Request, stage_id: int) -> Response:
         stage = found(Stage.objects.select_related("tournament"), pk=stage_id)
         require_organiser(request.user, stage.tournament)
-        stage, closed = stages.close_and_say(stage=stage, by=request.user)
+        stage, closed = closing.close_and_say(stage=stage, by=request.user)
         body = {
             "detail": closed,
             "stage": StageSerializer(stage, context={"staff": True}).data,

@@ -24,7 +24,7 @@ from scoring.models import RoundResult
 from scoring.time_called import called_after, clock_of
 from tournaments.exceptions import StateConflict
 from tournaments.models import Stage, StageClock
-from tournaments.services.stages import lock_stage
+from tournaments.services.stage_changes import lock_stage
 
 
 def _locked_clock(stage: Stage) -> tuple[Stage, StageClock]:

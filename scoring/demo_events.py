@@ -8,7 +8,7 @@ from django.db import transaction
 from django.db.models import F
 from simple_history.utils import bulk_create_with_history
 
-from scoring import clock, stages
+from scoring import clock, closing
 from scoring import services as scoring_services
 from tables import services as table_services
 from tournaments import services as tournament_services
@@ -105,8 +105,8 @@ def play_to_the_end(tournament: Tournament, organiser, official, rng: random.Ran
         stage.refresh_from_db()
         play(stage, official, rng)
         try:
-            stages.close_stage(stage=stage, by=organiser)
-        except stages.CloseRefused as refused:  # a tie for a table's win: drawn by lot
+            closing.close_stage(stage=stage, by=organiser)
+        except closing.CloseRefused as refused:  # a tie for a table's win: drawn by lot
             for flag in refused.problems:
                 table = stage.tables.get(number=flag["table"])
                 scoring_services.record_tiebreak(
@@ -117,11 +117,11 @@ def play_to_the_end(tournament: Tournament, organiser, official, rng: random.Ran
                     note="Drawn by lot",
                     by=official,
                 )
-            stages.close_stage(stage=stage, by=organiser)
+            closing.close_stage(stage=stage, by=organiser)
         # What a worker does after the close, done here too: with real workers (make stack) it
         # runs in the background, and the next stage would not be seated yet. Run twice, it
         # seats once.
-        stages.advance_from_stage(stage=stage)
+        closing.advance_from_stage(stage=stage)
 
 
 def load_silver_games(organiser, official) -> None:
@@ -181,4 +181,4 @@ def load_silver_games(organiser, official) -> None:
             rounds=lambda table: 8 if table.number <= 3 else 7,
             after=lambda table: 7 if table.number <= 3 else 6,
         )
-        stages.close_stage(stage=game, by=organiser)
+        closing.close_stage(stage=game, by=organiser)

@@ -10,7 +10,7 @@ from django.db.models import Exists, OuterRef, QuerySet
 from django.utils import translation
 
 from scoring import games, queue
-from scoring.stages import close_stage, missing_results, record_advance_problem
+from scoring.closing import close_stage, missing_results, record_advance_problem
 from tournaments.exceptions import StateConflict
 from tournaments.models import Stage
 

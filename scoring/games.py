@@ -1,5 +1,5 @@
 """Games seated from the game before (Stage.movement): when a game closes, the next game is
-seated from its tables (tables.moving), each table's players ordered by their scores in that
+seated from its tables (tables.game_seating), each table's players ordered by their scores in that
 game alone.
 
 The close that seats it is the organiser's, or a worker's when the last table of the game
@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from scoring import rules
 from scoring.models import TiebreakDecision
 from scoring.standings import rank_stage, stage_records
-from tables import moving
+from tables import game_seating
 from tournaments.models import Stage
 
 
@@ -61,7 +61,9 @@ def seat_next_game(stage: Stage) -> Stage | None:
     following = next_game(stage)
     if following is None:
         return None
-    moving.seat_from_previous_game(stage=following, previous=stage, orders=table_orders(stage))
+    game_seating.seat_from_previous_game(
+        stage=following, previous=stage, orders=table_orders(stage)
+    )
     following.refresh_from_db()
     following.source_stage = stage
     following.save(update_fields=["source_stage"])

@@ -19,7 +19,7 @@ from tables.services import clear_seating
 from tournaments.exceptions import StateConflict
 from tournaments.models import Stage, Tournament
 from tournaments.permissions import is_organiser
-from tournaments.services.stages import (
+from tournaments.services.stage_changes import (
     check_reopenable,
     closed_message,
     lock_later_stages,

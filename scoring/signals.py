@@ -2,7 +2,7 @@
 
 from django.dispatch import Signal
 
-# A tournament's placings were decided, or decided again after a correction (scoring.stages):
+# A tournament's placings were decided, or decided again after a correction (scoring.closing):
 # sent once the placings are committed, with `tournament`.
 placings_decided = Signal()
 

@@ -3,7 +3,7 @@
 from celery import shared_task
 from django.db import OperationalError
 
-from scoring import game_close, queue, stages, standings
+from scoring import closing, game_close, queue, standings
 from tournaments.models import Stage
 
 
@@ -27,7 +27,7 @@ def sweep_stale_standings() -> int:
     stage_ids = standings.stale_stage_ids()
     for stage_id in stage_ids:
         rebuild_standings.delay(stage_id=stage_id)
-    waiting = stages.stages_awaiting_advance()
+    waiting = closing.stages_awaiting_advance()
     for stage_id in waiting:
         advance_from_stage.delay(stage_id=stage_id)
     finished = game_close.games_awaiting_close()
@@ -41,7 +41,7 @@ def advance_from_stage(*, stage_id: int) -> None:
     """Seat the next playoff level from a closed stage, or decide the placings; idempotent."""
     stage = Stage.objects.filter(pk=stage_id).first()
     if stage is not None:
-        stages.follow_up_close(stage=stage)
+        closing.follow_up_close(stage=stage)
 
 
 @shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)

@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from tables import seating, strengths
 from tournaments.exceptions import StateConflict
 from tournaments.models import Stage, Tournament
-from tournaments.services.stages import lock_open_stage
+from tournaments.services.stage_changes import lock_open_stage
 
 BALANCED, SEEDED = "balanced", "seeded"
 

@@ -22,7 +22,7 @@ from tournaments.exceptions import StateConflict
 from tournaments.models import Player, PlayerChange, Stage, Tournament
 from tournaments.presets import get_preset
 from tournaments.services import check_not_finished, record_change
-from tournaments.services.stages import (
+from tournaments.services.stage_changes import (
     check_unseatable,
     closed_message,
     lock_open_stage,

@@ -14,7 +14,7 @@ from tournaments.models import (
     WorkerHeartbeat,
 )
 from tournaments.services.divisions import check_division_playoffs_open
-from tournaments.services.stages import check_settings_open, names_read
+from tournaments.services.stage_changes import check_settings_open, names_read
 from tournaments.services.tournaments import check_tiebreak_rules_open
 from tournaments.signals import player_changed, stages_changed, tournament_changed
 

@@ -19,7 +19,7 @@ from scoring.services.results import (
 from tables.models import Table
 from tournaments.csvfiles import ImportRejected, read_csv, whole_number
 from tournaments.models import Stage
-from tournaments.services.stages import closed_message, names_read
+from tournaments.services.stage_changes import closed_message, names_read
 from tournaments.text import folded
 
 FROM_PAPER = RequestMeta("csv")  # where the history says these results came from

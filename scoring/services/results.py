@@ -31,7 +31,7 @@ from scoring.services.idempotency import body_hash, check_key, claim, remember, 
 from tables.models import Seat, Table
 from tournaments.exceptions import StateConflict
 from tournaments.models import Stage
-from tournaments.services.stages import closed_message, lock_stage
+from tournaments.services.stage_changes import closed_message, lock_stage
 
 
 @dataclass(frozen=True)

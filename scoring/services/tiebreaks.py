@@ -7,7 +7,7 @@ from django.utils.translation import gettext as _
 from scoring import standings
 from scoring.models import TiebreakDecision
 from tournaments.models import Stage
-from tournaments.services.stages import lock_open_stage
+from tournaments.services.stage_changes import lock_open_stage
 
 
 @transaction.atomic

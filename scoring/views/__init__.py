@@ -6,7 +6,7 @@ from scoring.views.entry import check_round, enter_home, enter_round, enter_tabl
 from scoring.views.player import find_player, player_page
 from scoring.views.practice import reset_practice_page
 from scoring.views.screen import screen
-from scoring.views.stages import (
+from scoring.views.stage_pages import (
     bracket,
     clock_page,
     close_stage_page,

@@ -29,7 +29,7 @@ from tables.models import Table
 from tournaments.exceptions import StateConflict
 from tournaments.models import Stage, Tournament
 from tournaments.permissions import is_organiser, is_staff_of
-from tournaments.services.stages import closed_message
+from tournaments.services.stage_changes import closed_message
 
 
 def staffed_tournament(request: HttpRequest, slug: str) -> Tournament:

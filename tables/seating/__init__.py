@@ -5,7 +5,8 @@ balanced by strength when asked) or by rank in snake order. One module per part:
 - sizes: table sizes and the table a late entry joins;
 - outcome: entrants, the seating, its warnings, household and tablemate checks;
 - shuffled (random seating), swaps + repeats (the local search), balance (by strength);
-- seeded: playoff seating by rank.
+- seeded: playoff seating by rank;
+- movement: tables that move between games (tables.game_seating seats a game with it).
 """
 
 from tables.seating.balance import spread

@@ -4,7 +4,7 @@ scrolls sideways, in English or Spanish."""
 
 import pytest
 
-from scoring import stages
+from scoring import closing
 from tables.models import Seat
 from tests import factories
 from tests.browser.conftest import PHONE, overflows_sideways
@@ -33,7 +33,7 @@ def moved(transactional_db):
         move_count=1,
     )
     play_stage(game1)
-    stages.close_stage(stage=game1, by=None)
+    closing.close_stage(stage=game1, by=None)
     return game1.tournament
 
 

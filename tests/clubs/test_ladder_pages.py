@@ -12,7 +12,7 @@ from django.test import Client
 
 from clubs import ladder_services, ownership, services
 from clubs.models import ClubTournament, LadderRow, PlayerLink, Season
-from scoring import stages as scoring_stages
+from scoring import closing
 from scoring import tasks as scoring_tasks
 from tests import factories
 from tests.scoring.helpers import play_stage, qualifying_with_tables
@@ -73,7 +73,7 @@ def club_night(club, season, seated: list, day: int = 1):
 
 def decide(stage) -> None:
     """Close the one-table stage: the worker decides the placings, and scoring tells clubs."""
-    scoring_stages.close_stage(stage=stage, by=factories.UserFactory())
+    closing.close_stage(stage=stage, by=factories.UserFactory())
 
 
 def ladder(season) -> list[tuple]:

@@ -11,8 +11,8 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
 
+from scoring import closing, standings
 from scoring import services as scoring_services
-from scoring import stages, standings
 from scoring.models import RoundResult
 from tests import factories
 from tests.scoring.helpers import play, seat_tables
@@ -91,7 +91,7 @@ def test_a_close_waits_for_a_correction_in_flight_and_then_refuses(ready_to_clos
     correcting = held(correction(stage, players, official), started, release, first)
     correcting.start()
     assert started.wait(10) and "error" not in first, first
-    closing = timed(lambda: stages.close_stage(stage=stage, by=organiser), second)
+    closing = timed(lambda: closing.close_stage(stage=stage, by=organiser), second)
     closing.start()
     time.sleep(HOLD)
     assert closing.is_alive(), f"the close did not wait for the correction: {second}"
@@ -108,7 +108,7 @@ def test_a_close_waits_for_a_correction_in_flight_and_then_refuses(ready_to_clos
 def test_a_correction_waits_for_a_close_in_flight_and_then_refuses(ready_to_close):
     stage, players, organiser, official = ready_to_close
     started, release, first, second = threading.Event(), threading.Event(), {}, {}
-    closing = held(lambda: stages.close_stage(stage=stage, by=organiser), started, release, first)
+    closing = held(lambda: closing.close_stage(stage=stage, by=organiser), started, release, first)
     closing.start()
     assert started.wait(10) and "error" not in first, first
     correcting = timed(correction(stage, players, official), second)
@@ -139,7 +139,7 @@ def test_a_confirmation_and_a_close_wait_for_each_other(ready_to_close):
     )
     confirming.start()
     assert started.wait(10) and "error" not in first, first
-    closing = timed(lambda: stages.close_stage(stage=stage, by=organiser), second)
+    closing = timed(lambda: closing.close_stage(stage=stage, by=organiser), second)
     closing.start()
     time.sleep(HOLD)
     assert closing.is_alive(), f"the close did not wait for the confirmation: {second}"
@@ -158,7 +158,7 @@ def test_no_decision_is_taken_on_a_stage_that_closed_meanwhile(ready_to_close):
     """record_tiebreak was handed the stage as it was read before the close committed."""
     stage, players, organiser, official = ready_to_close
     read_before = Stage.objects.get(pk=stage.pk)
-    stages.close_stage(stage=stage, by=organiser)
+    closing.close_stage(stage=stage, by=organiser)
     with pytest.raises((StateConflict, ValidationError)) as refused:
         scoring_services.record_tiebreak(
             stage=read_before,

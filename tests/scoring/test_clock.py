@@ -5,7 +5,7 @@ from datetime import timedelta
 
 import pytest
 
-from scoring import clock, stages, standings, time_called
+from scoring import clock, closing, standings, time_called
 from scoring.models import RoundResult, StageStandings, StandingRow
 from tables.models import Table
 from tests import factories
@@ -189,7 +189,7 @@ def test_the_stage_closes_with_each_table_to_its_last_round(as_organiser, tourna
     play(timed, second, 1, [0, 6, 11, 16])
     clock.start_clock(timed)
     clock.call_time(timed)  # table 1: 4 rounds (3 played, 4 in play); table 2: rounds 1 and 2
-    assert stages.missing_results(timed) == [
+    assert closing.missing_results(timed) == [
         {"table": 1, "round": 4, "status": "missing"},
         {"table": 2, "round": 2, "status": "missing"},
     ]

@@ -8,7 +8,7 @@ from itertools import pairwise
 import pytest
 from pypdf import PdfReader
 
-from scoring import game_close, stages, tasks
+from scoring import closing, game_close, tasks
 from scoring.models import StandingRow
 from tables.models import Seat, Table
 from tests import factories
@@ -301,16 +301,16 @@ def test_the_sweeper_seats_a_game_set_to_move_after_the_game_before_closed(
     assert as_organiser.post(f"/api/v1/stages/{game1.pk}/close/").status_code == 202
     game2.refresh_from_db()
     assert game2.status == "pending"
-    assert game1.pk not in stages.stages_awaiting_advance()
+    assert game1.pk not in closing.stages_awaiting_advance()
     change = {"movement": "move", "move_count": 1}
     assert (
         as_organiser.patch(f"/api/v1/stages/{game2.pk}/", change, format="json").status_code == 200
     )
-    assert game1.pk in stages.stages_awaiting_advance()
+    assert game1.pk in closing.stages_awaiting_advance()
     tasks.sweep_stale_standings()
     game2.refresh_from_db()
     assert game2.status == "seated" and game2.source_stage_id == game1.pk
-    assert game1.pk not in stages.stages_awaiting_advance()
+    assert game1.pk not in closing.stages_awaiting_advance()
 
 
 def test_a_late_entry_checked_in_between_games_sits_at_the_bottom_table(

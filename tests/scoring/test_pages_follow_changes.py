@@ -24,7 +24,7 @@ from tests.scoring.helpers import (
 )
 from tournaments.models import Player, Stage, Tournament
 from tournaments.services.players import update_player
-from tournaments.services.stages import create_stage, remove_stage, update_stage
+from tournaments.services.stage_changes import create_stage, remove_stage, update_stage
 from tournaments.services.tournaments import update_details
 
 pytestmark = pytest.mark.django_db(transaction=True)

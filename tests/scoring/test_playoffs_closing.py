@@ -8,7 +8,7 @@ import psycopg
 import pytest
 from django.db import connection
 
-from scoring import stages, standings, tasks
+from scoring import closing, standings, tasks
 from tables.models import Seat, Table
 from tests import factories
 from tests.scoring.helpers import (
@@ -287,13 +287,13 @@ def test_a_refusal_is_not_kept_once_a_run_of_the_task_sent_twice_has_seated_the_
     stage = qualifying_with_tables(tournament, [3] * 4)
     nxt = playoff(tournament)
     Stage.objects.filter(pk=stage.pk).update(status="closed")
-    stages.record_advance_problem(stage, "Tables of 5 to 8 cannot take 4 players.")
+    closing.record_advance_problem(stage, "Tables of 5 to 8 cannot take 4 players.")
     stage.refresh_from_db()
     assert stage.advance_problem == "Tables of 5 to 8 cannot take 4 players."
     # Another run seats the level; this run's refusal, written after, must not show again.
     Stage.objects.filter(pk=nxt.pk).update(source_stage=stage, status="seated")
-    stages.record_advance_problem(stage, "")
-    stages.record_advance_problem(stage, "Tables of 5 to 8 cannot take 4 players.")
+    closing.record_advance_problem(stage, "")
+    closing.record_advance_problem(stage, "Tables of 5 to 8 cannot take 4 players.")
     stage.refresh_from_db()
     assert stage.advance_problem == ""
 
@@ -325,7 +325,7 @@ def test_the_close_job_run_twice_seats_once(as_organiser, tournament):
     play_stage(stage)
     assert close(as_organiser, stage).status_code == 202
     assert close(as_organiser, stage).status_code == 202  # closing twice is harmless
-    assert stages.advance_from_stage(stage=stage) is None  # and so is the job
+    assert closing.advance_from_stage(stage=stage) is None  # and so is the job
     assert Seat.objects.filter(stage=nxt).count() == 4
     assert Stage.objects.filter(tournament=tournament).count() == 2
 

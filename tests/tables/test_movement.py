@@ -1,11 +1,11 @@
-"""Tables that move between games: the algorithm (tables.movement) and the settings' checks
+"""Tables that move between games: the algorithm (tables.seating.movement) and the settings' checks
 through the API and the console."""
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tables.movement import NoRoom, move_tables
+from tables.seating.movement import NoRoom, move_tables
 from tournaments.models import Stage
 
 

@@ -6,7 +6,7 @@ from django.core.exceptions import ValidationError
 from tests import factories
 from tests.conftest import client_for
 from tournaments.models import Stage
-from tournaments.services.stages import update_stage
+from tournaments.services.stage_changes import update_stage
 
 pytestmark = pytest.mark.django_db
 

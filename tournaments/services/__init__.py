@@ -26,7 +26,7 @@ from tournaments.services.players import (
     update_player,
     update_players_from_csv,
 )
-from tournaments.services.stages import (
+from tournaments.services.stage_changes import (
     STAGE_FIELDS,
     check_not_finished,
     create_stage,

@@ -11,7 +11,7 @@ from django.utils.translation import ngettext
 
 from tournaments.exceptions import StateConflict
 from tournaments.models import Division, Stage, Tournament
-from tournaments.services.stages import check_not_finished
+from tournaments.services.stage_changes import check_not_finished
 from tournaments.signals import tournament_changed
 from tournaments.text import folded, unprintable_messages
 

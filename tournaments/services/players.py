@@ -18,7 +18,7 @@ from tournaments.csvfiles import ImportRejected, columns_given, read_csv, whole_
 from tournaments.exceptions import PreviewOutdated, StateConflict
 from tournaments.models import Division, Player, PlayerChange, Tournament
 from tournaments.services.divisions import OLDEST, ages_said
-from tournaments.services.stages import check_not_finished
+from tournaments.services.stage_changes import check_not_finished
 from tournaments.signals import player_changed, players_imported
 from tournaments.text import check_printable, folded, hidden_character
 

@@ -14,7 +14,7 @@ from tournaments.exceptions import StateConflict
 from tournaments.models import Division, Staff, StaffEvent, Stage, Tournament
 from tournaments.presets import PRESETS, get_preset
 from tournaments.services.divisions import set_division_playoffs
-from tournaments.services.stages import create_stage
+from tournaments.services.stage_changes import create_stage
 from tournaments.signals import tournament_changed
 from tournaments.text import check_printable
 

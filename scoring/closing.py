@@ -25,7 +25,7 @@ from tables import seating
 from tables import services as table_services
 from tournaments.exceptions import StateConflict
 from tournaments.models import Player, Stage, Tournament
-from tournaments.services.stages import (
+from tournaments.services.stage_changes import (
     create_stage,
     further_level,
     lock_stage,

@@ -1,11 +1,13 @@
-"""Seating a game from the game before it (Stage.movement): the tables move (tables.movement),
-or everyone is reseated at random away from earlier tablemates, as seating does."""
+"""Seating a game from the game before it (Stage.movement): the tables move
+(tables.seating.movement), or everyone is reseated at random away from earlier tablemates, as
+seating does."""
 
 import random
 import secrets
 
-from tables import movement, seating
+from tables import seating
 from tables.models import Seat
+from tables.seating import movement
 from tables.services import SeatingReport, players_to_seat, seat_stage
 from tournaments.exceptions import StateConflict
 from tournaments.models import Stage

@@ -16,7 +16,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from config.refusals import PageRefusal, refusal_text
-from scoring import clock, reopen, selectors, services, stages, standings
+from scoring import clock, closing, reopen, selectors, services, standings
 from scoring.models import Placing
 from scoring.views.entry import TIEBREAK_RETRY, meta, tiebreak_flags
 from tournaments.console import organised_tournament as organised
@@ -97,7 +97,7 @@ def close_stage_page(request: HttpRequest, slug: str, order: int) -> HttpRespons
             return redirect("manage", slug=slug)
         return render(request, "scoring/confirm_close.html", _close_context(tournament, stage))
     with PageRefusal() as refusal:
-        stage, closed = stages.close_and_say(stage=stage, by=request.user)
+        stage, closed = closing.close_and_say(stage=stage, by=request.user)
     if refusal:
         refusal.say(request)
         return redirect("manage", slug=slug)
@@ -135,7 +135,7 @@ def reopen_stage_page(request: HttpRequest, slug: str, order: int) -> HttpRespon
 
 
 def _close_context(tournament: Tournament, stage: Stage) -> dict[str, Any]:
-    missing = stages.missing_results(stage)
+    missing = closing.missing_results(stage)
     meta = standings.standings_meta(stage)
     follows = Stage.objects.what_follows(stage, tables=stage.tables.count())
     next_stage = Stage.objects.next_level_of(stage) if follows == "playoff" else None
