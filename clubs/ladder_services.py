@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 
 from clubs import ladder
 from clubs.models import Club, ClubTournament, LadderRow, Member, PlayerLink, Season
+from config import redis_keys
 from scoring import queue
 from scoring.models import Placing, RoundResult, Score
 from tournaments.models import Player, Stage, Tournament
@@ -165,7 +166,7 @@ def ladder_problem(season: Season) -> str:
 
 
 def pending_key(season_id: int) -> str:
-    return f"clubs:ladder-pending:{season_id}"
+    return redis_keys.ladder_pending(season_id)
 
 
 def request_ladder(*, season_id: int) -> None:

@@ -35,6 +35,7 @@ from clubs.rating import (
     rate,
     recompute_from,
 )
+from config import redis_keys
 from scoring import queue
 from scoring.models import RoundResult, Score
 from tournaments.models import Tournament
@@ -260,7 +261,7 @@ def _save(club_id: int, ratings: Ratings, since: Event | None) -> int:
 
 
 def pending_key(club_id: int, tournament_id: int | None) -> str:
-    return f"clubs:rating:pending:{club_id}:{tournament_id or 0}"
+    return redis_keys.club_rating_pending(club_id, tournament_id)
 
 
 def request_rating(*, club_id: int, tournament_id: int | None) -> None:

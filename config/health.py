@@ -15,6 +15,8 @@ from django.http import HttpRequest, JsonResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
+from config import redis_keys
+
 logger = logging.getLogger(__name__)
 
 # A probe runs every few seconds: a dependency slower than this counts as down.
@@ -47,7 +49,7 @@ def check_database() -> None:
 
 def check_cache() -> None:
     """A write and a read back: a Redis that answers PING but refuses writes is not ready."""
-    key, value = "health:ready", uuid.uuid4().hex
+    key, value = redis_keys.health_ready(), uuid.uuid4().hex
     cache.set(key, value, timeout=10)
     if cache.get(key) != value:
         raise RuntimeError("the value written was not read back")

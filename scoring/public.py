@@ -21,6 +21,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from config import redis_keys
 from config.http_cache import VERSION_PARAMETER, not_modified
 from config.release import release
 from scoring import clock, selectors, standings, standings_html, time_called
@@ -184,7 +185,7 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
         )
         if (unchanged := _fresh_or_304(request, etag)) is not None:
             return unchanged
-        key = f"standings-page:{tournament_id}:{etag}"
+        key = redis_keys.standings_page(tournament_id, etag)
         if (kept_page := _kept_page(request, key)) is not None:
             return _live(kept_page, etag)
         # Another page of rows of a live part already drawn at this version: that part around
@@ -256,7 +257,7 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
         response = HttpResponse(_with_rows(frame, home, order, division, table))
         return response, _canonical(asked, table)
 
-    key = f"standings-page:{tournament.pk}:{etag}"
+    key = redis_keys.standings_page(tournament.pk, etag)
     return _live(_shared_page(request, key, render_page), etag)
 
 
@@ -281,7 +282,7 @@ def _frame_key(tournament_id: int, *version: Any) -> str:
     """The kept frame of the whole field's standings at a version: named by the version of its
     first page (`version`: _standings_etag's values before the page: the snapshot, the stage's
     status, the names, fragment or page; the language is the request's)."""
-    return f"standings-frame:{tournament_id}:{_standings_etag(*version)}"
+    return redis_keys.standings_frame(tournament_id, _standings_etag(*version))
 
 
 def _canonical(asked: str, table: TablePage | None) -> bool:

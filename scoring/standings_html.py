@@ -15,6 +15,7 @@ from django.utils import translation
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
+from config import redis_keys
 from config.release import release
 from scoring import selectors, standings, time_called
 from scoring.divisions import division_rows
@@ -123,10 +124,13 @@ def table_cache_key(
 def _table_key(
     stage_id: int, built_seq: int, members: frozenset[int] | None, page: int | None
 ) -> str:
-    of = "" if members is None else f":{digest(members)}"
-    rows = f"{ROWS_PER_PAGE}:{page or ALL}"  # pages of another size are other pages
-    # Drawn by another release (before a deploy), the rows are drawn anew (config/release.py).
-    return f"standings-table:{stage_id}:{built_seq}:{get_language()}{of}:{rows}:{release()}"
+    # Pages of another size are other pages; drawn by another release (before a deploy), the
+    # rows are drawn anew (config/release.py).
+    of = None if members is None else digest(members)
+    language = get_language()
+    return redis_keys.standings_table(
+        stage_id, built_seq, language, of, ROWS_PER_PAGE, page or ALL, release()
+    )
 
 
 def kept_table(stage_id: int, built_seq: int, page: int | None) -> TablePage | None:

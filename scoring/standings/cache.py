@@ -4,6 +4,8 @@ import logging
 
 from django.core.cache import cache
 
+from config import redis_keys
+
 logger = logging.getLogger(__name__)
 
 
@@ -16,11 +18,11 @@ PAYLOAD_VERSION = 2
 
 
 def cache_key(stage_id: int) -> str:
-    return f"standings:{PAYLOAD_VERSION}:{stage_id}"
+    return redis_keys.standings(stage_id, PAYLOAD_VERSION)
 
 
 def pending_key(stage_id: int) -> str:
-    return f"standings-pending:{stage_id}"
+    return redis_keys.standings_pending(stage_id)
 
 
 def forget_cached(stage_id: int) -> None:
