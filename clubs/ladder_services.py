@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 
 from clubs import ladder
 from clubs.models import Club, ClubTournament, LadderRow, Member, PlayerLink, Season
-from config import redis_keys
+from config import redis_keys, task_names
 from scoring import queue
 from scoring.models import Placing, RoundResult, Score
 from tournaments.models import Player, Stage, Tournament
@@ -28,7 +28,6 @@ from tournaments.text import free_slug
 
 logger = logging.getLogger(__name__)
 
-REBUILD_LADDER = "clubs.tasks.rebuild_ladder"
 # A burst of changes (a players' import links many) sends one rebuild: a second send while one is
 # queued and not started is dropped (the queued one reads them all).
 PENDING_SECONDS = 60
@@ -178,7 +177,7 @@ def request_ladder(*, season_id: int) -> None:
 def send_ladder(season_id: int) -> None:
     """One rebuild for a burst of changes of the season."""
     queue.send_once(
-        pending_key(season_id), REBUILD_LADDER, pending=PENDING_SECONDS, countdown=0.5,
+        pending_key(season_id), task_names.REBUILD_LADDER, pending=PENDING_SECONDS, countdown=0.5,
         season_id=season_id,
     )  # fmt: skip
 

@@ -35,7 +35,7 @@ from clubs.rating import (
     rate,
     recompute_from,
 )
-from config import redis_keys
+from config import redis_keys, task_names
 from scoring import queue
 from scoring.models import RoundResult, Score
 from tournaments.models import Tournament
@@ -48,7 +48,6 @@ Event = tuple[datetime.date, int]  # (event date, tournament id): the order even
 # second), released at the commit. Not a row lock on the club: that would hold up adding members.
 RATING_LOCK = 7_312_026
 
-RATE_CLUB = "clubs.tasks.rate_club"
 PENDING_SECONDS = 30
 
 
@@ -274,6 +273,6 @@ def request_rating(*, club_id: int, tournament_id: int | None) -> None:
 def send_rating(club_id: int, tournament_id: int | None) -> None:
     """One run for a burst of changes from the same event (a players' import links many)."""
     queue.send_once(
-        pending_key(club_id, tournament_id), RATE_CLUB, pending=PENDING_SECONDS, countdown=0.5,
-        club_id=club_id, tournament_id=tournament_id,
+        pending_key(club_id, tournament_id), task_names.RATE_CLUB,
+        pending=PENDING_SECONDS, countdown=0.5, club_id=club_id, tournament_id=tournament_id,
     )  # fmt: skip

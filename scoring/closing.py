@@ -18,6 +18,7 @@ from django.db.models import F, Q
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from config import task_names
 from scoring import games, queue, reopen, signals, standings, time_called
 from scoring.models import Placing, RoundResult, StandingRow
 from scoring.rules import medals
@@ -187,7 +188,7 @@ def _what_to_change(stage: Stage) -> str:
 
 def send_advance(stage_id: int) -> None:
     try:
-        queue.send(queue.ADVANCE_FROM_STAGE, stage_id=stage_id)
+        queue.send(task_names.ADVANCE_FROM_STAGE, stage_id=stage_id)
     except Exception:  # the broker is down: the beat sweeper sends it again
         logger.warning("playoffs: could not send the advance of stage %s", stage_id, exc_info=True)
 

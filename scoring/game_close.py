@@ -9,6 +9,7 @@ from django.db import transaction
 from django.db.models import Exists, OuterRef, QuerySet
 from django.utils import translation
 
+from config import task_names
 from scoring import games, queue
 from scoring.closing import close_stage, missing_results, record_advance_problem
 from tournaments.exceptions import StateConflict
@@ -31,7 +32,7 @@ def _send_if_finished(stage_id: int) -> None:
     if stage is None or missing_results(stage):
         return
     try:
-        queue.send(queue.CLOSE_GAME, stage_id=stage_id)
+        queue.send(task_names.CLOSE_GAME, stage_id=stage_id)
     except Exception:  # the broker is down: the organiser closes the game by hand
         logger.warning("games: could not send the close of stage %s", stage_id, exc_info=True)
 

@@ -1,5 +1,6 @@
-"""Sending scoring's Celery tasks by name: the modules the tasks call (the standings, the stages)
-send them without importing scoring.tasks, which imports those modules."""
+"""Sending Celery tasks by name (config/task_names.py): the modules the tasks call (the
+standings, a stage's close, the clubs' ratings and ladders) send them without importing the task
+modules, which import them."""
 
 import logging
 from typing import Any
@@ -9,10 +10,6 @@ from celery import current_app
 from django.core.cache import cache
 
 from config.redis_breaker import breaker_for
-
-REBUILD_STANDINGS = "scoring.tasks.rebuild_standings"
-ADVANCE_FROM_STAGE = "scoring.tasks.advance_from_stage"
-CLOSE_GAME = "scoring.tasks.close_game"
 
 logger = logging.getLogger(__name__)
 

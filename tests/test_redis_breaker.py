@@ -18,7 +18,7 @@ import redis.exceptions
 from django.core.cache import caches
 from kombu.exceptions import OperationalError
 
-from config import redis_breaker
+from config import redis_breaker, task_names
 from config.celery import app as celery_app
 from config.redis_breaker import BreakerRedisCache, breaker_for
 from scoring import queue
@@ -238,13 +238,13 @@ def test_a_frozen_broker_costs_a_send_one_socket_timeout_then_sends_fail_at_once
     broker_on, settings
 ):
     settings.REDIS_BREAKER_SECONDS = 10
-    queue.send(queue.REBUILD_STANDINGS, stage_id=1)  # the app now holds a connection to it
+    queue.send(task_names.REBUILD_STANDINGS, stage_id=1)  # the app now holds a connection to it
     broker_on.freeze()
     # kombu's retry (reconnect, send again) would wait out two more timeouts.
-    seconds, error = timed(lambda: queue.send(queue.REBUILD_STANDINGS, stage_id=1))
+    seconds, error = timed(lambda: queue.send(task_names.REBUILD_STANDINGS, stage_id=1))
     assert isinstance(error, OperationalError)
     assert seconds < SOCKET_TIMEOUT * 1.6
-    seconds, error = timed(lambda: queue.send(queue.REBUILD_STANDINGS, stage_id=1))
+    seconds, error = timed(lambda: queue.send(task_names.REBUILD_STANDINGS, stage_id=1))
     assert isinstance(error, pybreaker.CircuitBreakerError)
     assert seconds < AT_ONCE
 
@@ -255,7 +255,7 @@ def test_a_cache_timeout_spares_a_send_to_the_same_server_its_own(broker_on, set
     frozen.set("seen", "yes")
     broker_on.freeze()
     timed(lambda: frozen.get("seen"))
-    seconds, error = timed(lambda: queue.send(queue.REBUILD_STANDINGS, stage_id=1))
+    seconds, error = timed(lambda: queue.send(task_names.REBUILD_STANDINGS, stage_id=1))
     assert isinstance(error, pybreaker.CircuitBreakerError)
     assert seconds < AT_ONCE
 
@@ -263,10 +263,10 @@ def test_a_cache_timeout_spares_a_send_to_the_same_server_its_own(broker_on, set
 def test_a_send_after_the_thaw_and_the_reset_time_reaches_the_broker(broker_on, settings):
     settings.REDIS_BREAKER_SECONDS = 0.5
     broker_on.freeze()
-    timed(lambda: queue.send(queue.REBUILD_STANDINGS, stage_id=1))
+    timed(lambda: queue.send(task_names.REBUILD_STANDINGS, stage_id=1))
     broker_on.thaw()
     time.sleep(0.6)
-    queue.send(queue.REBUILD_STANDINGS, stage_id=7)
+    queue.send(task_names.REBUILD_STANDINGS, stage_id=7)
     assert 7 in queued_stage_ids(broker_on)
 
 
@@ -282,7 +282,7 @@ def test_inline_tasks_run_even_while_the_brokers_breaker_is_open(db):
     assert celery_app.conf.task_always_eager
     stage = factories.StageFactory(status="seated")
     breaker_for(celery_app.conf.broker_url).open()
-    queue.send(queue.REBUILD_STANDINGS, stage_id=stage.pk)
+    queue.send(task_names.REBUILD_STANDINGS, stage_id=stage.pk)
     assert StageStandings.objects.get(stage=stage).computed_at is not None
 
 

@@ -7,6 +7,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
+from config import task_names
 from scoring import queue
 from scoring.models import StageStandings
 from scoring.standings.cache import pending_key
@@ -41,7 +42,7 @@ def send_rebuild(stage_id: int) -> None:
     in PostgreSQL and the stage is marked stale there: the beat sweeper sends the rebuild when
     the broker is back."""
     queue.send_once(
-        pending_key(stage_id), queue.REBUILD_STANDINGS, pending=30, countdown=0.2,
+        pending_key(stage_id), task_names.REBUILD_STANDINGS, pending=30, countdown=0.2,
         stage_id=stage_id,
     )  # fmt: skip
 
