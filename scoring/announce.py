@@ -17,13 +17,13 @@ from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.db.models import Count, Max, Sum
-from django.dispatch import Signal
 from django.http import HttpRequest
 from django.urls import reverse
 from django.utils import translation
 
 from config.http_cache import VERSION_PARAMETER
 from scoring.models import RoundResult
+from scoring.signals import snapshot_announcing
 from tournaments.models import Stage
 
 logger = logging.getLogger(__name__)
@@ -31,11 +31,6 @@ logger = logging.getLogger(__name__)
 # The rebuild's worker waits for this at most (per connect and per read): nginx on this machine
 # answers in a millisecond, and a dead one must not hold the next rebuild back.
 TIMEOUT_SECONDS = 0.5
-
-# Sent with `stage_id` and `languages` in the worker before a new version is warmed and
-# announced (live push): scoring.standings_html draws the snapshot's tables then, in those
-# languages, and answers how many pages of rows the home page's standings have.
-snapshot_announcing = Signal()
 
 # Each warm fetch (below) waits this long at most: a render of a 500-player stage under load
 # takes a few hundred ms. Per fetch, not for all of them: with one deadline for all, an origin

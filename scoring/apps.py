@@ -17,9 +17,9 @@ class ScoringConfig(AppConfig):
 
         seating_changed.connect(receivers.seats_changed, dispatch_uid="scoring-standings-seating")
         # Live push: the worker draws a new snapshot's tables before announcing it.
-        from scoring import announce, standings_html
+        from scoring import signals, standings_html
 
-        announce.snapshot_announcing.connect(
+        signals.snapshot_announcing.connect(
             standings_html.draw_standings_tables, dispatch_uid="scoring-public-draw-tables"
         )
         player_changed.connect(receivers.player_edited, dispatch_uid="scoring-standings-player")

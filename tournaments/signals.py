@@ -1,5 +1,29 @@
-"""Signals of changes to players, so that standings (in scoring) follow without tournaments
-importing it; and what a deleted tournament takes along."""
+"""tournaments' custom signals: what it tells the apps above it (scoring, clubs), which it never
+imports; and what a deleted tournament takes along.
+
+The contract, for each signal: who sends it, with what; who listens (every `connect` is in an
+AppConfig.ready, named here); and what a receiver may do. A receiver runs synchronously, in the
+sender's process and transaction: its exception fails the sender's change.
+
+- player_changed(player): sent by services/players.py update_player and
+  update_players_from_csv, and admin.py PlayerAdmin.save_model. Listener: scoring/receivers.py
+  player_edited (connected in scoring/apps.py). A receiver may ask for rebuilds
+  (request_rebuild), nothing more.
+- tournament_changed(tournament): sent by services/divisions.py (a division created, changed,
+  moved or removed), services/tournaments.py update_details and update_visibility, and
+  admin.py TournamentAdmin.save_related. Listener: scoring/receivers.py tournament_edited
+  (scoring/apps.py). A receiver may ask for rebuilds, nothing more.
+- stages_changed(tournament): sent by services/stage_changes.py create_stage, remove_stage and
+  update_stage, the admin (TournamentAdmin.save_related, StageAdmin.save_model),
+  scoring/reopen.py reopen_locked and scoring/practice.py reset_practice. Listener:
+  scoring/receivers.py stages_edited (scoring/apps.py). A receiver may ask for rebuilds,
+  nothing more.
+- players_imported(tournament, numbers, by): sent by services/players.py import_players inside
+  its transaction. Listener: clubs/receivers.py link_imported_players (clubs/apps.py). A
+  receiver may write its own app's rows (links to members) and returns a list of sentences for
+  the organiser; its exception fails the import.
+
+Django's post_delete of a Tournament: forget_players_history, below."""
 
 from django.db.models.signals import post_delete
 from django.dispatch import Signal, receiver
