@@ -83,13 +83,13 @@ class PageRefusal:
         """The refusal in the messages the next page shows."""
         messages.error(request, self.text)
 
-    def onto(self, form: forms.BaseForm) -> None:
-        """The refusal on a form: a wrong input beside its fields (errors_onto), any other as
-        the form's own error."""
+    def onto(self, form: forms.BaseForm, field: str | None = None) -> None:
+        """The refusal on a form: a wrong input beside its fields (errors_onto), any other
+        beside `field`, or as the form's own error. Nothing when there was no refusal."""
         if isinstance(self.error, ValidationError):
             errors_onto(form, self.error)
         elif self.error is not None:
-            form.add_error(None, self.text)
+            form.add_error(field, self.text)
 
 
 def errors_onto(form: forms.BaseForm, error: ValidationError) -> None:

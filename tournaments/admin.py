@@ -3,7 +3,7 @@ from django.contrib import admin
 from django.core.exceptions import PermissionDenied
 from simple_history.admin import SimpleHistoryAdmin
 
-from tournaments.exceptions import StateConflict
+from config.refusals import PageRefusal
 from tournaments.models import (
     Invitation,
     Player,
@@ -60,10 +60,10 @@ class StageAdminForm(forms.ModelForm):
         # settings are not: its standings, and who advanced from it, were decided by them.
         renamed_only = stage.status == Stage.Status.CLOSED and changed.keys() == {"name"}
         if stage.pk and changed and not renamed_only:
-            try:  # what the console refuses, refused here too
+            with PageRefusal() as refusal:  # what the console refuses, refused here too
                 check_settings_open(stage, changed)
-            except StateConflict as refused:
-                raise forms.ValidationError(str(refused)) from refused
+            if refusal:
+                raise forms.ValidationError(refusal.text) from refusal.error
         return data
 
 
@@ -90,10 +90,9 @@ class TournamentAdminForm(forms.ModelForm):
         }
         for field, check in checks.items():
             if field in self.changed_data:
-                try:
+                with PageRefusal() as refusal:
                     check(self.instance)
-                except StateConflict as refused:
-                    self.add_error(field, str(refused))
+                refusal.onto(self, field)
         return data
 
 

@@ -13,17 +13,18 @@ from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
 from django.shortcuts import get_object_or_404, redirect
 from django.utils.translation import gettext as _
 
-from config.refusals import errors_onto
+from config.refusals import PageRefusal, refusal_redirects
 from tournaments import services
 from tournaments.console import _console, focus_first_error, organised_tournament
-from tournaments.exceptions import StateConflict
 from tournaments.forms import DivisionForm, DivisionPlayoffsForm
 from tournaments.models import Division, Stage, Tournament
 from tournaments.services.divisions import ages_said
 
 
 def division_action(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """A form's action: POST only; opened again as a GET, it goes back to the divisions."""
+    """A form's action: POST only; opened again as a GET, it goes back to the divisions, as it
+    does when refused (the refusal said in its messages)."""
+    view = refusal_redirects("manage-divisions", "slug")(view)
 
     @functools.wraps(view)
     def action(request: HttpRequest, slug: str, **kwargs: Any) -> HttpResponse:
@@ -77,11 +78,6 @@ def divisions(request: HttpRequest, slug: str) -> HttpResponse:
     return _page(request, organised_tournament(request, slug))
 
 
-def _refused(request: HttpRequest, slug: str, conflict: StateConflict) -> HttpResponse:
-    messages.error(request, str(conflict))
-    return redirect("manage-divisions", slug=slug)
-
-
 @division_action
 def add_division(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = organised_tournament(request, slug)
@@ -104,17 +100,14 @@ def _saved(
     done: str,
 ) -> HttpResponse | None:
     """Save a valid division form (`save` takes its cleaned data): back to the page saying
-    `done`, or to it with the refusal; None when the form or the service found a bad field
-    (put on the form, for the page to show again with a 400)."""
-    try:
+    `done`, or to it with the refusal (division_action); None when the form or the service
+    found a bad field (put on the form, for the page to show again with a 400)."""
+    with PageRefusal(ValidationError) as wrong:
         if form.is_valid():
             division = save(form.cleaned_data)
             messages.success(request, done % {"name": division.name})
             return redirect("manage-divisions", slug=slug)
-    except ValidationError as error:
-        errors_onto(form, error)
-    except StateConflict as conflict:
-        return _refused(request, slug, conflict)
+    wrong.onto(form)
     return None
 
 
@@ -145,10 +138,7 @@ def remove_division(request: HttpRequest, slug: str, division_id: int) -> HttpRe
     if request.POST.get("confirm") != "on":
         messages.error(request, _("Tick the box to remove %(name)s.") % {"name": division.name})
         return redirect("manage-divisions", slug=slug)
-    try:
-        services.remove_division(division=division)
-    except StateConflict as conflict:
-        return _refused(request, slug, conflict)
+    services.remove_division(division=division)
     messages.success(request, _("Removed the division %(name)s.") % {"name": division.name})
     return redirect("manage-divisions", slug=slug)
 
@@ -158,10 +148,7 @@ def move_division(request: HttpRequest, slug: str, division_id: int) -> HttpResp
     """Move a division one place up or down the order pages list them in."""
     tournament = organised_tournament(request, slug)
     division = _division(tournament, division_id)
-    try:
-        services.move_division(division=division, up=request.POST.get("to") == "up")
-    except StateConflict as conflict:
-        return _refused(request, slug, conflict)
+    services.move_division(division=division, up=request.POST.get("to") == "up")
     return redirect("manage-divisions", slug=slug)
 
 
@@ -170,10 +157,10 @@ def division_playoffs(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = organised_tournament(request, slug)
     form = DivisionPlayoffsForm(request.POST)
     if form.is_valid():
-        try:
+        with PageRefusal() as refusal:
             services.set_division_playoffs(tournament=tournament, **form.cleaned_data)
-        except StateConflict as conflict:
-            form.add_error("division_playoffs", str(conflict))
+        if refusal:
+            refusal.onto(form, "division_playoffs")
         else:
             messages.success(request, _("Saved how the divisions play the playoffs."))
             return redirect("manage-divisions", slug=slug)
