@@ -1,7 +1,7 @@
 from django.urls import path, register_converter
 
 from config import converters  # noqa: F401 (the <id:...> converter)
-from scoring import api, api_exports, api_practice, exports
+from scoring import api, api_practice, exports
 
 
 class ExportName:
@@ -62,7 +62,7 @@ urlpatterns = [
     ),
     path(
         "tournaments/<slug:slug>/exports/<export:name>.csv",
-        api_exports.ExportCsvApi.as_view(),
+        api.ExportCsvApi.as_view(),
         name="tournament-export",
     ),
 ]
