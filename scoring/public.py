@@ -7,7 +7,7 @@ import hashlib
 import logging
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.db import connection
 from django.db.models import OuterRef, Subquery
@@ -141,17 +141,31 @@ def _event_mark(practice: bool, listed: bool) -> str:
     return f"\x00practice{int(practice)}listed{int(listed)}"
 
 
-def _current_version(slug: str) -> tuple[Any, ...] | None:
-    """(tournament id, stage id, stage status, built_seq, computed_at, tournament name, stage
-    name, whether the last stage places everyone by total, whether the tournament is practice
-    and listed) of the tournament's current stage,
-    as plain values: all the page's ETag and kept copy need. The names too: renamed (in the
+class CurrentVersion(NamedTuple):
+    """A tournament's current stage as plain values, in the order _version_statement selects
+    them: all the page's ETag and kept copy need."""
+
+    tournament_id: int
+    stage_id: int
+    status: str
+    built_seq: int
+    computed_at: Any  # None until the stage's standings were built once
+    tournament_name: str
+    stage_name: str
+    placed: bool | None  # the last stage places everyone by total
+    practice: bool
+    listed: bool
+
+
+def _current_version(slug: str) -> CurrentVersion | None:
+    """The tournament's current stage's version (CurrentVersion). The names too: renamed (in the
     admin), the page must not stay as it was; and a stage added that places everyone by total
     (or that makes a playoff follow) renames the menu's "Playoffs" (Tournament.placed_by_total)."""
     sql, params = _version_statement()
     with connection.cursor() as cursor:
         cursor.execute(sql, [slug if param == _ANY_SLUG else param for param in params])
-        return cursor.fetchone()
+        row = cursor.fetchone()
+    return None if row is None else CurrentVersion(*row)
 
 
 def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
@@ -166,20 +180,11 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
     asked_division = request.GET.get("division", "")
     fast = order is None and not asked_division
     current = _current_version(slug) if fast else None
-    if current is not None and current[4] is not None:  # built at least once
-        (
-            tournament_id,
-            stage_id,
-            status,
-            built_seq,
-            _,
-            tournament_name,
-            stage_name,
-            placed,
-            *event,
-        ) = current
-        stage_name += _placed_mark(placed)
-        tournament_name += _event_mark(*event)
+    if current is not None and current.computed_at is not None:  # built at least once
+        tournament_id, stage_id = current.tournament_id, current.stage_id
+        status, built_seq = current.status, current.built_seq
+        stage_name = current.stage_name + _placed_mark(current.placed)
+        tournament_name = current.tournament_name + _event_mark(current.practice, current.listed)
         etag = _standings_etag(
             stage_id, built_seq, status, tournament_name, stage_name, partial, page
         )
