@@ -24,6 +24,7 @@ from scoring.models import Placing, RoundResult, StandingRow
 from scoring.rules import medals
 from tables import seating
 from tables import services as table_services
+from tournaments.choices import Follows
 from tournaments.exceptions import StateConflict
 from tournaments.models import Player, Stage, Tournament
 from tournaments.services.stage_changes import (
@@ -132,9 +133,9 @@ def close_and_say(*, stage: Stage, by: AbstractBaseUser) -> tuple[Stage, str]:
     follows = Stage.objects.what_follows(stage, tables=stage.tables.count())
     if following is not None:
         said = _("%(stage)s is closed. %(next)s is being seated now.")
-    elif follows == "placings":
+    elif follows == Follows.PLACINGS:
         said = _("%(stage)s is closed. The placings are decided now.")
-    elif follows == "qualifying":
+    elif follows == Follows.QUALIFYING:
         said = _("%(stage)s is closed. Everyone plays the next stage, seated by the organiser.")
     else:
         said = _("%(stage)s is closed. The next playoff level is being seated now.")
@@ -237,14 +238,14 @@ def advance_from_stage(*, stage: Stage) -> Stage | None:
     if Stage.objects.filter(source_stage=stage).exists():
         return None  # seated already
     follows = Stage.objects.what_follows(stage, tables=stage.tables.count())
-    if follows == "qualifying":
+    if follows == Follows.QUALIFYING:
         # Everyone plays the next qualifying stage: seated here when it is a game seated from
         # this one (Stage.movement), else by the organiser.
         seated = games.seat_next_game(stage)
         if seated is not None:
             reopen.note_who_moved(stage, seated)
         return seated
-    if follows == "placings":
+    if follows == Follows.PLACINGS:
         decide_placings(final=stage)
         # The public pages are kept per snapshot: a new one draws them again, with the winners.
         standings.request_rebuild(stage)

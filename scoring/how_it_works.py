@@ -20,7 +20,7 @@ from django.utils.translation import gettext_lazy as _
 from scoring.choices import DecisionMethod
 from scoring.public import CSRF_VALUE, _etag, _fresh_or_304
 from scoring.rules import FINAL_PLACES_DECIDED
-from tournaments.choices import Tiebreak
+from tournaments.choices import Follows, Tiebreak
 from tournaments.models import Stage, Tournament
 from tournaments.presets import PRESETS, engine_for_round, tiles_in_set
 
@@ -91,7 +91,7 @@ def stage_rules(stage: Stage, *, tables: int | None) -> StageRules:
         ],
         tables=tables,
         everyone_plays_next=Stage.objects.qualifying_after(stage),
-        final=follows == "placings",
+        final=follows == Follows.PLACINGS,
         # The field's own help text is the rule, in one place (the admin shows it too).
         carry_forward=(
             str(Stage._meta.get_field("carry_forward").help_text) if stage.carry_forward else ""

@@ -23,5 +23,15 @@ class Tiebreak(TextChoices):
     COUNTBACK = "countback", _("Countback from the last round")
 
 
+class Follows(TextChoices):
+    """What follows a stage once it closes (StageQuerySet.what_follows): everyone plays the later
+    qualifying stage (nobody advances), the placings are decided (a final, or a stage that
+    places everyone by total), or its advancers are seated at the next playoff level."""
+
+    QUALIFYING = "qualifying"
+    PLACINGS = "placings"
+    PLAYOFF = "playoff"
+
+
 # A new tournament's order: most rounds won, then countback from the last round (docs/DESIGN.md).
 DEFAULT_TIEBREAKS = (Tiebreak.ROUNDS_WON.value, Tiebreak.COUNTBACK.value)

@@ -5,6 +5,7 @@ from typing import Any
 
 from scoring import rules
 from scoring.standings.records import SeatFacts
+from tournaments.choices import Follows
 from tournaments.models import Stage
 
 
@@ -23,14 +24,14 @@ def advancers(
     tie decides anything, and a stage that places everyone by total across its tables."""
     tables = {seat.table_number for seat in seats.values()}
     follows = Stage.objects.what_follows(stage, tables=len(tables))
-    if follows == "qualifying":
+    if follows == Follows.QUALIFYING:
         return set(), []
     active = {player_id for player_id, seat in seats.items() if not seat.withdrawn}
-    if follows == "placings" and stage.decides_placings and len(tables) > 1:
+    if follows == Follows.PLACINGS and stage.decides_placings and len(tables) > 1:
         # A stage that places everyone by total across its tables: the tie-break rules order
         # the totals, and players they cannot separate share their place (and medal).
         return set(), []
-    if follows == "placings":
+    if follows == Follows.PLACINGS:
         return set(), [
             _flag(tie) for tie in rules.final_ties(ranked, active=active, finished=finished)
         ]

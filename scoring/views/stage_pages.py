@@ -19,6 +19,7 @@ from config.refusals import PageRefusal, refusal_text
 from scoring import clock, closing, reopen, selectors, services, standings
 from scoring.models import Placing
 from scoring.views.entry import TIEBREAK_RETRY, meta, tiebreak_flags
+from tournaments.choices import Follows
 from tournaments.console import organised_tournament as organised
 from tournaments.csvfiles import ImportRejected
 from tournaments.exceptions import StateConflict
@@ -138,7 +139,7 @@ def _close_context(tournament: Tournament, stage: Stage) -> dict[str, Any]:
     missing = closing.missing_results(stage)
     meta = standings.standings_meta(stage)
     follows = Stage.objects.what_follows(stage, tables=stage.tables.count())
-    next_stage = Stage.objects.next_level_of(stage) if follows == "playoff" else None
+    next_stage = Stage.objects.next_level_of(stage) if follows == Follows.PLAYOFF else None
     return {
         "tournament": tournament,
         "stage": stage,

@@ -4,6 +4,7 @@ import pytest
 from django.db import IntegrityError, transaction
 
 from tests import factories
+from tournaments.choices import Follows
 from tournaments.models import Player, Staff, Stage
 
 pytestmark = pytest.mark.django_db
@@ -103,3 +104,19 @@ def test_stage_good_values_are_stored():
 
 def test_player_default_status_is_registered():
     assert factories.PlayerFactory().status == Player.Status.REGISTERED
+
+
+@pytest.mark.parametrize(
+    ("later", "tables", "decides", "follows"),
+    [
+        (Stage.Kind.QUALIFYING, 3, False, Follows.QUALIFYING),
+        (Stage.Kind.PLAYOFF, 1, False, Follows.PLACINGS),
+        (Stage.Kind.PLAYOFF, 3, True, Follows.PLACINGS),
+        (Stage.Kind.PLAYOFF, 3, False, Follows.PLAYOFF),
+    ],
+)
+def test_what_follows_a_stage_is_one_of_the_named_choices(later, tables, decides, follows):
+    stage = factories.StageFactory(order=1, decides_placings=decides)
+    factories.StageFactory(tournament=stage.tournament, order=2, kind=later)
+    said = Stage.objects.what_follows(stage, tables=tables)
+    assert said is follows  # a Follows, not a bare string a misspelt comparison would miss

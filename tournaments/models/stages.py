@@ -4,7 +4,7 @@ from django.db import models
 from django.db.models import Count, Exists, F, OuterRef, Q
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.choices import LateEntryRule
+from tournaments.choices import Follows, LateEntryRule
 from tournaments.models.tournaments import Tournament
 from tournaments.presets import DOMINO_SETS
 from tournaments.stagenames import NAME_KEY_PATTERN, say
@@ -30,15 +30,15 @@ class StageQuerySet(models.QuerySet):
             tournament_id=stage.tournament_id, order__gt=stage.order, kind=Stage.Kind.QUALIFYING
         ).exists()
 
-    def what_follows(self, stage: "Stage", *, tables: int) -> str:
-        """What follows `stage`, of `tables` tables, once it closes: "qualifying" (everyone
-        plays the later qualifying stage: nobody advances), "placings" (a stage of one table is
-        the final; a stage that decides the placings places everyone by total) or "playoff"
-        (its advancers are seated at the next level)."""
+    def what_follows(self, stage: "Stage", *, tables: int) -> Follows:
+        """What follows `stage`, of `tables` tables, once it closes: QUALIFYING (everyone plays
+        the later qualifying stage: nobody advances), PLACINGS (a stage of one table is the
+        final; a stage that decides the placings places everyone by total) or PLAYOFF (its
+        advancers are seated at the next level)."""
         if self.qualifying_after(stage):
-            return "qualifying"
+            return Follows.QUALIFYING
         tables = self.competing_tables(stage) if _divisions_apart(stage) else tables
-        return "placings" if tables == 1 or stage.decides_placings else "playoff"
+        return Follows.PLACINGS if tables == 1 or stage.decides_placings else Follows.PLAYOFF
 
     def competing_tables(self, stage: "Stage") -> int:
         """The most tables whose players compete for the same places: at a playoff level of a
@@ -109,7 +109,7 @@ class StageQuerySet(models.QuerySet):
         )
         if latest is None or latest.status != Stage.Status.CLOSED:
             return None
-        if self.what_follows(latest, tables=latest.table_count) == "placings":
+        if self.what_follows(latest, tables=latest.table_count) == Follows.PLACINGS:
             return latest
         # Divisions playing their own playoffs, none with two players left to play on: the
         # placings were decided at this stage.
