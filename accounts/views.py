@@ -18,9 +18,9 @@ from accounts.forms import InvitationForm, RoleForm
 from accounts.invitations import invitation_url
 from accounts.mail import send_invitation
 from clubs.selectors import clubs_of
+from config.refusals import PageRefusal
 from scoring.models import RoundResult
 from tournaments.console import organised_tournament
-from tournaments.exceptions import StateConflict
 from tournaments.models import Invitation, Staff, Stage, Tournament
 from tournaments.permissions import may_create_tournaments
 from tournaments.selectors import (
@@ -86,7 +86,7 @@ def join(request: HttpRequest, key: str) -> HttpResponse:
     timezone.activate(invitation.tournament.zone)  # its times, as the tournament's pages say them
     problem = staffing.unusable_reason(invitation)
     if request.method == "POST" and problem is None:
-        try:
+        with PageRefusal() as refusal:
             if request.POST.get("as") == "tablet":
                 staff = staffing.join_on_tablet(invitation=invitation)
                 login(request, staff.user, backend="accounts.backends.UsernameBackend")
@@ -94,8 +94,8 @@ def join(request: HttpRequest, key: str) -> HttpResponse:
                 staff = staffing.accept_invitation(invitation=invitation, user=request.user)
             else:
                 return redirect(f"{reverse('account_login')}?next={request.path}")
-        except StateConflict as refused:
-            problem = str(refused)
+        if refusal:
+            problem = refusal.text
         else:
             return redirect(invitations.welcome(request, staff))
     if problem is None and not request.user.is_authenticated:
@@ -176,7 +176,7 @@ def _invite(request: HttpRequest, tournament: Tournament, form: InvitationForm) 
 
 def _change(request: HttpRequest, tournament: Tournament, action: str) -> HttpResponse:
     """Change a role, remove someone, or revoke an invitation; a refusal is said at the top."""
-    try:
+    with PageRefusal() as refusal:
         if action == "revoke":
             invitation = get_object_or_404(
                 Invitation, pk=request.POST.get("invitation"), tournament=tournament
@@ -210,8 +210,8 @@ def _change(request: HttpRequest, tournament: Tournament, action: str) -> HttpRe
                         )
                         % {"user": name},
                     )
-    except StateConflict as refused:
-        messages.error(request, str(refused))
+    if refusal:
+        refusal.say(request)
     return redirect("manage-staff", slug=tournament.slug)
 
 

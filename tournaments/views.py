@@ -9,6 +9,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
+from config.refusals import PageRefusal
 from tournaments import services
 from tournaments.exceptions import StateConflict
 from tournaments.forms import NewTournamentForm, TournamentDetailsForm
@@ -99,17 +100,14 @@ def tournament_details(request: HttpRequest, slug: str) -> HttpResponse:
         )
     form = TournamentDetailsForm(request.POST or None, instance=tournament)
     if request.method == "POST" and form.is_valid():
-        try:
+        with PageRefusal(ValidationError, StateConflict) as refusal:
             services.update_details(tournament=tournament, by=request.user, **form.cleaned_data)
-        except ValidationError as error:
-            for field, problems in error.message_dict.items():
-                for problem in problems:
-                    form.add_error(field if field in form.fields else None, problem)
-        except StateConflict as conflict:
-            # Practice asked with results in (checked first), or the playoffs' choice once a
-            # stage is seated.
-            refused = "practice" if "practice" in form.changed_data else "division_playoffs"
-            form.add_error(refused, str(conflict))
+        if refusal:
+            # A conflict: practice asked with results in (checked first), or the playoffs'
+            # choice once a stage is seated. A wrong input goes beside its own field.
+            refusal.onto(
+                form, "practice" if "practice" in form.changed_data else "division_playoffs"
+            )
         else:
             messages.success(
                 request, _("The details of %(name)s are saved.") % {"name": tournament.name}
@@ -143,10 +141,10 @@ def delete_tournament(request: HttpRequest, slug: str) -> HttpResponse:
     typed_wrong = False
     if request.method == "POST" and refused is None:
         if request.POST.get("name", "").strip() == tournament.name:
-            try:
+            with PageRefusal() as refusal:
                 services.delete_tournament(tournament=tournament, by=request.user)
-            except StateConflict as conflict:  # a result confirmed since the page was drawn
-                refused = str(conflict)
+            if refusal:  # a result confirmed since the page was drawn
+                refused = refusal.text
             else:
                 messages.success(request, _("%(name)s is deleted.") % {"name": tournament.name})
                 return redirect("home")
