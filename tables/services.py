@@ -198,7 +198,7 @@ def seat_stage(
     )
     earlier = previous_tablemates(stage)
     try:
-        if arranged is not None:  # tables made already (tables.moving): written as they are
+        if arranged is not None:  # tables made already (tables.game_seating): written as they are
             result = arranged
         elif seeded:
             result = seating.seat_seeded(
@@ -238,7 +238,7 @@ def seat_stage(
                 f"#{named[id_].number} {named[id_].name}" for id_ in warning.values["ids"]
             ]
 
-    # Counted for every seating, as the stage's page reports it: tables that move (tables.moving)
+    # Counted for every seating, as the stage's page reports it: tables that move (tables.game_seating)
     # and seeded playoffs keep earlier tablemates together by design, and say how many.
     repeats = len(seating.tablemate_pairs(result.tables) & earlier)
     stage.tables.all().delete()  # cascades to seats and to the discarded results
