@@ -238,8 +238,9 @@ def seat_stage(
                 f"#{named[id_].number} {named[id_].name}" for id_ in warning.values["ids"]
             ]
 
-    # Counted for every seating, as the stage's page reports it: tables that move (tables.game_seating)
-    # and seeded playoffs keep earlier tablemates together by design, and say how many.
+    # Counted for every seating, as the stage's page reports it: tables that move
+    # (tables.game_seating) and seeded playoffs keep earlier tablemates together by design, and
+    # say how many.
     repeats = len(seating.tablemate_pairs(result.tables) & earlier)
     stage.tables.all().delete()  # cascades to seats and to the discarded results
     tables = Table.objects.bulk_create(
