@@ -1,5 +1,7 @@
 """An official at a tablet: enter a round, fix an error, confirm; and lose the network meanwhile."""
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -480,3 +482,69 @@ def test_a_correction_without_a_reason_is_said_beside_the_reason_which_gets_the_
     page.wait_for_url("**/check/")
     assert RoundResult.objects.get().version == confirmed.version + 1
     assert stored_pips() == [0, 10, 20, 29]
+
+
+def test_tablet_offline_opens_another_round_from_its_copy_and_sends_when_back(new_page, seated):
+    _tournament, table, players, _official = seated
+    page = signed_in_at_round_one(new_page, seated)
+    # The page keeps its table's four rounds as it opens.
+    expect(page.locator("nav.round-nav")).to_have_attribute("data-kept", "4")
+    expect(page.locator("#offline-copy")).to_be_hidden()
+    page.context.set_offline(True)
+    page.click("nav.round-nav >> text=Round 2")
+    page.wait_for_url(f"**/enter/{table.pk}/2/")
+    expect(page.locator("h1")).to_contain_text("Round 2")
+    expect(page.locator("#offline-copy")).to_be_visible()
+    expect(page.locator("#offline-copy")).to_contain_text("Offline: this is the copy")
+    page.fill(f"#pips-{players[1].pk}", "12")  # typed, then off to another round
+    page.click("nav.round-nav >> text=Round 1")
+    page.wait_for_url(f"**/enter/{table.pk}/1/")
+    expect(page.locator("h1")).to_contain_text("Round 1")
+    expect(page.locator("#offline-copy")).to_be_visible()
+    page.click("nav.round-nav >> text=Round 3")
+    page.wait_for_url(f"**/enter/{table.pk}/3/")
+    expect(page.locator("h1")).to_contain_text("Round 3")
+    page.go_back()  # the browser's Back button, still offline
+    page.wait_for_url(f"**/enter/{table.pk}/1/")
+    expect(page.locator("h1")).to_contain_text("Round 1")
+    page.click("nav.round-nav >> text=Round 2")
+    page.wait_for_url(f"**/enter/{table.pk}/2/")
+    expect(page.locator(f"#pips-{players[1].pk}")).to_have_value("12")  # the draft, kept
+    expect(page.locator("#restored-notice")).to_be_visible()
+    fill_round(page, players, ["9", "12", "3", "7"], went_out=0)
+    page.click("#round-form button[type=submit]")
+    expect(page.locator("#offline-banner")).to_contain_text("Not sent yet")
+    assert not RoundResult.objects.exists()
+    page.context.set_offline(False)
+    page.wait_for_url(f"**/enter/{table.pk}/2/check/", timeout=20_000)
+    result = RoundResult.objects.get()  # sent once, counted once
+    assert result.round_no == 2
+    assert stored_pips() == [0, 12, 3, 7]
+    assert RoundResultVersion.objects.filter(result=result).count() <= 1
+    assert page.evaluate("() => localStorage.getItem('rh-outbox')") == "[]"
+
+
+def test_server_out_of_reach_on_the_wifi_opens_the_rounds_copy_and_sends_once_back(
+    new_page, seated
+):
+    # The venue's Wi-Fi up (the browser thinks it is online) and the server out of reach.
+    _tournament, table, players, _official = seated
+    page = signed_in_at_round_one(new_page, seated)
+    expect(page.locator("nav.round-nav")).to_have_attribute("data-kept", "4")
+    out_of_reach = re.compile(r"/(enter/\d+/\d+|api/v1/tables/\d+/rounds/\d+)/$")
+    page.route(out_of_reach, lambda route: route.abort("addressunreachable"))
+    page.click("nav.round-nav >> text=Round 3")
+    page.wait_for_url(f"**/enter/{table.pk}/3/")
+    expect(page.locator("h1")).to_contain_text("Round 3")
+    expect(page.locator("#offline-copy")).to_be_visible()
+    fill_round(page, players, ["4", "14", "22", "9"], went_out=0)
+    page.click("#round-form button[type=submit]")
+    expect(page.locator("#offline-banner")).to_contain_text("Not sent yet")
+    page.wait_for_timeout(1000)
+    assert not RoundResult.objects.exists()
+    page.unroute(out_of_reach)
+    page.wait_for_url(f"**/enter/{table.pk}/3/check/", timeout=20_000)  # the next retry
+    result = RoundResult.objects.get()
+    assert result.round_no == 3
+    assert stored_pips() == [0, 14, 22, 9]
+    assert page.evaluate("() => localStorage.getItem('rh-outbox')") == "[]"

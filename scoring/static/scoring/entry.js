@@ -9,6 +9,12 @@
   var OUTBOX = "rh-outbox";
   var RETRY_MS = 4000;
   var SEND_TIMEOUT_MS = 20000;  // a request the venue's Wi-Fi never answers is given up and resent
+  var SWITCH_TIMEOUT_MS = 6000;  // a round asked of the network for this long opens from its copy
+
+  // The page's entry form and its sending, started as the page opens and again each time the round
+  // switch below puts another round's page in place (stop() lets the one before go).
+  function start(fromCopy) {
+  var stopped = false;
   var form = document.getElementById("round-form");
   var banner = document.getElementById("offline-banner");
   var retryTimer = null;
@@ -97,6 +103,7 @@
   }
 
   function scheduleRetry() {
+    if (stopped) return;
     if (retryTimer === null) retryTimer = window.setTimeout(flush, RETRY_MS);
   }
 
@@ -154,11 +161,11 @@
     if (response.ok) {
       drop(entry);
       if (entry.draftKey) localStorage.removeItem(entry.draftKey);
-      if (onThisPage(entry)) window.location.assign(entry.checkUrl);
+      if (onThisPage(entry) && !stopped) window.location.assign(entry.checkUrl);
       return Promise.resolve();
     }
     return response.json().catch(function () { return {}; }).then(function (body) {
-      if (!onThisPage(entry)) {
+      if (!onThisPage(entry) || stopped) {
         markRefused(entry, response.status, body);  // shown when its page is opened
         showRefusedElsewhere();
         return;
@@ -399,7 +406,7 @@
   // This page's entry waiting to go, and another tab (another round's page) sends it, or has it
   // refused: this page follows as if it had sent it itself, instead of saying "Not sent yet"
   // for an entry that is in (localStorage tells the other tabs of each change).
-  window.addEventListener("storage", function (event) {
+  function onStorage(event) {
     if (event.key !== OUTBOX || !form || !waitingHere) return;
     var now = readOutbox().filter(function (e) { return e.key === waitingHere.key; })[0];
     if (!now) window.location.assign(waitingHere.checkUrl);
@@ -409,7 +416,145 @@
       showBanner("");
       showRefusedHere(now);
     }
-  });
-  window.addEventListener("online", flush);
+  }
+  // Back online on a round's copy with nothing waiting to go: the page as it is now replaces it
+  // (what was typed comes back as the draft it is kept as).
+  function onOnline() {
+    if (fromCopy && !waitingHere) window.location.reload();
+    else flush();
+  }
+  window.addEventListener("storage", onStorage);
+  window.addEventListener("online", onOnline);
+  if (fromCopy && form) {
+    // The copy's Idempotency-Key may have gone with an entry already (the copy opened before):
+    // this one takes a key of its own. Its If-Match is the copy's, so scores saved elsewhere since
+    // are a conflict (412), shown as on any page opened before a save elsewhere.
+    form.querySelector("input[name=idempotency_key]").value = freshKey();
+  }
+  var copyNotice = document.getElementById("offline-copy");
+  if (copyNotice) copyNotice.hidden = !fromCopy;
   flush();
+  return {
+    stop: function () {
+      stopped = true;
+      window.removeEventListener("storage", onStorage);
+      window.removeEventListener("online", onOnline);
+      if (retryTimer !== null) window.clearTimeout(retryTimer);
+      retryTimer = null;
+    }
+  };
+  }
+
+  function freshKey() {
+    if (window.crypto && window.crypto.randomUUID) return window.crypto.randomUUID();
+    var bytes = new Uint8Array(16);
+    window.crypto.getRandomValues(bytes);
+    return Array.prototype.map.call(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
+  }
+
+  // The round switch off the network. As an entry page opens, the entry pages of its table's
+  // rounds are fetched and kept in this page; tapping another round asks the network first, and
+  // if it does not answer, that round's kept page is put in place of this one (the address
+  // following, by history.pushState), said to be the copy kept on the tablet. No service worker:
+  // the switch never leaves the page, so nothing depends on a worker's cache being filled in time.
+  var kept = {};  // path -> the entry page's HTML as the server gave it when this page opened
+  // This page as the server gave it (nothing typed yet, the scripts run after it), for coming back.
+  kept[window.location.pathname] = document.documentElement.outerHTML;
+  var current = start(false);
+
+  function keepRounds() {
+    var paths = [];
+    document.querySelectorAll(".round-nav a[href]").forEach(function (link) {
+      var path = link.getAttribute("href");
+      if (!kept[path] && paths.indexOf(path) < 0) paths.push(path);
+    });
+    // One at a time, after the page's own work: the tablet's Wi-Fi serves the official first.
+    return paths.reduce(function (before, path) {
+      return before.then(function () {
+        return fetch(path, {credentials: "same-origin"}).then(function (response) {
+          // Only a round's page: not a redirect (to sign in, or the table once out of rounds).
+          if (!response.ok || response.redirected) return;
+          return response.text().then(function (html) {
+            kept[path] = html;
+            var nav = document.querySelector(".round-nav");
+            if (nav) nav.dataset.kept = String(Object.keys(kept).length);  // how many, for tests
+          });
+        }).catch(function () {});
+      });
+    }, Promise.resolve());
+  }
+
+  // Whether the round's page can come from the network: not when the tablet knows it is offline;
+  // otherwise the server is asked (the venue's Wi-Fi may be up with the server out of reach).
+  function askNetwork(path) {
+    if (navigator.onLine === false) return Promise.reject(new Error("offline"));
+    var options = {credentials: "same-origin", method: "HEAD"};
+    var timer = null;
+    if (window.AbortController) {
+      var controller = new AbortController();
+      timer = window.setTimeout(function () { controller.abort(); }, SWITCH_TIMEOUT_MS);
+      options.signal = controller.signal;
+    }
+    return fetch(path, options).then(function (response) {
+      if (timer !== null) window.clearTimeout(timer);
+      return response;
+    });
+  }
+
+  // Another round's kept page in place of this one: its title, its content (the running clock,
+  // the same stage's, stays as it is), the language switch's way back; then its form is started.
+  function showKept(path) {
+    var copy = new DOMParser().parseFromString(kept[path], "text/html");
+    var main = document.getElementById("main");
+    var newMain = copy.getElementById("main");
+    if (!main || !newMain) return false;
+    var clock = main.querySelector(".clock");
+    var newClock = newMain.querySelector(".clock");
+    if (clock && newClock) newClock.replaceWith(clock);
+    if (current) current.stop();
+    document.title = copy.title;
+    main.replaceChildren.apply(main, Array.prototype.slice.call(newMain.childNodes));
+    document.querySelectorAll("form.language input[name=next]").forEach(function (input) {
+      input.value = path;
+    });
+    current = start(true);
+    window.scrollTo(0, 0);
+    var heading = main.querySelector("h1");
+    if (heading) {
+      heading.setAttribute("tabindex", "-1");
+      heading.focus();
+    }
+    return true;
+  }
+
+  function openRound(path, push) {
+    if (!kept[path]) {
+      window.location.assign(path);
+      return;
+    }
+    askNetwork(path).then(function () {
+      window.location.assign(path);  // the network answers: the round's page as it is now
+    }, function () {
+      if (!showKept(path)) window.location.assign(path);
+      else if (push) window.history.pushState({keptRound: path}, "", path);
+    });
+  }
+
+  if (document.querySelector(".round-nav")) {
+    keepRounds();
+    document.addEventListener("click", function (event) {
+      var link = event.target.closest && event.target.closest(".round-nav a[href]");
+      if (!link || event.defaultPrevented || event.button !== 0) return;
+      if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+      event.preventDefault();
+      openRound(link.getAttribute("href"), true);
+    });
+    // Back and Forward among the rounds opened from their copies.
+    window.addEventListener("popstate", function () {
+      var path = window.location.pathname;
+      if (kept[path]) openRound(path, false);
+      else window.location.reload();
+    });
+    if (!window.history.state) window.history.replaceState({keptRound: window.location.pathname}, "");
+  }
 })();
