@@ -548,3 +548,41 @@ def test_server_out_of_reach_on_the_wifi_opens_the_rounds_copy_and_sends_once_ba
     assert result.round_no == 3
     assert stored_pips() == [0, 14, 22, 9]
     assert page.evaluate("() => localStorage.getItem('rh-outbox')") == "[]"
+
+
+def test_an_entry_in_flight_when_the_round_switches_is_sent_once_and_followed(new_page, seated):
+    # Saved at round 2 with the server out of reach, its send hanging; the official goes to
+    # round 1 and back to round 2 (their copies). The hanging send gets through at last: the
+    # pages started since do not send it beside it, and round 2 follows it to its check page.
+    _tournament, table, players, _official = seated
+    page = signed_in_at_round_one(new_page, seated)
+    expect(page.locator("nav.round-nav")).to_have_attribute("data-kept", "4")
+    pages = re.compile(r"/enter/\d+/\d+/$")
+    page.route(pages, lambda route: route.abort("addressunreachable"))
+    page.click("nav.round-nav >> text=Round 2")
+    page.wait_for_url(f"**/enter/{table.pk}/2/")
+    held, puts = [], []
+
+    def hold_the_first(route):
+        puts.append(route.request.headers["idempotency-key"])
+        if held:
+            route.abort("addressunreachable")
+        else:
+            held.append(route)  # neither answered nor failed until the test lets it through
+
+    page.route("**/api/v1/tables/*/rounds/*/", hold_the_first)
+    fill_round(page, players, ["9", "12", "3", "7"], went_out=0)
+    page.click("#round-form button[type=submit]")
+    expect(page.locator("#round-form button[type=submit]")).to_be_disabled()
+    page.click("nav.round-nav >> text=Round 1")
+    page.wait_for_url(f"**/enter/{table.pk}/1/")
+    page.click("nav.round-nav >> text=Round 2")
+    page.wait_for_url(f"**/enter/{table.pk}/2/")
+    expect(page.locator("#offline-banner")).to_contain_text("Not sent yet")
+    page.wait_for_timeout(1000)
+    assert len(puts) == 1  # the pages started since wait for the send under way
+    held[0].continue_()
+    page.wait_for_url(f"**/enter/{table.pk}/2/check/", timeout=20_000)
+    assert RoundResult.objects.get().round_no == 2
+    assert stored_pips() == [0, 12, 3, 7]
+    assert page.evaluate("() => localStorage.getItem('rh-outbox')") == "[]"

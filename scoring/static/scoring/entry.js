@@ -10,439 +10,450 @@
   var RETRY_MS = 4000;
   var SEND_TIMEOUT_MS = 20000;  // a request the venue's Wi-Fi never answers is given up and resent
   var SWITCH_TIMEOUT_MS = 6000;  // a round asked of the network for this long opens from its copy
+  // The resend under way, whichever round's page started it: a page the round switch puts in
+  // place waits for the one before it to finish instead of sending the same entries beside it.
+  var sending = Promise.resolve();
 
   // The page's entry form and its sending, started as the page opens and again each time the round
   // switch below puts another round's page in place (stop() lets the one before go).
   function start(fromCopy) {
-  var stopped = false;
-  var form = document.getElementById("round-form");
-  var banner = document.getElementById("offline-banner");
-  var retryTimer = null;
-  var draining = null;  // the resend in progress: one at a time, however often flush is called
-  var waitingHere = null;  // this page's entry, kept until the server has it (one a round)
+    var stopped = false;
+    var form = document.getElementById("round-form");
+    var banner = document.getElementById("offline-banner");
+    var retryTimer = null;
+    var draining = null;  // the resend in progress: one at a time, however often flush is called
+    var waitingHere = null;  // this page's entry, kept until the server has it (one a round)
 
-  // The page's words, in its language: enter_round.html renders them on the banner.
-  function say(name, english) {
-    return (banner && banner.dataset[name]) || english;
-  }
-
-  function readOutbox() {
-    try {
-      return JSON.parse(localStorage.getItem(OUTBOX) || "[]");
-    } catch (error) {
-      return [];
+    // The page's words, in its language: enter_round.html renders them on the banner.
+    function say(name, english) {
+      return (banner && banner.dataset[name]) || english;
     }
-  }
 
-  function writeOutbox(entries) {
-    localStorage.setItem(OUTBOX, JSON.stringify(entries));
-  }
-
-  function keep(entry) {
-    var entries = readOutbox().filter(function (e) { return e.url !== entry.url; });
-    entries.push(entry);
-    writeOutbox(entries);
-  }
-
-  function drop(entry) {
-    writeOutbox(readOutbox().filter(function (e) { return e.key !== entry.key; }));
-  }
-
-  // An entry the server refused stays on the tablet, not sent again, until its page shows why.
-  function markRefused(entry, status, body) {
-    writeOutbox(readOutbox().map(function (e) {
-      if (e.key !== entry.key) return e;
-      e.refused = {status: status, body: body};
-      return e;
-    }));
-  }
-
-  function showBanner(text, reveal) {
-    if (!banner) return;
-    banner.textContent = text;
-    banner.hidden = !text;
-    // Brought into view when Save is pressed, not at each retry: the official may be typing.
-    if (text && reveal && banner.scrollIntoView) banner.scrollIntoView({block: "nearest"});
-  }
-
-  // The page an entry was typed on; entries kept by an earlier version of this script have no
-  // pageUrl, and their check page's address is the entry page's with "check/" after it.
-  function pageOf(entry) {
-    return entry.pageUrl || (entry.checkUrl || "").replace(/check\/$/, "");
-  }
-
-  // The CSRF token as the server sees it now: signing in again (in another tab) gives a new one,
-  // and an entry queued before must go with that one, not the token of the page it was typed on.
-  function csrfToken(entry) {
-    var match = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
-    return match ? decodeURIComponent(match[1]) : entry.csrf;
-  }
-
-  function send(entry) {
-    var headers = {
-      "Content-Type": "application/json",
-      "Accept": "application/json",
-      "X-CSRFToken": csrfToken(entry),
-      "Idempotency-Key": entry.key,
-      // An unusual score not yet checked is refused, not stored: the page asks the official.
-      "Prefer": "handling=strict"
-    };
-    if (entry.ifMatch) headers["If-Match"] = entry.ifMatch;
-    var options = {
-      method: "PUT",
-      credentials: "same-origin",
-      headers: headers,
-      body: JSON.stringify(entry.body)
-    };
-    if (window.AbortController) {
-      var controller = new AbortController();
-      window.setTimeout(function () { controller.abort(); }, SEND_TIMEOUT_MS);
-      options.signal = controller.signal;
+    function readOutbox() {
+      try {
+        return JSON.parse(localStorage.getItem(OUTBOX) || "[]");
+      } catch (error) {
+        return [];
+      }
     }
-    return fetch(entry.url, options);
-  }
 
-  function scheduleRetry() {
-    if (stopped) return;
-    if (retryTimer === null) retryTimer = window.setTimeout(flush, RETRY_MS);
-  }
-
-  // Resend everything still on the tablet, one entry at a time; a second call while a resend is
-  // under way (the network coming back during a retry) joins it instead of sending twice.
-  function flush() {
-    if (retryTimer !== null) {
-      window.clearTimeout(retryTimer);
-      retryTimer = null;
+    function writeOutbox(entries) {
+      localStorage.setItem(OUTBOX, JSON.stringify(entries));
     }
-    if (!draining) {
-      var done = function () { draining = null; };
-      draining = drain().then(done, done);
-    }
-    return draining;
-  }
 
-  // Each entry in turn. The network down (or the server failing) stops the round until the next
-  // retry; an entry refused for the session (signed out, or an account that may not enter it)
-  // waits for the next retry too, but does not hold up the entries after it.
-  function drain() {
-    var entries = readOutbox().filter(function (e) { return !e.refused; });
-    var waiting = [];
-    function next(index) {
-      if (index >= entries.length) return Promise.resolve();
-      var entry = entries[index];
-      return send(entry).then(function (response) {
-        if (response.status >= 500) throw new Error("server " + response.status);
-        if (response.status === 401 || response.status === 403) {
-          waiting.push(entry);
-          return next(index + 1);
+    function keep(entry) {
+      var entries = readOutbox().filter(function (e) { return e.url !== entry.url; });
+      entries.push(entry);
+      writeOutbox(entries);
+    }
+
+    function drop(entry) {
+      writeOutbox(readOutbox().filter(function (e) { return e.key !== entry.key; }));
+    }
+
+    // An entry the server refused stays on the tablet, not sent again, until its page shows why.
+    function markRefused(entry, status, body) {
+      writeOutbox(readOutbox().map(function (e) {
+        if (e.key !== entry.key) return e;
+        e.refused = {status: status, body: body};
+        return e;
+      }));
+    }
+
+    function showBanner(text, reveal) {
+      if (!banner) return;
+      banner.textContent = text;
+      banner.hidden = !text;
+      // Brought into view when Save is pressed, not at each retry: the official may be typing.
+      if (text && reveal && banner.scrollIntoView) banner.scrollIntoView({block: "nearest"});
+    }
+
+    // The page an entry was typed on; entries kept by an earlier version of this script have no
+    // pageUrl, and their check page's address is the entry page's with "check/" after it.
+    function pageOf(entry) {
+      return entry.pageUrl || (entry.checkUrl || "").replace(/check\/$/, "");
+    }
+
+    // The CSRF token as the server sees it now: signing in again (in another tab) gives a new one,
+    // and an entry queued before must go with that one, not the token of the page it was typed on.
+    function csrfToken(entry) {
+      var match = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
+      return match ? decodeURIComponent(match[1]) : entry.csrf;
+    }
+
+    function send(entry) {
+      var headers = {
+        "Content-Type": "application/json",
+        "Accept": "application/json",
+        "X-CSRFToken": csrfToken(entry),
+        "Idempotency-Key": entry.key,
+        // An unusual score not yet checked is refused, not stored: the page asks the official.
+        "Prefer": "handling=strict"
+      };
+      if (entry.ifMatch) headers["If-Match"] = entry.ifMatch;
+      var options = {
+        method: "PUT",
+        credentials: "same-origin",
+        headers: headers,
+        body: JSON.stringify(entry.body)
+      };
+      if (window.AbortController) {
+        var controller = new AbortController();
+        window.setTimeout(function () { controller.abort(); }, SEND_TIMEOUT_MS);
+        options.signal = controller.signal;
+      }
+      return fetch(entry.url, options);
+    }
+
+    function scheduleRetry() {
+      if (stopped) return;
+      if (retryTimer === null) retryTimer = window.setTimeout(flush, RETRY_MS);
+    }
+
+    // Resend everything still on the tablet, one entry at a time; a second call while a resend is
+    // under way (the network coming back during a retry) joins it instead of sending twice.
+    function flush() {
+      if (retryTimer !== null) {
+        window.clearTimeout(retryTimer);
+        retryTimer = null;
+      }
+      if (!draining) {
+        var done = function () { draining = null; };
+        draining = sending.then(function () {
+          followWaiting();  // sent, or refused, by the page before this one meanwhile
+          return drain();
+        }).then(done, done);
+        sending = draining;
+      }
+      return draining;
+    }
+
+    // Each entry in turn. The network down (or the server failing) stops the round until the next
+    // retry; an entry refused for the session (signed out, or an account that may not enter it)
+    // waits for the next retry too, but does not hold up the entries after it.
+    function drain() {
+      var entries = readOutbox().filter(function (e) { return !e.refused; });
+      var waiting = [];
+      function next(index) {
+        if (index >= entries.length || stopped) return Promise.resolve();
+        var entry = entries[index];
+        return send(entry).then(function (response) {
+          if (response.status >= 500) throw new Error("server " + response.status);
+          if (response.status === 401 || response.status === 403) {
+            waiting.push(entry);
+            return next(index + 1);
+          }
+          return settle(entry, response).then(function () { return next(index + 1); });
+        });
+      }
+      return next(0).then(function () {
+        if (!waiting.length) return;
+        if (waiting.some(onThisPage)) {
+          showBanner(say("signedOut", "Not sent yet: sign in again (in another tab) and it will be sent."));
         }
-        return settle(entry, response).then(function () { return next(index + 1); });
+        scheduleRetry();
+      }).catch(function () {
+        if (readOutbox().some(function (e) { return !e.refused && onThisPage(e); })) {
+          showBanner(say("notSent", "Not sent yet: will send when the connection returns."));
+        }
+        scheduleRetry();
       });
     }
-    return next(0).then(function () {
-      if (!waiting.length) return;
-      if (waiting.some(onThisPage)) {
-        showBanner(say("signedOut", "Not sent yet: sign in again (in another tab) and it will be sent."));
-      }
-      scheduleRetry();
-    }).catch(function () {
-      if (readOutbox().some(function (e) { return !e.refused && onThisPage(e); })) {
-        showBanner(say("notSent", "Not sent yet: will send when the connection returns."));
-      }
-      scheduleRetry();
-    });
-  }
 
-  function onThisPage(entry) {
-    return form && form.dataset.apiUrl === entry.url;
-  }
-
-  function settle(entry, response) {
-    if (response.ok) {
-      drop(entry);
-      if (entry.draftKey) localStorage.removeItem(entry.draftKey);
-      if (onThisPage(entry) && !stopped) window.location.assign(entry.checkUrl);
-      return Promise.resolve();
+    function onThisPage(entry) {
+      return form && form.dataset.apiUrl === entry.url;
     }
-    return response.json().catch(function () { return {}; }).then(function (body) {
-      if (!onThisPage(entry) || stopped) {
-        markRefused(entry, response.status, body);  // shown when its page is opened
-        showRefusedElsewhere();
-        return;
+
+    function settle(entry, response) {
+      if (response.ok) {
+        drop(entry);
+        if (entry.draftKey) localStorage.removeItem(entry.draftKey);
+        if (onThisPage(entry) && !stopped) window.location.assign(entry.checkUrl);
+        return Promise.resolve();
       }
+      return response.json().catch(function () { return {}; }).then(function (body) {
+        if (!onThisPage(entry) || stopped) {
+          markRefused(entry, response.status, body);  // shown when its page is opened
+          showRefusedElsewhere();
+          return;
+        }
+        drop(entry);
+        waitingHere = null;  // refused here: nothing waits to go any more
+        unlock();
+        showBanner("");
+        showErrors(response.status, body);
+      });
+    }
+
+    // Entries typed on other pages that the server refused: named, with a link to each, where
+    // they are shown with the reason and what was typed.
+    function showRefusedElsewhere() {
+      var list = document.getElementById("refused-elsewhere");
+      if (!list) return;
+      var refused = readOutbox().filter(function (e) { return e.refused && !onThisPage(e); });
+      list.innerHTML = "";
+      refused.forEach(function (entry) {
+        var item = document.createElement("li");
+        var link = document.createElement("a");
+        link.href = pageOf(entry);
+        link.textContent = entry.label || pageOf(entry);
+        item.appendChild(link);
+        list.appendChild(item);
+      });
+      list.closest(".refused").hidden = !refused.length;
+    }
+
+    // A refused entry of this page: what was sent goes back as the draft of the version it was
+    // typed over, so a newer version saved meanwhile is shown, not overwritten (see restoreDraft),
+    // and the reason is shown.
+    function showRefusedHere(entry) {
       drop(entry);
-      waitingHere = null;  // refused here: nothing waits to go any more
-      unlock();
-      showBanner("");
-      showErrors(response.status, body);
-    });
-  }
+      var draft = {base: entry.ifMatch || "", pips: {}, typed: {}, checked: {}, went_out: "", reason: ""};
+      entry.body.scores.forEach(function (score) {
+        draft.pips["pips-" + score.player] = String(score.pips);
+        if (score.went_out) draft.went_out = String(score.player);
+        if (score.checked) draft.checked["pips-" + score.player] = {pips: String(score.pips), text: ""};
+      });
+      if (entry.body.blocked) draft.went_out = "blocked";
+      draft.reason = entry.body.reason || "";
+      draft.savedAt = entry.savedAt || "";
+      localStorage.setItem(form.dataset.draftKey, JSON.stringify(draft));
+      restoreDraft({});
+      updateTotals();
+      showErrors(entry.refused.status, entry.refused.body);
+    }
 
-  // Entries typed on other pages that the server refused: named, with a link to each, where
-  // they are shown with the reason and what was typed.
-  function showRefusedElsewhere() {
-    var list = document.getElementById("refused-elsewhere");
-    if (!list) return;
-    var refused = readOutbox().filter(function (e) { return e.refused && !onThisPage(e); });
-    list.innerHTML = "";
-    refused.forEach(function (entry) {
-      var item = document.createElement("li");
-      var link = document.createElement("a");
-      link.href = pageOf(entry);
-      link.textContent = entry.label || pageOf(entry);
-      item.appendChild(link);
-      list.appendChild(item);
-    });
-    list.closest(".refused").hidden = !refused.length;
-  }
+    // Errors, and unusual scores asked about, are shown by entry-errors.js, where the page says.
+    var errors = form ? window.RoundhouseEntryErrors(form, say, collect) : null;
+    function showErrors(status, body) { errors.show(status, body); }
+    function clearErrors() { errors.clear(); }
 
-  // A refused entry of this page: what was sent goes back as the draft of the version it was
-  // typed over, so a newer version saved meanwhile is shown, not overwritten (see restoreDraft),
-  // and the reason is shown.
-  function showRefusedHere(entry) {
-    drop(entry);
-    var draft = {base: entry.ifMatch || "", pips: {}, typed: {}, checked: {}, went_out: "", reason: ""};
-    entry.body.scores.forEach(function (score) {
-      draft.pips["pips-" + score.player] = String(score.pips);
-      if (score.went_out) draft.went_out = String(score.player);
-      if (score.checked) draft.checked["pips-" + score.player] = {pips: String(score.pips), text: ""};
-    });
-    if (entry.body.blocked) draft.went_out = "blocked";
-    draft.reason = entry.body.reason || "";
-    draft.savedAt = entry.savedAt || "";
-    localStorage.setItem(form.dataset.draftKey, JSON.stringify(draft));
-    restoreDraft({});
-    updateTotals();
-    showErrors(entry.refused.status, entry.refused.body);
-  }
+    function lock(text) {
+      form.querySelectorAll("input, button").forEach(function (el) { el.disabled = true; });
+      showBanner(text, true);
+    }
 
-  // Errors, and unusual scores asked about, are shown by entry-errors.js, where the page says.
-  var errors = form ? window.RoundhouseEntryErrors(form, say, collect) : null;
-  function showErrors(status, body) { errors.show(status, body); }
-  function clearErrors() { errors.clear(); }
+    function unlock() {
+      form.querySelectorAll("input, button").forEach(function (el) { el.disabled = false; });
+    }
 
-  function lock(text) {
-    form.querySelectorAll("input, button").forEach(function (el) { el.disabled = true; });
-    showBanner(text, true);
-  }
+    function pipsValue(text) {
+      var trimmed = text.trim();
+      return /^[0-9]+$/.test(trimmed) ? parseInt(trimmed, 10) : trimmed;
+    }
 
-  function unlock() {
-    form.querySelectorAll("input, button").forEach(function (el) { el.disabled = false; });
-  }
+    function collect() {
+      var wentOut = form.querySelector("input[name=went_out]:checked");
+      var choice = wentOut ? wentOut.value : "";
+      var scores = [];
+      form.querySelectorAll(".player-row[data-player]").forEach(function (row) {
+        var id = row.dataset.player;
+        var score = {
+          player: parseInt(id, 10),
+          pips: pipsValue(row.querySelector("input.pips").value),
+          went_out: choice === id
+        };
+        // Checked only for the very value the official confirmed.
+        var box = row.querySelector(".unusual-check input");
+        if (box && box.checked && box.value === String(score.pips)) score.checked = true;
+        scores.push(score);
+      });
+      var body = {blocked: choice === "blocked", scores: scores};
+      var reason = form.querySelector("input[name=reason]");
+      if (reason) body.reason = reason.value;
+      return body;
+    }
 
-  function pipsValue(text) {
-    var trimmed = text.trim();
-    return /^[0-9]+$/.test(trimmed) ? parseInt(trimmed, 10) : trimmed;
-  }
+    // What was typed and not saved (entry-drafts.js, loaded first where the page needs it).
+    var drafts = window.RoundhouseEntryDrafts ? window.RoundhouseEntryDrafts(form, {
+      errors: errors,
+      pipsValue: pipsValue,
+      collect: collect,
+      showCleared: function () { showCleared(); },
+      updateTotals: function () { updateTotals(); },
+      csrfToken: csrfToken,
+      dropRefusedHere: function () {
+        writeOutbox(readOutbox().filter(function (e) { return !(e.refused && onThisPage(e)); }));
+      },
+      touched: function () { return touched; }
+    }) : null;
+    function saveDraft() { if (drafts) drafts.save(); }
+    function restoreDraft(options) { return drafts ? drafts.restore(options) : undefined; }
+    function checkRestored() { return drafts.check(); }
+    function discardDraft() { drafts.discard(); }
+    function showDraftsHere() { if (drafts) drafts.markList(); }
 
-  function collect() {
-    var wentOut = form.querySelector("input[name=went_out]:checked");
-    var choice = wentOut ? wentOut.value : "";
-    var scores = [];
-    form.querySelectorAll(".player-row[data-player]").forEach(function (row) {
-      var id = row.dataset.player;
-      var score = {
-        player: parseInt(id, 10),
-        pips: pipsValue(row.querySelector("input.pips").value),
-        went_out: choice === id
-      };
-      // Checked only for the very value the official confirmed.
-      var box = row.querySelector(".unusual-check input");
-      if (box && box.checked && box.value === String(score.pips)) score.checked = true;
-      scores.push(score);
-    });
-    var body = {blocked: choice === "blocked", scores: scores};
-    var reason = form.querySelector("input[name=reason]");
-    if (reason) body.reason = reason.value;
-    return body;
-  }
+    function updateTotals() {
+      form.querySelectorAll("input.pips").forEach(function (input) {
+        var row = input.closest(".player-row");
+        var after = row.querySelector(".after");
+        var value = input.value.trim();
+        if (/^[0-9]+$/.test(value)) {
+          row.querySelector(".after-value").textContent =
+            parseInt(input.dataset.before, 10) + parseInt(value, 10);
+          after.hidden = false;
+        } else {
+          after.hidden = true;
+        }
+      });
+    }
 
-  // What was typed and not saved (entry-drafts.js, loaded first where the page needs it).
-  var drafts = window.RoundhouseEntryDrafts ? window.RoundhouseEntryDrafts(form, {
-    errors: errors,
-    pipsValue: pipsValue,
-    collect: collect,
-    showCleared: function () { showCleared(); },
-    updateTotals: function () { updateTotals(); },
-    csrfToken: csrfToken,
-    dropRefusedHere: function () {
-      writeOutbox(readOutbox().filter(function (e) { return !(e.refused && onThisPage(e)); }));
-    },
-    touched: function () { return touched; }
-  }) : null;
-  function saveDraft() { if (drafts) drafts.save(); }
-  function restoreDraft(options) { return drafts ? drafts.restore(options) : undefined; }
-  function checkRestored() { return drafts.check(); }
-  function discardDraft() { drafts.discard(); }
-  function showDraftsHere() { if (drafts) drafts.markList(); }
+    // Going out scores 0: the player marked as went out gets 0, and what was typed for them is
+    // said beside it, with a button that puts it back (and takes the mark off); it comes back by
+    // itself when the mark moves to someone else (a mistaken tap, or arrowing through the choices).
+    function wentOutChanged(choice) {
+      form.querySelectorAll("input.pips").forEach(function (input) {
+        var chosen = input.id === "pips-" + choice;
+        if (chosen && input.value.trim() !== "0") {
+          input.dataset.typed = input.value;
+          input.value = "0";
+        } else if (!chosen && input.dataset.typed !== undefined) {
+          if (input.value === "0") input.value = input.dataset.typed;
+          delete input.dataset.typed;
+        }
+      });
+      showCleared();
+    }
 
-  function updateTotals() {
-    form.querySelectorAll("input.pips").forEach(function (input) {
-      var row = input.closest(".player-row");
-      var after = row.querySelector(".after");
-      var value = input.value.trim();
-      if (/^[0-9]+$/.test(value)) {
-        row.querySelector(".after-value").textContent =
-          parseInt(input.dataset.before, 10) + parseInt(value, 10);
-        after.hidden = false;
-      } else {
-        after.hidden = true;
-      }
-    });
-  }
+    // Each row whose typed pips went out's 0 replaced: what was typed, and the way back.
+    function showCleared() {
+      form.querySelectorAll("input.pips").forEach(function (input) {
+        var note = input.closest(".player-row").querySelector(".cleared");
+        if (!note) return;
+        var typed = input.dataset.typed;
+        note.hidden = !typed || !typed.trim();  // nothing typed: nothing to put back
+        if (note.hidden) return;
+        note.querySelector(".cleared-text").textContent = say("cleared", "Went out, so 0: {pips} was typed.").replace("{pips}", typed);
+        note.querySelector("button").textContent = say("putBack", "Undo: put back {pips}").replace("{pips}", typed);
+      });
+    }
 
-  // Going out scores 0: the player marked as went out gets 0, and what was typed for them is
-  // said beside it, with a button that puts it back (and takes the mark off); it comes back by
-  // itself when the mark moves to someone else (a mistaken tap, or arrowing through the choices).
-  function wentOutChanged(choice) {
-    form.querySelectorAll("input.pips").forEach(function (input) {
-      var chosen = input.id === "pips-" + choice;
-      if (chosen && input.value.trim() !== "0") {
-        input.dataset.typed = input.value;
-        input.value = "0";
-      } else if (!chosen && input.dataset.typed !== undefined) {
-        if (input.value === "0") input.value = input.dataset.typed;
-        delete input.dataset.typed;
-      }
-    });
-    showCleared();
-  }
-
-  // Each row whose typed pips went out's 0 replaced: what was typed, and the way back.
-  function showCleared() {
-    form.querySelectorAll("input.pips").forEach(function (input) {
-      var note = input.closest(".player-row").querySelector(".cleared");
-      if (!note) return;
-      var typed = input.dataset.typed;
-      note.hidden = !typed || !typed.trim();  // nothing typed: nothing to put back
-      if (note.hidden) return;
-      note.querySelector(".cleared-text").textContent = say("cleared", "Went out, so 0: {pips} was typed.").replace("{pips}", typed);
-      note.querySelector("button").textContent = say("putBack", "Undo: put back {pips}").replace("{pips}", typed);
-    });
-  }
-
-  function putBack(row) {
-    var input = row.querySelector("input.pips");
-    if (input.dataset.typed === undefined) return;
-    input.value = input.dataset.typed;
-    delete input.dataset.typed;
-    var radio = row.querySelector("input[name=went_out]");
-    if (radio) radio.checked = false;
-    showCleared();
-    saveDraft();
-    updateTotals();
-    input.focus();
-  }
-
-  var touched = false;  // the official typed or tapped in the form since the page opened
-  if (document.currentScript && document.currentScript.hasAttribute("data-list-only")) {
-    // The table list (enter_home.html) only says which rounds wait typed here: it sends nothing,
-    // so an entry page waiting for its entry to go through still sees it go.
-    showDraftsHere();
-    return;
-  }
-  if (form) {
-    ["input", "click", "keydown"].forEach(function (type) {
-      form.addEventListener(type, function () { touched = true; }, true);
-    });
-    var discard = document.querySelector("#restored-notice button");
-    if (discard) discard.addEventListener("click", discardDraft);
-    form.addEventListener("input", function (event) {
-      if (event.target.classList.contains("pips")) {
-        delete event.target.dataset.typed;
-        showCleared();
-        errors.settle(event.target.closest(".player-row"));  // a corrected score is not asked about
-      }
+    function putBack(row) {
+      var input = row.querySelector("input.pips");
+      if (input.dataset.typed === undefined) return;
+      input.value = input.dataset.typed;
+      delete input.dataset.typed;
+      var radio = row.querySelector("input[name=went_out]");
+      if (radio) radio.checked = false;
+      showCleared();
       saveDraft();
       updateTotals();
-    });
-    form.addEventListener("click", function (event) {
-      if (event.target.closest(".cleared button")) putBack(event.target.closest(".player-row"));
-    });
-    form.addEventListener("change", function (event) {
-      if (event.target.name === "went_out") wentOutChanged(event.target.value);
-      saveDraft();
+      input.focus();
+    }
+
+    var touched = false;  // the official typed or tapped in the form since the page opened
+    if (document.currentScript && document.currentScript.hasAttribute("data-list-only")) {
+      // The table list (enter_home.html) only says which rounds wait typed here: it sends nothing,
+      // so an entry page waiting for its entry to go through still sees it go.
+      showDraftsHere();
+      return;
+    }
+    if (form) {
+      ["input", "click", "keydown"].forEach(function (type) {
+        form.addEventListener(type, function () { touched = true; }, true);
+      });
+      var discard = document.querySelector("#restored-notice button");
+      if (discard) discard.addEventListener("click", discardDraft);
+      form.addEventListener("input", function (event) {
+        if (event.target.classList.contains("pips")) {
+          delete event.target.dataset.typed;
+          showCleared();
+          errors.settle(event.target.closest(".player-row"));  // a corrected score is not asked about
+        }
+        saveDraft();
+        updateTotals();
+      });
+      form.addEventListener("click", function (event) {
+        if (event.target.closest(".cleared button")) putBack(event.target.closest(".player-row"));
+      });
+      form.addEventListener("change", function (event) {
+        if (event.target.name === "went_out") wentOutChanged(event.target.value);
+        saveDraft();
+        updateTotals();
+      });
+      form.addEventListener("submit", function (event) {
+        event.preventDefault();
+        clearErrors();
+        var entry = {
+          url: form.dataset.apiUrl,
+          checkUrl: form.dataset.checkUrl,
+          pageUrl: window.location.pathname,
+          label: document.title,
+          draftKey: form.dataset.draftKey,
+          ifMatch: form.dataset.ifMatch || "",
+          key: form.querySelector("input[name=idempotency_key]").value,
+          csrf: form.querySelector("input[name=csrfmiddlewaretoken]").value,
+          body: collect(),
+          savedAt: new Date().toISOString()
+        };
+        keep(entry);  // on the tablet before it goes anywhere
+        waitingHere = entry;
+        lock(say("sending", "Sending…"));
+        flush();
+      });
+      var mine = readOutbox().filter(onThisPage);
+      var refused = mine.filter(function (e) { return e.refused; });
+      if (refused.length) {
+        showRefusedHere(refused[0]);  // refused while the official was at another round
+      } else if (mine.length) {
+        // Sent, not yet received: it goes as it is when the network returns, not put in question.
+        waitingHere = mine[0];
+        restoreDraft({quiet: true});
+        lock(say("notSent", "Not sent yet: will send when the connection returns."));
+      } else if (restoreDraft({}) === "restored") {
+        checkRestored();  // never sent, or refused: its problems marked at once
+      }
       updateTotals();
-    });
-    form.addEventListener("submit", function (event) {
-      event.preventDefault();
-      clearErrors();
-      var entry = {
-        url: form.dataset.apiUrl,
-        checkUrl: form.dataset.checkUrl,
-        pageUrl: window.location.pathname,
-        label: document.title,
-        draftKey: form.dataset.draftKey,
-        ifMatch: form.dataset.ifMatch || "",
-        key: form.querySelector("input[name=idempotency_key]").value,
-        csrf: form.querySelector("input[name=csrfmiddlewaretoken]").value,
-        body: collect(),
-        savedAt: new Date().toISOString()
-      };
-      keep(entry);  // on the tablet before it goes anywhere
-      waitingHere = entry;
-      lock(say("sending", "Sending…"));
-      flush();
-    });
-    var mine = readOutbox().filter(onThisPage);
-    var refused = mine.filter(function (e) { return e.refused; });
-    if (refused.length) {
-      showRefusedHere(refused[0]);  // refused while the official was at another round
-    } else if (mine.length) {
-      // Sent, not yet received: it goes as it is when the network returns, not put in question.
-      waitingHere = mine[0];
-      restoreDraft({quiet: true});
-      lock(say("notSent", "Not sent yet: will send when the connection returns."));
-    } else if (restoreDraft({}) === "restored") {
-      checkRestored();  // never sent, or refused: its problems marked at once
+    } else {
+      // No form here (the stage has closed, say): the page says why; the entry is not kept.
+      readOutbox().filter(function (e) { return e.refused && pageOf(e) === window.location.pathname; })
+        .forEach(drop);
     }
-    updateTotals();
-  } else {
-    // No form here (the stage has closed, say): the page says why; the entry is not kept.
-    readOutbox().filter(function (e) { return e.refused && pageOf(e) === window.location.pathname; })
-      .forEach(drop);
-  }
-  showRefusedElsewhere();
-  // This page's entry waiting to go, and another tab (another round's page) sends it, or has it
-  // refused: this page follows as if it had sent it itself, instead of saying "Not sent yet"
-  // for an entry that is in (localStorage tells the other tabs of each change).
-  function onStorage(event) {
-    if (event.key !== OUTBOX || !form || !waitingHere) return;
-    var now = readOutbox().filter(function (e) { return e.key === waitingHere.key; })[0];
-    if (!now) window.location.assign(waitingHere.checkUrl);
-    else if (now.refused) {
-      waitingHere = null;
-      unlock();
-      showBanner("");
-      showRefusedHere(now);
+    showRefusedElsewhere();
+    // This page's entry waiting to go, and another tab (another round's page) sends it, or has it
+    // refused: this page follows as if it had sent it itself, instead of saying "Not sent yet"
+    // for an entry that is in (localStorage tells the other tabs of each change; the page the round
+    // switch replaced tells this one by the outbox it leaves, read at each flush).
+    function onStorage(event) {
+      if (event.key === OUTBOX) followWaiting();
     }
-  }
-  // Back online on a round's copy with nothing waiting to go: the page as it is now replaces it
-  // (what was typed comes back as the draft it is kept as).
-  function onOnline() {
-    if (fromCopy && !waitingHere) window.location.reload();
-    else flush();
-  }
-  window.addEventListener("storage", onStorage);
-  window.addEventListener("online", onOnline);
-  if (fromCopy && form) {
-    // The copy's Idempotency-Key may have gone with an entry already (the copy opened before):
-    // this one takes a key of its own. Its If-Match is the copy's, so scores saved elsewhere since
-    // are a conflict (412), shown as on any page opened before a save elsewhere.
-    form.querySelector("input[name=idempotency_key]").value = freshKey();
-  }
-  var copyNotice = document.getElementById("offline-copy");
-  if (copyNotice) copyNotice.hidden = !fromCopy;
-  flush();
-  return {
-    stop: function () {
-      stopped = true;
-      window.removeEventListener("storage", onStorage);
-      window.removeEventListener("online", onOnline);
-      if (retryTimer !== null) window.clearTimeout(retryTimer);
-      retryTimer = null;
+    function followWaiting() {
+      if (stopped || !form || !waitingHere) return;
+      var now = readOutbox().filter(function (e) { return e.key === waitingHere.key; })[0];
+      if (!now) window.location.assign(waitingHere.checkUrl);
+      else if (now.refused) {
+        waitingHere = null;
+        unlock();
+        showBanner("");
+        showRefusedHere(now);
+      }
     }
-  };
+    // Back online on a round's copy with nothing waiting to go: the page as it is now replaces it
+    // (what was typed comes back as the draft it is kept as).
+    function onOnline() {
+      if (fromCopy && !waitingHere) window.location.reload();
+      else flush();
+    }
+    window.addEventListener("storage", onStorage);
+    window.addEventListener("online", onOnline);
+    if (fromCopy && form) {
+      // The copy's Idempotency-Key may have gone with an entry already (the copy opened before):
+      // this one takes a key of its own. Its If-Match is the copy's, so scores saved elsewhere since
+      // are a conflict (412), shown as on any page opened before a save elsewhere.
+      form.querySelector("input[name=idempotency_key]").value = freshKey();
+    }
+    var copyNotice = document.getElementById("offline-copy");
+    if (copyNotice) copyNotice.hidden = !fromCopy;
+    flush();
+    return {
+      stop: function () {
+        stopped = true;
+        window.removeEventListener("storage", onStorage);
+        window.removeEventListener("online", onOnline);
+        if (retryTimer !== null) window.clearTimeout(retryTimer);
+        retryTimer = null;
+      }
+    };
   }
 
   function freshKey() {
