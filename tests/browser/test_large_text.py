@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from django.test import Client
+from playwright.sync_api import expect
 
 from tests import factories
 from tests.browser.conftest import PHONE, overflows_sideways, sign_in
@@ -212,3 +213,28 @@ def test_the_finished_events_projector_shows_the_podium_and_final_standings_only
         ".filter(th => th.scrollWidth > th.clientWidth).map(th => th.innerText)"
     )
     assert not crowded, f"headings wider than their column: {crowded}"
+
+
+@pytest.mark.parametrize("size", SIZES, ids=SIZES.keys())
+@pytest.mark.parametrize("locale", ["en-US", "es-ES"])
+def test_a_round_opened_offline_says_it_is_the_tablets_copy_at_200_percent_text(
+    new_page, table_of_long_names, size, locale
+):
+    stage, official = table_of_long_names
+    table = stage.tables.get()
+    page = new_page(SIZES[size], locale=locale)
+    sign_in(page, official.username, next_path=f"/t/{stage.tournament.slug}/enter/{table.pk}/2/")
+    expect(page.locator("nav.round-nav")).to_have_attribute("data-kept", "4")
+    page.context.set_offline(True)
+    page.locator("nav.round-nav a").nth(2).click()  # round 3
+    page.wait_for_url(f"**/enter/{table.pk}/3/")
+    larger_text(page)
+    notice = page.locator("#offline-copy")
+    expect(notice).to_be_visible()
+    words = {"en-US": "Offline: this is the copy", "es-ES": "Sin conexión: esta es la copia"}
+    expect(notice).to_contain_text(words[locale])
+    expect(notice).to_be_in_viewport()  # said where the page opens, above the form
+    assert not overflows_sideways(page), "the page scrolls sideways"
+    broken = page.evaluate(BROKEN_WORDS, "#offline-copy, .entry h1")
+    assert not broken, f"words broken inside themselves: {broken}"
+    shoot(page, f"entry-offline-copy-200-{size}-{locale[:2]}")
