@@ -586,3 +586,14 @@ def test_an_entry_in_flight_when_the_round_switches_is_sent_once_and_followed(ne
     assert RoundResult.objects.get().round_no == 2
     assert stored_pips() == [0, 12, 3, 7]
     assert page.evaluate("() => localStorage.getItem('rh-outbox')") == "[]"
+
+
+def test_the_skip_link_stays_on_the_page(new_page, seated):
+    # A jump within the page (the skip link's #main) is no round to open: the page stays.
+    page = signed_in_at_round_one(new_page, seated)
+    expect(page.locator("nav.round-nav")).to_have_attribute("data-kept", "4")
+    page.evaluate("() => { window.stillHere = true; }")
+    page.evaluate("() => { window.location.hash = 'main'; }")
+    page.wait_for_timeout(1500)
+    assert page.url.endswith("/1/#main")
+    assert page.evaluate("() => window.stillHere === true")

@@ -472,6 +472,7 @@
   // This page as the server gave it (nothing typed yet, the scripts run after it), for coming back.
   kept[window.location.pathname] = document.documentElement.outerHTML;
   var current = start(false);
+  var shown = window.location.pathname;  // the round whose page is in place
 
   function keepRounds() {
     var paths = [];
@@ -529,6 +530,7 @@
       input.value = path;
     });
     current = start(true);
+    shown = path;
     window.scrollTo(0, 0);
     var heading = main.querySelector("h1");
     if (heading) {
@@ -563,6 +565,7 @@
     // Back and Forward among the rounds opened from their copies.
     window.addEventListener("popstate", function () {
       var path = window.location.pathname;
+      if (path === shown) return;  // within the page (the skip link's #main)
       if (kept[path]) openRound(path, false);
       else window.location.reload();
     });
