@@ -23,6 +23,7 @@ from scoring import games, queue, reopen, signals, standings, time_called
 from scoring.models import Placing, RoundResult, StandingRow
 from scoring.rules import medals
 from tables import seating
+from tables import selectors as tables_selectors
 from tables import services as table_services
 from tournaments.choices import Follows
 from tournaments.exceptions import StateConflict
@@ -58,8 +59,9 @@ def missing_results(stage: Stage) -> list[dict[str, Any]]:
     }
     missing = []
     last = time_called.last_rounds(stage) or {}  # once time is called, each table to its last round
+    firsts = tables_selectors.first_rounds(stage)  # a table opened for late players: from its first
     for table_id, number in stage.tables.order_by("number").values_list("pk", "number"):
-        for round_no in range(1, last.get(number, stage.rounds) + 1):
+        for round_no in range(firsts.get(table_id, 1), last.get(number, stage.rounds) + 1):
             state = status.get((table_id, round_no), "missing")
             if state != RoundResult.Status.CONFIRMED:
                 missing.append({"table": number, "round": round_no, "status": state})

@@ -7,6 +7,7 @@ from django.shortcuts import get_object_or_404
 
 from scoring import rules, time_called
 from scoring.models import RoundResult, Score
+from tables import selectors as tables_selectors
 from tables.models import Seat, Table
 from tournaments.models import Stage
 
@@ -133,6 +134,9 @@ def table_sheet(table: Table, *, confirmed_only: bool = False) -> Sheet:
                 rounds[round_no - 1].went_out = player_id
     if late := [seat for seat in seats if seat.from_round > 1]:
         table_rounds = {r.round_no: r.pips for r in rounds}
+        first = min(seat.from_round for seat in seats)
+        if first > 1:  # a table opened for late players: a usual table's high before it
+            table_rounds.update(_typical_highs(table, first))
         for seat in late:
             missed = rules.missed_round_scores(
                 table_rounds=table_rounds, from_round=seat.from_round, rule=stage.late_entry_rule
@@ -140,6 +144,27 @@ def table_sheet(table: Table, *, confirmed_only: bool = False) -> Sheet:
             for round_no, pips in missed.items():
                 rounds[round_no - 1].missed[seat.player_id] = pips
     return Sheet(table=table, seats=seats, rounds=rounds)
+
+
+def _typical_highs(table: Table, first: int) -> dict[int, dict[int, int]]:
+    """round_no -> {0: the typical table high} of the confirmed rounds before `first` at the
+    stage's other tables, as the standings fill a late-opened table's missed rounds
+    (scoring.standings.records)."""
+    highs: dict[int, dict[int, int]] = {}
+    confirmed = (
+        Score.objects.filter(
+            result__stage_id=table.stage_id,
+            result__status=RoundResult.Status.CONFIRMED,
+            result__round_no__lt=first,
+        )
+        .exclude(result__table=table)
+        .order_by()
+        .values_list("result__round_no", "result__table_id", "pips")
+    )
+    for round_no, table_id, pips in confirmed:
+        at = highs.setdefault(round_no, {})
+        at[table_id] = max(at.get(table_id, pips), pips)
+    return {n: {0: rules.typical_table_high(at.values())} for n, at in highs.items()}
 
 
 def played_stages(stages: QuerySet[Stage]) -> QuerySet[Stage]:
@@ -154,9 +179,11 @@ def current_stage(stages: QuerySet[Stage]) -> Stage | None:
 
 
 def round_statuses(stage: Stage) -> dict[int, dict[int, str]]:
-    """table id -> round_no -> "missing", "submitted", "confirmed", or "not_played" after its
-    table's last round once time was called."""
+    """table id -> round_no -> "missing", "submitted", "confirmed", "not_played" after its
+    table's last round once time was called, or "before_table" before the first round of a
+    table opened for late players."""
     last = time_called.last_rounds(stage) or {}
+    firsts = tables_selectors.first_rounds(stage)
     statuses = {
         table_id: {
             n: "missing" if n <= last.get(number, stage.rounds) else "not_played"
@@ -164,6 +191,9 @@ def round_statuses(stage: Stage) -> dict[int, dict[int, str]]:
         }
         for table_id, number in stage.tables.values_list("pk", "number")
     }
+    for table_id, first in firsts.items():  # a table opened for late players: none before
+        for n in range(1, first):
+            statuses.setdefault(table_id, {})[n] = "before_table"
     for table_id, round_no, status in RoundResult.objects.filter(stage=stage).values_list(
         "table_id", "round_no", "status"
     ):

@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy
 
 from scoring import rules
 from scoring.models import RoundResult
+from tables import selectors as tables_selectors
 from tournaments.exceptions import StateConflict
 from tournaments.models import Stage, StageClock
 
@@ -95,12 +96,15 @@ def called_after(stage: Stage) -> dict[int, int]:
 
 
 def results_expected(stage: Stage) -> int:
-    """The results the stage needs: every table's rounds, up to its last once time was called."""
+    """The results the stage needs: every table's rounds (from its first, for a table opened for
+    late players), up to its last once time was called."""
     last = last_rounds(stage)
     tables = stage.tables.count()
+    # A table opened for late players has no rounds before its first.
+    before = sum(first - 1 for first in tables_selectors.first_rounds(stage).values())
     if last is None:
-        return tables * stage.rounds
-    return sum(last.values()) + stage.rounds * max(tables - len(last), 0)
+        return tables * stage.rounds - before
+    return sum(last.values()) + stage.rounds * max(tables - len(last), 0) - before
 
 
 def decided(stage: Stage, through: int, *, counted: int, expected: int) -> bool:

@@ -2,7 +2,7 @@
 
 from collections.abc import Iterable
 
-from django.db.models import Max, Prefetch, QuerySet
+from django.db.models import Max, Min, Prefetch, QuerySet
 from django.utils.translation import gettext as _
 
 from tables.models import Seat, Table
@@ -13,6 +13,19 @@ def tables_with_seats(stage: Stage) -> QuerySet[Table]:
     """The stage's tables in order, each with its seats and their players in two more queries."""
     seats = Seat.objects.select_related("player").order_by("position")
     return stage.tables.order_by("number").prefetch_related(Prefetch("seats", queryset=seats))
+
+
+def first_rounds(stage: Stage) -> dict[int, int]:
+    """table id -> its first round, for the stage's tables opened for late players after round
+    1 (services.add_late_table): the earliest round one of its seats plays. A table seated with
+    the stage has a seat from round 1 and is not in it."""
+    firsts = (
+        stage.tables.order_by()
+        .annotate(first=Min("seats__from_round"))
+        .filter(first__gt=1)
+        .values_list("pk", "first")
+    )
+    return dict(firsts)
 
 
 def late_entry_sizes(stage: Stage) -> dict[int, int]:

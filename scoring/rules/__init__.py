@@ -10,7 +10,7 @@
 The names other modules use are importable from here."""
 
 from scoring.rules.advancement import FINAL_PLACES_DECIDED, Tie, advancement, final_ties
-from scoring.rules.late_entries import missed_round_scores
+from scoring.rules.late_entries import missed_round_scores, typical_table_high
 from scoring.rules.plausibility import (
     PipsWarning,
     flag_message,
@@ -69,6 +69,7 @@ __all__ = [
     "rank_players",
     "ranked_through",
     "tiles_dealt",
+    "typical_table_high",
     "unusual_scores",
     "validate_round",
     "warning_message",

@@ -1,6 +1,6 @@
 """Late entries: what a player who sat down after round 1 scores for the rounds they missed."""
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from tournaments.choices import LateEntryRule
 
@@ -23,3 +23,15 @@ def missed_round_scores(
         if round_no < from_round and scores:
             missed[round_no] = max(scores.values()) if rule == LateEntryRule.TABLE_HIGH else 0
     return missed
+
+
+def typical_table_high(table_highs: Iterable[int]) -> int:
+    """What a round missed by a whole table counts under "table_high": a table opened for late
+    players after round 1 has no scores of its own in the rounds before, so each of its players
+    scores the mean of the other tables' highest scores in that round, rounded up (the highest at
+    a usual table, as a late entry at one scores, never less). `table_highs`: each table's
+    highest score in the round; at least one."""
+    highs = list(table_highs)
+    if not highs:
+        raise ValueError("A round nobody has played has no typical table high.")
+    return -(-sum(highs) // len(highs))

@@ -6,20 +6,29 @@ table has not reported round 3 would stand above one who scored in it, for havin
 the stage has confirmed, with every round before it: "ranked through round N". The rounds a
 table has confirmed beyond N are shown beside, provisional, and count as soon as every table has
 them. With every round in, N is the stage's last round and the ranking is the final rule's.
-Pure: plain values in and out."""
+A table opened for late players from round S (its first round) has no rounds before S: it
+holds nobody back for them, and counts from S like every other table. Pure: plain values in
+and out."""
 
 from collections.abc import Iterable, Mapping, Set
 
 from scoring.rules.ranking import PlayerRecord
 
 
-def ranked_through(table_rounds: Mapping[int, Set[int]], tables: Iterable[int], rounds: int) -> int:
+def ranked_through(
+    table_rounds: Mapping[int, Set[int]],
+    tables: Iterable[int],
+    rounds: int,
+    first_rounds: Mapping[int, int] | None = None,
+) -> int:
     """The last round (0 to `rounds`) that every one of `tables` has confirmed, with every round
-    before it. table_rounds: table -> the rounds it has confirmed (a table missing has none)."""
+    before it. table_rounds: table -> the rounds it has confirmed (a table missing has none);
+    first_rounds: table -> its first round, for a table opened for late players after round 1
+    (the rounds before it are none of its own: they count as done)."""
     through = rounds
     for table in tables:
         confirmed = table_rounds.get(table, frozenset())
-        reached = 0
+        reached = min((first_rounds or {}).get(table, 1) - 1, through)
         while reached < through and reached + 1 in confirmed:
             reached += 1
         through = reached

@@ -276,6 +276,13 @@ def _check(
     time_called.refuse_unplayed_round(stage, table.number, round_no)  # time called before it
     engine = stage.engine(round_no)
     seats = _seats_at(table)
+    first = min((seat.from_round for seat in seats), default=1)
+    if round_no < first:  # a table opened for late players has no round before its first
+        message = _(
+            "Table %(table)s joined %(stage)s at round %(first)s: it has no round %(round)s."
+        )
+        values = {"table": table.number, "stage": stage.display_name, "first": first}
+        raise ValidationError({"round_no": [message % {**values, "round": round_no}]})
     seated = seated_for_round(table, round_no, seats)
     errors = rules.validate_round(
         seated=seated,

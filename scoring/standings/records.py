@@ -107,6 +107,11 @@ def stage_records(stage: Stage) -> StageRecords:
     # Every player who plays a confirmed round has a score in it.
     table_rounds = _table_rounds(scores, seats)
     late_rounds = _late_table_rounds(scores, seats)
+    # A table opened for late players after round 1 (tables.services.add_late_table) has no
+    # rounds before its first: its players' missed rounds are filled from a usual table's high.
+    first_rounds = table_first_rounds(seats.values())
+    if first_rounds:
+        late_rounds = _with_rounds_before_opening(late_rounds, scores, seats, first_rounds)
     carried: dict[int, int] = {}
     if stage.carry_forward:
         # Each earlier qualifying stage's own total, from its snapshot: with the rounds a late
@@ -155,11 +160,12 @@ def stage_records(stage: Stage) -> StageRecords:
     finished = {
         numbers.get(table_id)
         for table_id, rounds in table_rounds.items()
-        if len(rounds) >= last.get(numbers.get(table_id), stage.rounds)
+        if len(rounds) + first_rounds.get(table_id, 1) - 1
+        >= last.get(numbers.get(table_id), stage.rounds)
     }
     tables = {seat.table_id for seat in seats.values()}
     through = rules.ranked_through(
-        table_rounds, tables, time_called.rounds_every_table_plays(stage)
+        table_rounds, tables, time_called.rounds_every_table_plays(stage), first_rounds
     )
     counting = (
         records
@@ -195,3 +201,38 @@ def _late_table_rounds(
             for round_no, pips in scores.get(player_id, {}).items():
                 late[seat.table_id][round_no][player_id] = pips
     return {table_id: dict(rounds) for table_id, rounds in late.items()}
+
+
+def table_first_rounds(seats: Any) -> dict[int, int]:
+    """table id -> its first round, for the tables opened for late players after round 1: the
+    earliest round any of its seats plays (a table seated with the stage has a seat from 1)."""
+    first: dict[int, int] = {}
+    for seat in seats:
+        first[seat.table_id] = min(first.get(seat.table_id, seat.from_round), seat.from_round)
+    return {table_id: n for table_id, n in first.items() if n > 1}
+
+
+def _with_rounds_before_opening(
+    late: dict[int, dict[int, dict[int, int]]],
+    scores: dict[int, dict[int, int]],
+    seats: dict[int, SeatFacts],
+    first_rounds: dict[int, int],
+) -> dict[int, dict[int, dict[int, int]]]:
+    """The late tables' rounds, with each round before a late-opened table's first as one
+    score, the typical table high of that round (rules.typical_table_high): what the stage's
+    rule then fills its players' missed rounds from, as a late entry's from their table's."""
+    highs: dict[int, dict[int, int]] = defaultdict(dict)  # round -> table -> highest score
+    for player_id, own in scores.items():
+        if (seat := seats.get(player_id)) is None or seat.table_id in first_rounds:
+            continue
+        for round_no, pips in own.items():
+            at = highs[round_no]
+            at[seat.table_id] = max(at.get(seat.table_id, pips), pips)
+    filled = dict(late)
+    for table_id, first in first_rounds.items():
+        rounds = dict(filled.get(table_id, {}))
+        for round_no in range(1, first):
+            if highs.get(round_no):
+                rounds[round_no] = {0: rules.typical_table_high(highs[round_no].values())}
+        filled[table_id] = rounds
+    return filled
