@@ -59,6 +59,23 @@ class LatePlayerInput(NamesUnusedFields, serializers.Serializer):
     )
 
 
+class LateTableInput(NamesUnusedFields, serializers.Serializer):
+    players = serializers.ListField(
+        child=serializers.IntegerField(),
+        allow_empty=False,
+        max_length=100,
+        help_text="The late players' ids, in seat order: table_size_min to table_size_max.",
+    )
+    from_round = serializers.IntegerField(
+        required=False,
+        min_value=1,
+        help_text=(
+            "The new table's first round; by default the round after the last that every table "
+            "has reported, the earliest it may be."
+        ),
+    )
+
+
 class LateSeatSerializer(serializers.ModelSerializer):
     player = SeatedPlayerSerializer()
     table = serializers.IntegerField(source="table.number")
@@ -156,6 +173,60 @@ class LatePlayerApi(APIView):
             allow_over_max=data.validated_data["allow_over_max"],
         )
         return Response(LateSeatSerializer(seat).data, status=201)
+
+
+class LateTableApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=LateTableInput,
+        responses={
+            201: TableSerializer,
+            400: refused(
+                "A player is not in the tournament, is named twice, has withdrawn or is seated "
+                "in the stage already; the players are fewer than table_size_min or more than "
+                "table_size_max; or from_round is outside the stage or a round every table has "
+                "reported.",
+                "ValidationError",
+            ),
+            409: refused(
+                "The stage is not seated or open, is a playoff, time was called, or every table "
+                "has reported all its rounds."
+            ),
+        },
+        description=(
+            "Seat late players together at a new table of the stage (organisers): the other "
+            "choice, beside allow_over_max, when every table is full and enough late players "
+            "wait. The table takes the next number and plays from `from_round`; nobody else "
+            "moves. Its rounds before that are none of its own: the standings count it from its "
+            "first round (ranked_through does not wait for it), and its players' missed rounds "
+            "score as the stage's late_entry_rule says, from the mean of the other tables' "
+            "highest scores in each round (table_high). Every refusal changes nothing; of two "
+            "organisers seating the same players at once, the second is told they are seated."
+        ),
+    )
+    def post(self, request: Request, stage_id: int) -> Response:
+        stage = stage_or_404(stage_id)
+        require_organiser(request.user, stage.tournament)
+        data = LateTableInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        ids = data.validated_data["players"]
+        named = Player.objects.filter(pk__in=ids, tournament=stage.tournament)
+        found_players = {player.pk: player for player in named}
+        unknown = [pk for pk in ids if pk not in found_players]
+        if unknown:
+            message = _("No such player in this tournament: %(ids)s.") % {
+                "ids": ", ".join(str(pk) for pk in unknown)
+            }
+            return Response({"players": [message]}, status=400)
+        table = services.add_late_table(
+            stage=stage,
+            players=[found_players[pk] for pk in ids],
+            by=request.user,
+            from_round=data.validated_data.get("from_round"),
+        )
+        table = selectors.tables_with_seats(stage).get(pk=table.pk)
+        return Response(TableSerializer(table).data, status=201)
 
 
 class PlayerActionApi(APIView):

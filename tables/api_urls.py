@@ -10,6 +10,7 @@ urlpatterns = [
     path(
         "stages/<id:stage_id>/late-players/", api.LatePlayerApi.as_view(), name="stage-late-player"
     ),
+    path("stages/<id:stage_id>/late-tables/", api.LateTableApi.as_view(), name="stage-late-table"),
     path("stages/<id:stage_id>/cards.pdf", api.TableCardsApi.as_view(), name="stage-cards"),
     path(
         "tournaments/<slug:slug>/players/<id:player_id>/withdraw/",

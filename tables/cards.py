@@ -277,7 +277,10 @@ def _table_page(stage: Stage, table: Table, entry_url: str, styles: dict) -> lis
     deal = _(
         "Deal <b>%(tiles)s tiles</b> to each of the %(players)s players (double-%(set)s set)."
     ) % {"tiles": tiles, "players": len(playing), "set": stage.domino_set}
-    if since is not None and since <= stage.rounds:
+    first = min((s.from_round for s in seats), default=1)
+    if first > 1 and since == first:  # a table opened for late players, as it was opened
+        deal += " " + _("The table plays from round %(round)s.") % {"round": first}
+    elif since is not None and since <= stage.rounds:
         deal += " " + _("From round %(round)s, as the table is now.") % {"round": since}
     heading = [
         *practice_lines(stage.tournament, styles),

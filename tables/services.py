@@ -9,7 +9,7 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Max, Min
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -19,7 +19,7 @@ from tables.by_rating import RatingPlan, rating_plan
 from tables.models import Seat, Table
 from tables.signals import seating_changed
 from tournaments.exceptions import StateConflict
-from tournaments.models import Player, PlayerChange, Stage, Tournament
+from tournaments.models import Player, PlayerChange, Stage, StageClock, Tournament
 from tournaments.presets import get_preset
 from tournaments.services import check_not_finished, record_change
 from tournaments.services.stage_changes import (
@@ -328,21 +328,8 @@ def _reported_rounds(table: Table) -> int:
     return table.round_results.aggregate(top=Max("round_no"))["top"] or 0
 
 
-@transaction.atomic
-def add_late_player(
-    *, stage: Stage, player: Player, by: AbstractBaseUser, allow_over_max: bool = False
-) -> Seat:
-    """Seat a late player at the smallest table with room, moving nobody else.
-
-    Room means below the stage's largest table size. When every table is that full, the
-    organiser chooses: refused (StateConflict) unless `allow_over_max`, which seats them above it,
-    at the smallest table, within the preset's largest deal (the table's card, sheet and the
-    stage's page then say the table is above the stage's size, and the card deals the hand for
-    the players it has).
-    """
-    stage = lock_stage(stage.pk, alone=True)
-    if player.tournament_id != stage.tournament_id:
-        raise ValidationError({"player": [_("This player is entered in another tournament.")]})
+def _check_takes_late_players(stage: Stage) -> None:
+    """Late players join a seated, open qualifying stage (StateConflict otherwise)."""
     if stage.status == Stage.Status.CLOSED:
         raise StateConflict(closed_message(stage, "tables"))
     if stage.status != Stage.Status.SEATED:
@@ -358,6 +345,11 @@ def add_late_player(
             )
             % {"stage": stage.display_name}
         )
+
+
+def _late_player(stage: Stage, player: Player) -> Player:
+    """The player, read under lock, who may take a late seat in the stage (ValidationError for
+    one who has withdrawn or is seated in it already)."""
     # Read under lock, as withdrawing writes it: a withdrawal meanwhile is not undone.
     player = Player.objects.select_for_update().get(pk=player.pk)
     if player.status == Player.Status.WITHDRAWN:
@@ -368,6 +360,26 @@ def add_late_player(
         raise ValidationError(
             {"player": [message % {"name": player.name, "stage": stage.display_name}]}
         )
+    return player
+
+
+@transaction.atomic
+def add_late_player(
+    *, stage: Stage, player: Player, by: AbstractBaseUser, allow_over_max: bool = False
+) -> Seat:
+    """Seat a late player at the smallest table with room, moving nobody else.
+
+    Room means below the stage's largest table size. When every table is that full, the
+    organiser chooses: refused (StateConflict) unless `allow_over_max`, which seats them above it,
+    at the smallest table, within the preset's largest deal (the table's card, sheet and the
+    stage's page then say the table is above the stage's size, and the card deals the hand for
+    the players it has).
+    """
+    stage = lock_stage(stage.pk, alone=True)
+    if player.tournament_id != stage.tournament_id:
+        raise ValidationError({"player": [_("This player is entered in another tournament.")]})
+    _check_takes_late_players(stage)
+    player = _late_player(stage, player)
     tables = {t.number: t for t in stage.tables.all()}
     sizes = selectors.late_entry_sizes(stage)
     if not sizes:
@@ -423,10 +435,112 @@ def add_late_player(
         table=table,
         player=player,
         position=position,
-        from_round=_reported_rounds(table) + 1,
+        # A table opened for late players plays from its first round, whatever it reported.
+        from_round=max(_reported_rounds(table) + 1, _first_round(table)),
     )
     seating_changed.send(sender=Stage, stage=stage)  # the standings list them from now
     return seat
+
+
+def _first_round(table: Table) -> int:
+    """The table's first round: 1, or later for a table opened for late players."""
+    return table.seats.aggregate(first=Min("from_round"))["first"] or 1
+
+
+def earliest_new_table_round(stage: Stage) -> int:
+    """The first round a new table of late players may play: the round after the last that
+    every table has reported (submitted or confirmed). Joining a round that every table has
+    reported would hold back standings that rank it already (like with like)."""
+    reported = dict(
+        stage.round_results.order_by()
+        .values("table_id")
+        .annotate(top=Max("round_no"))
+        .values_list("table_id", "top")
+    )
+    firsts = selectors.first_rounds(stage)
+    tables = stage.tables.values_list("pk", flat=True)
+    return 1 + min((max(reported.get(pk, 0), firsts.get(pk, 1) - 1) for pk in tables), default=0)
+
+
+@transaction.atomic
+def add_late_table(
+    *,
+    stage: Stage,
+    players: list[Player],
+    by: AbstractBaseUser,
+    from_round: int | None = None,
+) -> Table:
+    """Seat late players together at a new table of the stage, from `from_round` (by default
+    the earliest it may: earliest_new_table_round), moving nobody else; the organiser's other
+    choice when every table is full. The rounds before its first are none of its own: like with
+    like counts it from its first round, and its players' missed rounds are filled by the
+    stage's late entry rule from a usual table's high (scoring.standings.records).
+
+    Refused, changing nothing: fewer players than the stage's table_size_min or more than its
+    table_size_max, a player named twice, withdrawn or seated in the stage already, a round
+    outside the stage or one that every table has reported already, a stage whose time was
+    called, or a stage that does not take late players (_check_takes_late_players).
+    """
+    stage = lock_stage(stage.pk, alone=True)
+    _check_takes_late_players(stage)
+    if any(player.tournament_id != stage.tournament_id for player in players):
+        raise ValidationError({"players": [_("A player is entered in another tournament.")]})
+    ids = [player.pk for player in players]
+    if len(set(ids)) != len(ids):
+        twice = next(p for p in players if ids.count(p.pk) > 1)
+        message = _("#%(number)s %(name)s is named twice: name each player once.")
+        raise ValidationError({"players": [message % {"number": twice.number, "name": twice.name}]})
+    low, high = stage.table_size_min, stage.table_size_max
+    if not low <= len(players) <= high:
+        message = ngettext(
+            "A new table of %(stage)s seats %(min)s to %(max)s players, not %(count)s.",
+            "A new table of %(stage)s seats %(min)s to %(max)s players, not %(count)s.",
+            len(players),
+        )
+        values = {"stage": stage.display_name, "min": low, "max": high, "count": len(players)}
+        raise ValidationError({"players": [message % values]})
+    # Time called fixed each table's last round (scoring.time_called): none for a new one.
+    if StageClock.objects.filter(stage=stage, called_at__isnull=False).exists():
+        raise StateConflict(
+            _("Time was called in %(stage)s: no new table can start now.")
+            % {"stage": stage.display_name}
+        )
+    earliest = earliest_new_table_round(stage)
+    if earliest > stage.rounds:
+        raise StateConflict(
+            _(
+                "Every table of %(stage)s has reported all its rounds: a new table would play "
+                "none. Seat them at the next stage."
+            )
+            % {"stage": stage.display_name}
+        )
+    from_round = earliest if from_round is None else from_round
+    if not 1 <= from_round <= stage.rounds:
+        message = _("%(stage)s has rounds 1 to %(rounds)s.")
+        values = {"stage": stage.display_name, "rounds": stage.rounds}
+        raise ValidationError({"from_round": [message % values]})
+    if from_round < earliest:
+        message = _(
+            "Every table of %(stage)s has reported round %(reported)s: a new table can join "
+            "from round %(earliest)s at the earliest."
+        )
+        values = {"stage": stage.display_name, "reported": earliest - 1, "earliest": earliest}
+        raise ValidationError({"from_round": [message % values]})
+    locked = [_late_player(stage, player) for player in players]
+    _check_deal(stage, [len(locked)])
+    number = (stage.tables.aggregate(top=Max("number"))["top"] or 0) + 1
+    table = Table.objects.create(stage=stage, number=number)
+    for player in locked:
+        if player.status == Player.Status.REGISTERED:
+            player.status = Player.Status.CHECKED_IN
+            record_change(player, by=by, reason=PlayerChange.SEATED_LATE)
+            player.save(update_fields=["status"])
+    Seat.objects.bulk_create(
+        Seat(stage=stage, table=table, player=player, position=position, from_round=from_round)
+        for position, player in enumerate(locked, start=1)
+    )
+    seating_changed.send(sender=Stage, stage=stage)  # the standings list them from now
+    return table
 
 
 @transaction.atomic

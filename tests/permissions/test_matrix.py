@@ -92,6 +92,9 @@ MATRIX = [
     Row("stage-seat",        "POST",  "{s}/{playoff}/seat/",         "401 403 403 403 409 403 409"),
     Row("stage-tables",      "GET",   "{s}/{qual}/tables/",          "200 200 200 200 200 200 200"),
     Row("stage-late-player", "POST",  "{s}/{qual}/late-players/",    "401 403 403 403 201 403 201"),
+    # Permission passes for organisers, then the input is refused: one late player (Eve) waits,
+    # and a new table of this stage seats 3 to 4.
+    Row("stage-late-table",  "POST",  "{s}/{qual}/late-tables/",     "401 403 403 403 400 403 400"),
     Row("stage-cards",       "GET",   "{s}/{qual}/cards.pdf",        "401 403 200 403 200 403 200"),
     Row("stage-close",       "POST",  "{s}/{early}/close/",          "401 403 403 403 202 403 202"),
     # Reopening a seated stage changes nothing (200); unseating a pending one is refused (409).
@@ -141,6 +144,7 @@ BODIES: dict[str, Callable[[World], dict]] = {
     "stage-settings": stage_rename_body,
     "stage-seat": seat_body,
     "stage-late-player": late_player_body,
+    "stage-late-table": lambda w: {"players": [w.eve.pk], "from_round": 2},
     "stage-tiebreak": tiebreak_body,
     "scores-import": scores_csv,
     "round-put": round_body,
@@ -180,8 +184,9 @@ def test_permission_matrix_cell(world: World, row: Row, role: str, expected: int
     if expected == 401:
         # A client told to authenticate is told how.
         assert response["WWW-Authenticate"] == "Token"
-    if expected in (401, 403, 409) or row.method == "GET" or row.name in IDEMPOTENT_WRITES:
-        # A refused call (by permission or by the state) stores nothing; a read changes nothing.
+    if expected in (400, 401, 403, 409) or row.method == "GET" or row.name in IDEMPOTENT_WRITES:
+        # A refused call (by permission, the input or the state) stores nothing; a read changes
+        # nothing.
         assert database_state() == before
     else:
         assert database_state() != before, "a successful write changed nothing"
@@ -211,7 +216,7 @@ def test_the_matrix_names_every_api_route():
     covered = {
         (row.method, resolve("/api/v1/" + row.path.format(**fill)).url_name) for row in MATRIX
     }
-    assert len(routes) == 55
+    assert len(routes) == 56
     assert routes == covered
 
 
