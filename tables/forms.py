@@ -25,12 +25,30 @@ class LatePlayerForm(forms.Form):
 
     def __init__(self, *args, stage: Stage, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        seated = Seat.objects.filter(stage=stage).values("player_id")
-        self.fields["player"].queryset = (
-            stage.tournament.players.exclude(status=Player.Status.WITHDRAWN)
-            .exclude(pk__in=seated)
-            .order_by("number")
-        )
+        self.fields["player"].queryset = waiting_players(stage)
+
+
+def waiting_players(stage: Stage):
+    """The tournament's active players with no seat in the stage: the late players waiting."""
+    seated = Seat.objects.filter(stage=stage).values("player_id")
+    return (
+        stage.tournament.players.exclude(status=Player.Status.WITHDRAWN)
+        .exclude(pk__in=seated)
+        .order_by("number")
+    )
+
+
+class LateTableForm(forms.Form):
+    """Several waiting late players at a new table (services.add_late_table)."""
+
+    players = forms.ModelMultipleChoiceField(
+        queryset=Player.objects.none(), widget=forms.CheckboxSelectMultiple
+    )
+    from_round = forms.IntegerField(min_value=1, required=False, label=_("From round"))
+
+    def __init__(self, *args, stage: Stage, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["players"].queryset = waiting_players(stage)
 
 
 class RatingOptionsForm(forms.Form):

@@ -31,6 +31,11 @@ urlpatterns = [
     ),
     path("t/<slug:slug>/manage/stages/<id:order>/late/", views.add_late_player, name="manage-late"),
     path(
+        "t/<slug:slug>/manage/stages/<id:order>/late-table/",
+        views.add_late_table,
+        name="manage-late-table",
+    ),
+    path(
         "t/<slug:slug>/manage/players/<id:player_id>/withdraw/",
         views.player_action,
         {"action": "withdraw"},

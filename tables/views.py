@@ -15,7 +15,7 @@ from django.utils.translation import ngettext
 
 from config.refusals import PageRefusal, refusal_redirects
 from tables import by_rating, checkin, seating, selectors, services, strengths
-from tables.forms import LatePlayerForm, RatingOptionsForm, SeatStageForm
+from tables.forms import LatePlayerForm, LateTableForm, RatingOptionsForm, SeatStageForm
 from tournaments import services as tournament_services
 from tournaments.console import form_action, organised_tournament, said
 from tournaments.exceptions import StateConflict
@@ -61,9 +61,13 @@ def _stage_page(
         # A qualifying stage after another may be a game seated from the game before it.
         "may_move": stage.kind == Stage.Kind.QUALIFYING
         and tournament.stages.filter(order__lt=stage.order).exists(),
-        "late_form": LatePlayerForm(stage=stage),
-        # Every table a late player could join is full: the organiser chooses to go above it.
+        "late_form": (late_form := LatePlayerForm(stage=stage)),
+        "waiting": list(late_form.fields["player"].queryset),
+        "next_table": max((table.number for table in tables), default=0) + 1,
+        # Every table a late player could join is full: the organiser chooses to go above it,
+        # or, when enough late players wait, to seat them at a new table.
         "tables_full": stage.status == Stage.Status.SEATED and selectors.every_table_full(stage),
+        "new_table_round": services.earliest_new_table_round(stage),
         "rating_form": forms.get("rating_form")
         or RatingOptionsForm(
             initial=model_to_dict(stage, RatingOptionsForm.base_fields), seeded=from_advancers
@@ -184,6 +188,41 @@ def add_late_player(request: HttpRequest, slug: str, order: int) -> HttpResponse
             _("Table %(table)s: %(above)s Its card and score sheet say so.")
             % {"table": seat.table.number, "above": above},
         )
+    return redirect("manage-stage", slug=slug, order=order)
+
+
+@login_required
+@form_action
+def add_late_table(request: HttpRequest, slug: str, order: int) -> HttpResponse:
+    """Seat the waiting late players ticked together at a new table, from the round given."""
+    tournament = organised_tournament(request, slug)
+    stage = get_object_or_404(Stage, tournament=tournament, order=order)
+    form = LateTableForm(request.POST, stage=stage)
+    if not form.is_valid():
+        if "from_round" in form.errors:
+            messages.error(request, _("The first round is a whole number, 1 or more."))
+        else:
+            messages.error(request, _("Tick the late players to seat at the new table."))
+        return redirect("manage-stage", slug=slug, order=order)
+    players = list(form.cleaned_data["players"])
+    try:
+        table = services.add_late_table(
+            stage=stage,
+            players=players,
+            by=request.user,
+            from_round=form.cleaned_data["from_round"],
+        )
+    except (StateConflict, ValidationError) as error:
+        messages.error(request, refusal_text(error))
+    else:
+        seats = table.seats.select_related("player").order_by("position")
+        names = ", ".join(f"#{s.player.number} {s.player.name}" for s in seats)
+        opened = _(
+            "Table %(table)s is new, from round %(round)s: %(players)s. Print its card and "
+            "score sheet."
+        )
+        values = {"table": table.number, "round": seats[0].from_round, "players": names}
+        messages.success(request, opened % values)
     return redirect("manage-stage", slug=slug, order=order)
 
 

@@ -222,3 +222,79 @@ def test_late_player_when_every_table_is_full_is_refused_in_spanish_on_the_page(
     )
     assert "tiene 4 jugadores" in refused.content.decode()
     assert not Seat.objects.filter(player=latecomer).exists()
+
+
+def test_when_every_table_is_full_the_page_offers_a_new_table_for_enough_late_players(
+    organiser_client, tournament, full_stage
+):
+    stage, latecomer = full_stage
+    url = f"/t/{tournament.slug}/manage/stages/1/"
+    page = organiser_client.get(url).content.decode()
+    # One waits: the page says a new table needs three, and offers none yet.
+    assert "Once 3 late players are waiting, they can instead sit together at a new table." in page
+    assert 'id="new-table"' not in page
+    more = [
+        factories.PlayerFactory(tournament=tournament, number=n, name=name)
+        for n, name in ((42, "Late Max"), (43, "Late Noa"))
+    ]
+    page = organiser_client.get(url).content.decode()
+    assert "Or seat the late players together at a new table: 3 are waiting" in page
+    assert 'name="allow_over_max"' in page  # both choices
+    assert "Seat them at a new table" in page
+    assert "they sit together at table 3 from the round below" in page
+    done = organiser_client.post(
+        f"{url}late-table/",
+        {"players": [latecomer.pk, more[0].pk, more[1].pk], "from_round": "1"},
+        follow=True,
+    ).content.decode()
+    assert (
+        "Table 3 is new, from round 1: #41 Late Lucy, #42 Late Max, #43 Late Noa. Print its "
+        "card and score sheet." in done
+    )
+    assert Seat.objects.filter(stage=stage, table__number=3).count() == 3
+    assert "Every active player has a seat." in done
+
+
+def test_a_new_table_refused_on_the_page_says_why_and_seats_nobody(
+    organiser_client, tournament, full_stage
+):
+    stage, latecomer = full_stage
+    other = factories.PlayerFactory(tournament=tournament, number=42, name="Late Max")
+    factories.PlayerFactory(tournament=tournament, number=43, name="Late Noa")
+    url = f"/t/{tournament.slug}/manage/stages/1/"
+    page = organiser_client.post(
+        f"{url}late-table/", {"players": [latecomer.pk, other.pk], "from_round": "1"}, follow=True
+    ).content.decode()
+    assert "A new table of Qualifying seats 3 to 4 players, not 2." in page
+    nothing = organiser_client.post(f"{url}late-table/", {"from_round": "1"}, follow=True)
+    assert "Tick the late players to seat at the new table." in nothing.content.decode()
+    assert not Seat.objects.filter(player__in=[latecomer, other]).exists()
+    for table in stage.tables.all():  # every table reports round 1: the new one joins round 2
+        factories.RoundResultFactory(table=table, stage=stage, round_no=1)
+    page = organiser_client.get(url).content.decode()
+    assert 'value="2"' in page
+    assert "Round 2 at the earliest: every table has reported the rounds before it." in page
+
+
+def test_the_new_table_in_spanish(organiser_client, tournament, full_stage):
+    stage, latecomer = full_stage
+    more = [factories.PlayerFactory(tournament=tournament, number=n) for n in (42, 43)]
+    url = f"/t/{tournament.slug}/manage/stages/1/"
+    page = organiser_client.get(url, HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert "Sentarlos en una mesa nueva" in page
+    assert "O siente juntos a los jugadores que llegan tarde en una mesa nueva: esperan 3" in page
+    refused = organiser_client.post(
+        f"{url}late-table/",
+        {"players": [latecomer.pk, more[0].pk], "from_round": "1"},
+        follow=True,
+        HTTP_ACCEPT_LANGUAGE="es",
+    ).content.decode()
+    assert "Una mesa nueva de" in refused
+    done = organiser_client.post(
+        f"{url}late-table/",
+        {"players": [latecomer.pk, *[p.pk for p in more]], "from_round": "1"},
+        follow=True,
+        HTTP_ACCEPT_LANGUAGE="es",
+    ).content.decode()
+    assert "La mesa 3 es nueva, desde la ronda 1" in done
+    assert stage.tables.count() == 3
