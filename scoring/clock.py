@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 from scoring import standings
 from scoring.models import RoundResult
 from scoring.time_called import called_after, clock_of
+from tables import selectors as tables_selectors
 from tournaments.exceptions import StateConflict
 from tournaments.models import Stage, StageClock
 from tournaments.services.stage_changes import lock_stage
@@ -112,8 +113,12 @@ def call_time(stage: Stage, by: AbstractBaseUser | None = None) -> StageClock:
         .annotate(last=Max("round_no"))
         .values_list("table_id", "last")
     )
+    # A table opened for late players that has reported nothing yet plays its first round.
+    firsts = tables_selectors.first_rounds(stage)
     clock.rounds_at_call = {
-        str(number): min(played.get(table_id, 0) + 1, stage.rounds)
+        str(number): min(
+            max(played.get(table_id, 0), firsts.get(table_id, 1) - 1) + 1, stage.rounds
+        )
         for table_id, number in stage.tables.order_by("number").values_list("pk", "number")
     }
     clock.save(update_fields=["used_seconds", "running_since", "called_at", "rounds_at_call"])

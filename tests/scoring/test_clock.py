@@ -121,6 +121,30 @@ def test_calling_time_fixes_each_tables_last_round(frozen, timed):
     assert time_called.called_after(timed) == {2: 3}
 
 
+def test_a_table_opened_for_late_players_plays_at_least_its_first_round_at_the_call(
+    frozen, timed, organiser
+):
+    """A table that joined at round 3 and has reported nothing plays round 3 (not round 1, which
+    it never had); the close and the results expected count its rounds 3 only."""
+    from tables import services as table_services
+
+    for number in (1, 2):
+        for round_no in (1, 2):
+            play(timed, players_at(timed, number), round_no, [0, 5, 10, 15])
+    waiting = [factories.PlayerFactory(tournament=timed.tournament, number=n) for n in (21, 22, 23)]
+    table_services.add_late_table(stage=timed, players=waiting, by=organiser, from_round=3)
+    clock.start_clock(timed)
+    frozen.shift(timedelta(minutes=61))
+    called = clock.call_time(timed)
+    assert called.rounds_at_call == {"1": 3, "2": 3, "3": 3}
+    assert time_called.results_expected(timed) == 3 + 3 + 1
+    assert [(m["table"], m["round"]) for m in stages.missing_results(timed)] == [
+        (1, 3),
+        (2, 3),
+        (3, 3),
+    ]
+
+
 def test_time_may_be_called_before_the_limit_runs_out(frozen, timed):
     clock.start_clock(timed)
     frozen.shift(timedelta(minutes=20))
