@@ -193,6 +193,7 @@ def add_late_player(request: HttpRequest, slug: str, order: int) -> HttpResponse
 
 @login_required
 @form_action
+@refusal_redirects("manage-stage", "slug", "order", refused=(StateConflict, ValidationError))
 def add_late_table(request: HttpRequest, slug: str, order: int) -> HttpResponse:
     """Seat the waiting late players ticked together at a new table, from the round given."""
     tournament = organised_tournament(request, slug)
@@ -205,24 +206,19 @@ def add_late_table(request: HttpRequest, slug: str, order: int) -> HttpResponse:
             messages.error(request, _("Tick the late players to seat at the new table."))
         return redirect("manage-stage", slug=slug, order=order)
     players = list(form.cleaned_data["players"])
-    try:
-        table = services.add_late_table(
-            stage=stage,
-            players=players,
-            by=request.user,
-            from_round=form.cleaned_data["from_round"],
-        )
-    except (StateConflict, ValidationError) as error:
-        messages.error(request, refusal_text(error))
-    else:
-        seats = table.seats.select_related("player").order_by("position")
-        names = ", ".join(f"#{s.player.number} {s.player.name}" for s in seats)
-        opened = _(
-            "Table %(table)s is new, from round %(round)s: %(players)s. Print its card and "
-            "score sheet."
-        )
-        values = {"table": table.number, "round": seats[0].from_round, "players": names}
-        messages.success(request, opened % values)
+    table = services.add_late_table(
+        stage=stage,
+        players=players,
+        by=request.user,
+        from_round=form.cleaned_data["from_round"],
+    )
+    seats = table.seats.select_related("player").order_by("position")
+    names = ", ".join(f"#{s.player.number} {s.player.name}" for s in seats)
+    opened = _(
+        "Table %(table)s is new, from round %(round)s: %(players)s. Print its card and score sheet."
+    )
+    values = {"table": table.number, "round": seats[0].from_round, "players": names}
+    messages.success(request, opened % values)
     return redirect("manage-stage", slug=slug, order=order)
 
 

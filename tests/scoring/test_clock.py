@@ -138,7 +138,7 @@ def test_a_table_opened_for_late_players_plays_at_least_its_first_round_at_the_c
     called = clock.call_time(timed)
     assert called.rounds_at_call == {"1": 3, "2": 3, "3": 3}
     assert time_called.results_expected(timed) == 3 + 3 + 1
-    assert [(m["table"], m["round"]) for m in stages.missing_results(timed)] == [
+    assert [(m["table"], m["round"]) for m in closing.missing_results(timed)] == [
         (1, 3),
         (2, 3),
         (3, 3),
