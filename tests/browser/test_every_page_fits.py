@@ -1,29 +1,51 @@
-"""Every page fits what people see it on (issue 22; WCAG 1.4.4 and 1.4.10): on a phone and a
-portrait tablet, at 100% and at 200% text, in English and in Spanish, the page never scrolls
-sideways (a table may, inside a `.scroll` box that names itself), no word is broken inside itself
-("Sambore e 2026"), every touch target is at least 48x48 CSS px (a link inside a sentence is
-exempt, WCAG 2.5.8's inline exception), and axe-core finds nothing serious or critical.
+"""Every page a person uses, at a phone, a tablet and a desktop, in English and in Spanish, and
+every page fits what people see it on (issue 22; WCAG 1.4.4 and 1.4.10). One sweep, the pages
+of each kind of visitor opened once in each language:
+
+- at the phone, in both languages: <html lang> is the page's language, no id is used twice, the
+  page says what it is for, and the Spanish page has no English words of the site's own left;
+- at the phone, the tablet and the desktop at 100% text: the page never scrolls sideways and
+  axe-core finds nothing serious or critical;
+- on a phone and a portrait tablet, at 100% and at 200% text: the page never scrolls sideways
+  (a table may, inside a `.scroll` box that names itself), no word is broken inside itself
+  ("Sambore e 2026"), every touch target is at least 48x48 CSS px (a link inside a sentence is
+  exempt, WCAG 2.5.8's inline exception); and axe-core again at the tablet at 200% text.
 
 200% text is the root's font size set to 200%: the media queries stay those of the screen, and
 the layouts that must follow the text size do so by container queries in em on <main>.
-The event is test_every_page's: the demo half-played, with a tie, a correction and a withdrawal.
-Axe runs once per page and language (at the phone at 200%, the hardest case); the measurements
-at all eight sizes. ROUNDHOUSE_FITS_REPORT=1 prints each page's problems as they are found.
+The event is tests/browser/every_page.py's: the demo half-played, with a tie, a correction and a
+withdrawal. With ROUNDHOUSE_SCREENSHOTS=<dir> (`make screenshots`) a full-page PNG of every
+page, size, text size and language is saved there: es-phone-standings.png (100% text, as
+es-phone-100-standings.png), es-phone-200-standings.png, es-desktop-standings.png.
+ROUNDHOUSE_FITS_REPORT=1 prints each page's problems as they are found;
+ROUNDHOUSE_FITS_PAGES=login,standings sweeps those pages only.
 """
 
 import os
+import shutil
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 
 from scoring.demo import DEMO_OFFICIAL, DEMO_ORGANISER, DEMO_PASSWORD
 from tests.browser.axe import serious_violations, start_check
-from tests.browser.conftest import PHONE, sign_in
-from tests.browser.test_every_page import LOCALES, build_event, shoot, visits_for
+from tests.browser.conftest import PHONE, overflows_sideways, sign_in
+from tests.browser.every_page import (
+    LOCALES,
+    SAME_ID_TWICE,
+    SHOTS,
+    TEXT_OF_PAGE,
+    build_event,
+    shoot,
+    visits_for,
+    wording,
+)
+from tests.browser.every_page import SIZES as EVERY_SIZE
 
 pytestmark = pytest.mark.browser
 
-SIZES = {"phone": PHONE, "tablet": {"width": 820, "height": 1180}}
+SIZES = {"phone": PHONE, "tablet": {"width": 820, "height": 1180}}  # measured at 200% text
 TEXT = {"100%": "", "200%": "200%"}  # the root's font size ("": the stylesheet's)
 
 MEASURE = """() => {
@@ -124,12 +146,23 @@ def page_problems(page) -> list[str]:
     return page.evaluate(MEASURE)
 
 
+def shoot_as_well(language: str, size: str, name: str, shot_as: str) -> None:
+    """The same picture under a second name (the 100% text one is both sweeps' of old)."""
+    if SHOTS:
+        folder = Path(SHOTS)
+        shutil.copyfile(
+            folder / f"{language}-{shot_as}-{name}.png", folder / f"{language}-{size}-{name}.png"
+        )
+
+
 @pytest.mark.parametrize("who", ["anyone", "official", "organiser"])
-def test_every_page_fits_phones_and_tablets_at_200_percent_text(new_page, transactional_db, who):
+def test_every_page_at_every_size_in_both_languages_fits_at_200_percent_text(
+    new_page, transactional_db, who
+):
     event = build_event()
     pages = {}
     for language, locale in LOCALES.items():
-        pages[language] = new_page(PHONE, locale=locale)
+        pages[language] = new_page(PHONE, locale=locale)  # Accept-Language: es-ES
         if who != "anyone":
             username = DEMO_OFFICIAL if who == "official" else DEMO_ORGANISER
             sign_in(pages[language], username, DEMO_PASSWORD)
@@ -140,6 +173,7 @@ def test_every_page_fits_phones_and_tablets_at_200_percent_text(new_page, transa
         if only and visit.name not in only.split(","):
             continue
         problems = found.setdefault(visit.name, [])
+        words = {}
         for language, page in pages.items():
             page.set_viewport_size(PHONE)
             response = page.goto(visit.path)
@@ -147,20 +181,50 @@ def test_every_page_fits_phones_and_tablets_at_200_percent_text(new_page, transa
             if visit.then:
                 try:
                     visit.then(page)
-                except PlaywrightError as error:  # the page as it is then is measured still
+                except PlaywrightError as error:  # the page as it is then is checked still
                     problems.append(f"{language}: {visit.name}'s step failed: {error.message[:80]}")
+            if page.evaluate("() => document.documentElement.lang") != language:
+                problems.append(f"{language}: <html lang> is not {language}")
+            twice = page.evaluate(SAME_ID_TWICE)  # a label or aria reference finds one of them
+            if twice:
+                problems.append(f"{language}: ids used twice: {twice}")
+            said = visit.spanish if language == "es" else visit.english
+            if said not in page.inner_text("main"):
+                problems.append(f"{language}: {said!r} is not on the page")
+            words[language] = wording(page.evaluate(TEXT_OF_PAGE), event.data)
+        untranslated = words["es"] & words["en"]
+        if untranslated:
+            problems.append(f"es: still in English: {sorted(untranslated)}")
+
         for text, pixels in TEXT.items():
-            for size, viewport in SIZES.items():
+            for size, viewport in EVERY_SIZE.items():
+                measured = size in SIZES  # the phone and the tablet, at both text sizes
+                if not measured and text != "100%":
+                    continue
                 for language, page in pages.items():
                     set_text_size(page, pixels)
                     page.set_viewport_size(viewport)
                     where = f"{language} {size} {text}"
-                    problems.extend(f"{where}: {p}" for p in page_problems(page))
-                    shoot(page, language, f"{size}-{text[:-1]}", visit.name)
-        for page in pages.values():  # the phone at 200% text, both languages at once
-            start_check(page)
-        for language, page in pages.items():
-            problems.extend(f"{language} axe: {v}" for v in serious_violations(page))
+                    if measured:
+                        problems.extend(f"{where}: {p}" for p in page_problems(page))
+                    if text == "100%" and overflows_sideways(page):
+                        problems.append(f"{where}: the page scrolls sideways")
+                # axe at every size at 100% text, and at the tablet at 200% (the last one)
+                checked = text == "100%" or size == "tablet"
+                if checked:
+                    for page in pages.values():  # both languages at once, in their own renderers
+                        start_check(page)
+                for language, page in pages.items():
+                    if checked:
+                        problems.extend(
+                            f"{language} {size} {text} axe: {v}" for v in serious_violations(page)
+                        )
+                    if measured:
+                        shoot(page, language, f"{size}-{text[:-1]}", visit.name)
+                        if text == "100%":
+                            shoot_as_well(language, size, visit.name, f"{size}-100")
+                    else:
+                        shoot(page, language, size, visit.name)
 
     if os.environ.get("ROUNDHOUSE_FITS_REPORT"):
         for name, problems in found.items():
