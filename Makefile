@@ -1,4 +1,4 @@
-# Roundhouse: `make run` serves the demo, `make test` runs every check.
+# Roundhouse: `make run` serves the demo, `make test` runs every check, `make test-fast` the quick ones.
 SHELL := /bin/bash
 PORT ?= 8000
 # Where `make run` listens: 127.0.0.1, this machine only; 0.0.0.0 for a tablet on the same Wi-Fi.
@@ -65,6 +65,14 @@ test: install
 	$(VENV)/bin/lint-imports
 	$(PY) manage.py makemigrations --check --dry-run
 	$(VENV)/bin/pytest
+
+# The inner loop: everything but the browser tests (tests/browser/) and the tests that start
+# processes of their own (tests/integration/: nginx, gunicorn, Celery workers, a Redis).
+# `make test` runs them all, as CI does.
+.PHONY: test-fast
+test-fast: install
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/pytest -m "not browser and not stack"
 
 # Every page at a phone, a tablet and a desktop (and at 200% text on the phone and tablet), in
 # English and Spanish, as PNGs in docs/screenshots/all/ (the browser tests' demo event; needs

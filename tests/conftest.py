@@ -3,6 +3,7 @@
 import contextlib
 import os
 import socket
+from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
@@ -18,6 +19,20 @@ REQUIRE_SERVICES = os.environ.get("ROUNDHOUSE_REQUIRE_SERVICES") == "1"
 # machine busy with other work (two cores shared with a browser test, say) exceeds by chance.
 hypothesis_settings.register_profile("roundhouse", deadline=None)
 hypothesis_settings.load_profile("roundhouse")
+
+# The slow directories, by what they start: `make test-fast` leaves them out (-m "not browser and
+# not stack"), `make test` runs them.
+MARKS_BY_DIRECTORY = {"browser": pytest.mark.browser, "integration": pytest.mark.stack}
+TESTS = Path(__file__).resolve().parent
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        path = Path(item.path).resolve()
+        if TESTS in path.parents and path.parent != TESTS:
+            mark = MARKS_BY_DIRECTORY.get(path.relative_to(TESTS).parts[0])
+            if mark is not None:
+                item.add_marker(mark)
 
 
 def services_missing(reason: str) -> None:
