@@ -59,12 +59,16 @@ run: $(VENV)/.synced-runtime
 	@$(PY) manage.py load_demo --host $(HOST) --port $(PORT)
 	@$(PY) manage.py runserver --skip-checks $(HOST):$(PORT)
 
+# pytest-xdist's workers, each with a test database and cache keys of its own: `make test
+# WORKERS=0` runs the tests in one process, WORKERS=auto one worker per core.
+WORKERS ?= 2
+
 test: install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/lint-imports
 	$(PY) manage.py makemigrations --check --dry-run
-	$(VENV)/bin/pytest
+	$(VENV)/bin/pytest -n $(WORKERS)
 
 # The inner loop: everything but the browser tests (tests/browser/) and the tests that start
 # processes of their own (tests/integration/: nginx, gunicorn, Celery workers, a Redis).
@@ -72,7 +76,7 @@ test: install
 .PHONY: test-fast
 test-fast: install
 	$(VENV)/bin/ruff check .
-	$(VENV)/bin/pytest -m "not browser and not stack"
+	$(VENV)/bin/pytest -n $(WORKERS) -m "not browser and not stack"
 
 # Every page at a phone, a tablet and a desktop (and at 200% text on the phone and tablet), in
 # English and Spanish, as PNGs in docs/screenshots/all/ (the browser tests' demo event; needs

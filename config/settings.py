@@ -232,7 +232,9 @@ if REDIS_URL:
         "default": {
             "BACKEND": "config.redis_breaker.BreakerRedisCache",
             "LOCATION": REDIS_URL,
-            "KEY_PREFIX": "roundhouse",
+            # Two sites sharing one Redis database keep their keys apart by it (so do the
+            # pytest-xdist workers of `make test`, each with a test database of its own).
+            "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", "roundhouse"),
             "OPTIONS": {
                 "socket_connect_timeout": 1,
                 "socket_timeout": 1,

@@ -3,6 +3,7 @@
 import contextlib
 import os
 import socket
+from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -55,13 +56,46 @@ def redis_url() -> str:
 
 
 @pytest.fixture(scope="session", autouse=True)
-def cache_of_this_run() -> None:
+def cache_keys_of_this_worker() -> Iterator[None]:
+    """Each pytest-xdist worker (`make test`) has a test database of its own, whose ids are the
+    other's too: cached standings and pages are keyed by them, so each worker's keys begin with
+    its own prefix, in this process and in the Celery workers its tests start (which read
+    CACHE_KEY_PREFIX, as config/settings.py does)."""
+    from django.conf import settings
+    from django.test import override_settings
+
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if not worker:
+        yield
+        return
+    prefix = f"roundhouse-{worker}"
+    os.environ["CACHE_KEY_PREFIX"] = prefix
+    default = {**settings.CACHES["default"], "KEY_PREFIX": prefix}
+    with override_settings(CACHES={**settings.CACHES, "default": default}):
+        yield
+
+
+@pytest.fixture(scope="session", autouse=True)
+def cache_of_this_run(cache_keys_of_this_worker) -> None:
     """Cached standings and pages are keyed by database ids, which a new test database hands
     out again: nothing cached by an earlier run may be served to this one."""
+    with contextlib.suppress(Exception):  # Redis down: the tests that need it say so themselves
+        clear_cache()
+
+
+def clear_cache() -> None:
+    """Empty the default cache of this run's keys. The pytest-xdist workers of `make test` share
+    one Redis, each with keys of its own (config/settings.py's KEY_PREFIX): cache.clear() would
+    empty the whole database (FLUSHDB), the other worker's keys too, in the middle of its tests."""
     from django.core.cache import cache
 
-    with contextlib.suppress(Exception):  # Redis down: the tests that need it say so themselves
+    client = getattr(getattr(cache, "_cache", None), "get_client", None)
+    if client is None:  # an in-process cache: this process's own
         cache.clear()
+        return
+    redis = client(None, write=True)
+    for key in redis.scan_iter(match=f"{cache.key_prefix}:*", count=1000):
+        redis.delete(key)
 
 
 @pytest.fixture(autouse=True)

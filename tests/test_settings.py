@@ -21,6 +21,7 @@ print(json.dumps({
     "engine": settings.DATABASES["default"]["ENGINE"],
     "database": str(settings.DATABASES["default"]["NAME"]),
     "cache": settings.CACHES["default"]["BACKEND"],
+    "cache_prefix": settings.CACHES["default"].get("KEY_PREFIX", ""),
     "eager": settings.CELERY_TASK_ALWAYS_EAGER,
     "broker": settings.CELERY_BROKER_URL,
     "debug": settings.DEBUG,
@@ -35,6 +36,7 @@ VARIABLES = (
     "DJANGO_DEBUG",
     "DJANGO_ALLOWED_HOSTS",
     "ROUNDHOUSE_RUN_HOST",
+    "CACHE_KEY_PREFIX",
 )
 
 
@@ -69,6 +71,7 @@ def test_urls_switch_on_postgresql_redis_and_real_workers():
     assert shown["engine"] == "django.db.backends.postgresql"
     assert shown["database"] == "roundhouse"
     assert shown["cache"] == "config.redis_breaker.BreakerRedisCache"  # Django's, and a breaker
+    assert shown["cache_prefix"] == "roundhouse"
     assert shown["eager"] is False
     assert shown["broker"] == "redis://cache.example:6379/0"
     assert shown["debug"] is False
@@ -189,3 +192,8 @@ def test_database_url_options_are_kept_beside_the_timeouts():
     assert shown["options"]["sslmode"] == "require"  # a managed database refusing plain TCP
     assert shown["options"]["connect_timeout"] == 5
     assert "-c statement_timeout=20000" in shown["options"]["options"]
+
+
+def test_two_sites_on_one_redis_database_keep_their_cache_keys_apart():
+    shown = settings_with(REDIS_URL="redis://cache.example:6379/1", CACHE_KEY_PREFIX="staging")
+    assert shown["cache_prefix"] == "staging"

@@ -2,7 +2,6 @@
 messages, are translated too."""
 
 import pytest
-from django.core.cache import cache
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils import translation
 
@@ -11,7 +10,7 @@ from scoring.models import RoundResult
 from scoring.rules import ScoreLine, validate_round
 from tables import seating
 from tests import factories
-from tests.conftest import client_for
+from tests.conftest import clear_cache, client_for
 from tests.i18n.conftest import SPANISH, page
 from tests.scoring.conftest import round_body
 from tournaments.models import Player, Staff, Stage, Tournament
@@ -237,7 +236,7 @@ def test_tie_message_follows_the_active_language():
 
 @pytest.mark.django_db
 def test_standings_notes_are_shown_in_the_readers_language(client, table, players):
-    cache.clear()  # snapshots are cached by stage id, and ids come round again between tests
+    clear_cache()  # snapshots are cached by stage id, and ids come round again between tests
     Player.objects.filter(pk=players[3].pk).update(status=Player.Status.WITHDRAWN)
     slug = table.stage.tournament.slug
     assert "(retirado)" in page(client, f"/es/t/{slug}/", **SPANISH)

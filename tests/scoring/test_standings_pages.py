@@ -6,13 +6,14 @@ the same paging with a field a third the size."""
 import re
 
 import pytest
-from django.core.cache import cache, caches
+from django.core.cache import caches
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from scoring import standings_html
 from tests import factories
+from tests.conftest import clear_cache
 from tests.scoring.helpers import play_stage, seat_tables
 from tournaments.models import Division
 
@@ -191,7 +192,7 @@ def test_another_page_of_a_version_is_its_rows_in_the_part_drawn_for_the_first(t
         second = Client().get(f"/en/t/{tournament.slug}/?page=2&v=1", **hx)
     assert len(queries) == 1  # the version
     caches["local"].clear()
-    cache.clear()  # nothing kept: drawn for this page alone
+    clear_cache()  # nothing kept: drawn for this page alone
     drawn = Client().get(f"/en/t/{tournament.slug}/?page=2&v=2", **hx)
     assert second.content.decode() == drawn.content.decode()
     assert f'hx-get="/en/t/{tournament.slug}/?page=2"' in second.content.decode()
