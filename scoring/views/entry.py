@@ -67,7 +67,12 @@ def enter_home(request: HttpRequest, slug: str) -> HttpResponse:
         statuses = selectors.round_statuses(stage)
         ordered = list(stage.tables.order_by("number"))
         tables = [
-            {"table": table, "rounds": sorted(statuses.get(table.pk, {}).items())}
+            {
+                "table": table,
+                "rounds": sorted(statuses.get(table.pk, {}).items()),
+                # The round the table's link opens offline, from the copy entry.js keeps of it.
+                "offline_round": offline_round(statuses.get(table.pk, {})),
+            }
             for table in ordered
         ]
         flags = tiebreak_flags(
@@ -127,17 +132,33 @@ def tiebreak_flags(
     return flags
 
 
+def to_report(statuses: dict[int, str]) -> tuple[int, str] | None:
+    """The first round of a table still to report (missing, or submitted and to check), with its
+    status; None once every round is in."""
+    for round_no, status in sorted(statuses.items()):
+        if status in ("missing", "submitted"):
+            return round_no, status
+    return None
+
+
+def offline_round(statuses: dict[int, str]) -> int:
+    """The round whose entry page a table's link opens offline: the one the link opens online
+    (enter_table), its entry page in place of the check page, which is not kept; else round 1."""
+    first = to_report(statuses)
+    return first[0] if first else 1
+
+
 @login_required
 def enter_table(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
     """The QR code on a table card lands here: go to the first round still to report."""
     tournament = staffed_tournament(request, slug)
     table = table_of(tournament, table_id)
     statuses = selectors.round_statuses(table.stage).get(table.pk, {})
-    for round_no, status in sorted(statuses.items()):
-        if status == "missing":
-            return redirect("enter-round", slug=slug, table_id=table.pk, round_no=round_no)
-        if status == "submitted":
-            return redirect("check-round", slug=slug, table_id=table.pk, round_no=round_no)
+    first = to_report(statuses)
+    if first and first[1] == "missing":
+        return redirect("enter-round", slug=slug, table_id=table.pk, round_no=first[0])
+    if first:
+        return redirect("check-round", slug=slug, table_id=table.pk, round_no=first[0])
     sheet = selectors.table_sheet(table)
     context = {"tournament": tournament, "table": table, "sheet": sheet, "totals": sheet.totals()}
     return render(request, "scoring/table_done.html", context)

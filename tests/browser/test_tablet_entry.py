@@ -597,3 +597,44 @@ def test_the_skip_link_stays_on_the_page(new_page, seated):
     page.wait_for_timeout(1500)
     assert page.url.endswith("/1/#main")
     assert page.evaluate("() => window.stillHere === true")
+
+
+def test_tablet_offline_goes_to_all_tables_and_enters_another_tables_round(new_page, seated):
+    # An official with two tables: at table 1's round 1 the network goes; All tables and table
+    # 2's rounds open from the copies the page kept, and table 2's round 2 saved there is sent
+    # once when the network returns.
+    tournament, table, _players, _official = seated
+    other = factories.TableFactory(stage=table.stage, number=2)
+    players = []
+    for position, name in enumerate(["Eve Stone", "Fay Gómez", "Gus Lee", "Hal Ito"], start=1):
+        player = factories.PlayerFactory(tournament=tournament, number=10 + position, name=name)
+        factories.SeatFactory(table=other, player=player, position=position)
+        players.append(player)
+    page = signed_in_at_round_one(new_page, seated)
+    # Kept one at a time: table 1's four rounds, All tables, table 2's four rounds.
+    expect(page.locator("html")).to_have_attribute("data-kept-done", "1", timeout=20_000)
+    expect(page.locator("html")).to_have_attribute("data-kept-pages", "9")
+    page.context.set_offline(True)
+    page.click(".site-nav >> text=All tables")
+    page.wait_for_url(f"**/t/{tournament.slug}/enter/")
+    expect(page.locator("h1")).to_contain_text("Enter scores")
+    expect(page.locator("#offline-copy")).to_be_visible()
+    expect(page.locator("#offline-copy")).to_contain_text("Offline: this is the copy of this list")
+    page.click("a.table-link >> text=Table 2")
+    page.wait_for_url(f"**/enter/{other.pk}/1/")
+    expect(page.locator("h1")).to_contain_text("Table 2 · Round 1")
+    expect(page.locator("#offline-copy")).to_be_visible()
+    page.click("nav.round-nav >> text=Round 2")
+    page.wait_for_url(f"**/enter/{other.pk}/2/")
+    expect(page.locator("h1")).to_contain_text("Table 2 · Round 2")
+    fill_round(page, players, ["5", "11", "8", "2"], went_out=0)
+    page.click("#round-form button[type=submit]")
+    expect(page.locator("#offline-banner")).to_contain_text("Not sent yet")
+    assert not RoundResult.objects.exists()
+    page.context.set_offline(False)
+    page.wait_for_url(f"**/enter/{other.pk}/2/check/", timeout=20_000)
+    result = RoundResult.objects.get()  # sent once, counted once, for table 2's round 2
+    assert (result.table_id, result.round_no) == (other.pk, 2)
+    assert [s.pips for s in result.scores.order_by("player__number")] == [0, 11, 8, 2]
+    assert RoundResultVersion.objects.filter(result=result).count() <= 1
+    assert page.evaluate("() => localStorage.getItem('rh-outbox')") == "[]"

@@ -16,7 +16,7 @@
 
   // The page's entry form and its sending, started as the page opens and again each time the round
   // switch below puts another round's page in place (stop() lets the one before go).
-  function start(fromCopy) {
+  function start(fromCopy, listOnly) {
     var stopped = false;
     var form = document.getElementById("round-form");
     var banner = document.getElementById("offline-banner");
@@ -342,11 +342,18 @@
     }
 
     var touched = false;  // the official typed or tapped in the form since the page opened
-    if (document.currentScript && document.currentScript.hasAttribute("data-list-only")) {
+    if (listOnly) {
       // The table list (enter_home.html) only says which rounds wait typed here: it sends nothing,
-      // so an entry page waiting for its entry to go through still sees it go.
+      // so an entry page waiting for its entry to go through still sees it go. Its copy, opened
+      // offline, says so, and gives way to the list as it is now when the network returns.
       showDraftsHere();
-      return;
+      var listNotice = document.getElementById("offline-copy");
+      if (listNotice) listNotice.hidden = !fromCopy;
+      var reloadList = function () { window.location.reload(); };
+      if (fromCopy) window.addEventListener("online", reloadList);
+      return {
+        stop: function () { window.removeEventListener("online", reloadList); }
+      };
     }
     if (form) {
       ["input", "click", "keydown"].forEach(function (type) {
@@ -464,39 +471,92 @@
   }
 
   // The round switch off the network. As an entry page opens, the entry pages of its table's
-  // rounds are fetched and kept in this page; tapping another round asks the network first, and
-  // if it does not answer, that round's kept page is put in place of this one (the address
-  // following, by history.pushState), said to be the copy kept on the tablet. No service worker:
-  // the switch never leaves the page, so nothing depends on a worker's cache being filled in time.
-  var kept = {};  // path -> the entry page's HTML as the server gave it when this page opened
+  // rounds are fetched and kept in this page; then, one at a time, the table list ("All tables",
+  // the enter home) and the entry pages (every round) of the tables it lists, at most MAX_TABLES.
+  // Tapping a kept page's link asks the network first, and if it does not answer, the kept page is
+  // put in place of this one (the address following, by history.pushState), said to be the copy
+  // kept on the tablet. No service worker: the switch never leaves the page, so nothing depends on
+  // a worker's cache being filled in time; a reload offline, which leaves the page, finds nothing.
+  var MAX_TABLES = 12;
+  var kept = {};  // path -> the page's HTML as the server gave it when this page opened
+  var opens = {};  // a table's link (enter_table) -> the kept round it opens offline
   // This page as the server gave it (nothing typed yet, the scripts run after it), for coming back.
   kept[window.location.pathname] = document.documentElement.outerHTML;
-  var current = start(false);
-  var shown = window.location.pathname;  // the round whose page is in place
+  var script = document.currentScript;
+  var current = start(false, !!(script && script.hasAttribute("data-list-only")));
+  var shown = window.location.pathname;  // the page in place
+  // The clocks clock.js counts down: a kept page's clock of the same stage gives way to its own.
+  var liveClocks = {};
+  document.querySelectorAll("p.clock[data-url]").forEach(function (el) {
+    liveClocks[el.dataset.url] = el;
+  });
 
-  function keepRounds() {
-    var paths = [];
-    document.querySelectorAll(".round-nav a[href]").forEach(function (link) {
-      var path = link.getAttribute("href");
-      if (!kept[path] && paths.indexOf(path) < 0) paths.push(path);
+  function idle() {
+    return new Promise(function (resolve) {
+      if (window.requestIdleCallback) window.requestIdleCallback(resolve, {timeout: 2000});
+      else window.setTimeout(resolve, 50);
     });
-    // One at a time, after the page's own work: the tablet's Wi-Fi serves the official first.
-    return paths.reduce(function (before, path) {
-      return before.then(function () {
-        return fetch(path, {credentials: "same-origin"}).then(function (response) {
-          // Only a round's page: not a redirect (to sign in, or the table once out of rounds).
-          if (!response.ok || response.redirected) return;
-          return response.text().then(function (html) {
-            kept[path] = html;
-            var nav = document.querySelector(".round-nav");
-            if (nav) nav.dataset.kept = String(Object.keys(kept).length);  // how many, for tests
-          });
-        }).catch(function () {});
+  }
+
+  // One page fetched and kept (once the tablet is idle): its HTML, or null when it is no page to
+  // keep (a redirect, to sign in or elsewhere; an error; the network down).
+  function keepPage(path) {
+    if (kept[path]) return Promise.resolve(kept[path]);
+    return idle().then(function () {
+      return fetch(path, {credentials: "same-origin"});
+    }).then(function (response) {
+      if (!response.ok || response.redirected) return null;
+      return response.text().then(function (html) {
+        kept[path] = html;
+        document.documentElement.dataset.keptPages = String(Object.keys(kept).length);  // for tests
+        return html;
       });
+    }).catch(function () { return null; });
+  }
+
+  function linksIn(html, selector) {
+    var paths = [];
+    if (!html) return paths;
+    new DOMParser().parseFromString(html, "text/html").querySelectorAll(selector).forEach(function (a) {
+      var path = a.getAttribute("href");
+      if (path && paths.indexOf(path) < 0) paths.push(path);
+    });
+    return paths;
+  }
+
+  function inTurn(paths, each) {
+    return paths.reduce(function (before, path) {
+      return before.then(function () { return each(path); });
     }, Promise.resolve());
   }
 
-  // Whether the round's page can come from the network: not when the tablet knows it is offline;
+  function keepRounds(html) {
+    return inTurn(linksIn(html, ".round-nav a[href]"), keepPage);
+  }
+
+  // This table's rounds first (the round switch), then the list and the tables it lists.
+  function keepAll() {
+    var home = document.querySelector(".site-nav a[href]");
+    return keepRounds(kept[window.location.pathname]).then(function () {
+      var nav = document.querySelector(".round-nav");
+      if (nav) nav.dataset.kept = String(Object.keys(kept).length);  // this table's, for tests
+      return home ? keepPage(home.getAttribute("href")) : null;
+    }).then(function (list) {
+      var doc = list ? new DOMParser().parseFromString(list, "text/html") : null;
+      var tables = doc ? Array.prototype.slice.call(doc.querySelectorAll("a.table-link[href][data-offline-round]"), 0, MAX_TABLES) : [];
+      return inTurn(tables, function (link) {
+        var round = link.dataset.offlineRound;
+        return keepPage(round).then(function (html) {
+          if (html) opens[link.getAttribute("href")] = round;
+          return keepRounds(html);
+        });
+      });
+    }).then(function () {
+      document.documentElement.dataset.keptDone = "1";  // for tests
+    });
+  }
+
+  // Whether the page can come from the network: not when the tablet knows it is offline;
   // otherwise the server is asked (the venue's Wi-Fi may be up with the server out of reach).
   function askNetwork(path) {
     if (navigator.onLine === false) return Promise.reject(new Error("offline"));
@@ -513,23 +573,31 @@
     });
   }
 
-  // Another round's kept page in place of this one: its title, its content (the running clock,
-  // the same stage's, stays as it is), the language switch's way back; then its form is started.
+  // Another kept page in place of this one: its title, its header's links, its content (a running
+  // clock of the same stage stays as it is), the language switch's way back; then it is started
+  // (an entry page's form, or the list's marks of what waits typed here).
   function showKept(path) {
     var copy = new DOMParser().parseFromString(kept[path], "text/html");
     var main = document.getElementById("main");
     var newMain = copy.getElementById("main");
     if (!main || !newMain) return false;
-    var clock = main.querySelector(".clock");
-    var newClock = newMain.querySelector(".clock");
-    if (clock && newClock) newClock.replaceWith(clock);
+    newMain.querySelectorAll("p.clock[data-url]").forEach(function (clock) {
+      var live = liveClocks[clock.dataset.url];
+      if (live) clock.replaceWith(live);
+    });
     if (current) current.stop();
     document.title = copy.title;
+    document.body.className = copy.body.className;
+    var nav = document.querySelector(".site-nav");
+    var newNav = copy.querySelector(".site-nav");
+    if (nav && newNav) nav.replaceChildren.apply(nav, Array.prototype.slice.call(newNav.childNodes));
     main.replaceChildren.apply(main, Array.prototype.slice.call(newMain.childNodes));
+    // A phone's Menu, opened to tap All tables, closes as it does when a page opens.
+    document.querySelectorAll("details.menu[open]").forEach(function (menu) { menu.open = false; });
     document.querySelectorAll("form.language input[name=next]").forEach(function (input) {
       input.value = path;
     });
-    current = start(true);
+    current = start(true, !!copy.querySelector("script[data-list-only]"));
     shown = path;
     window.scrollTo(0, 0);
     var heading = main.querySelector("h1");
@@ -540,33 +608,44 @@
     return true;
   }
 
-  function openRound(path, push) {
-    if (!kept[path]) {
+  // The kept page a link opens offline: the page itself, or the round a table's link opens.
+  function keptFor(path) {
+    if (kept[path]) return path;
+    if (opens[path] && kept[opens[path]]) return opens[path];
+    return null;
+  }
+
+  function openPage(path, push) {
+    var copyPath = keptFor(path);
+    if (!copyPath) {
       window.location.assign(path);
       return;
     }
     askNetwork(path).then(function () {
-      window.location.assign(path);  // the network answers: the round's page as it is now
+      window.location.assign(path);  // the network answers: the page as it is now
     }, function () {
-      if (!showKept(path)) window.location.assign(path);
-      else if (push) window.history.pushState({keptRound: path}, "", path);
+      if (!showKept(copyPath)) window.location.assign(path);
+      else if (push) window.history.pushState({keptRound: copyPath}, "", copyPath);
     });
   }
 
   if (document.querySelector(".round-nav")) {
-    keepRounds();
+    keepAll();
+    // Any link to a kept page (a round, All tables, a table of the list), not a jump within one.
     document.addEventListener("click", function (event) {
-      var link = event.target.closest && event.target.closest(".round-nav a[href]");
+      var link = event.target.closest && event.target.closest("a[href]");
       if (!link || event.defaultPrevented || event.button !== 0) return;
       if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+      if (link.target || link.hasAttribute("download") || link.origin !== window.location.origin) return;
+      if (link.hash || !keptFor(link.pathname)) return;
       event.preventDefault();
-      openRound(link.getAttribute("href"), true);
+      openPage(link.pathname, true);
     });
-    // Back and Forward among the rounds opened from their copies.
+    // Back and Forward among the pages opened from their copies.
     window.addEventListener("popstate", function () {
       var path = window.location.pathname;
       if (path === shown) return;  // within the page (the skip link's #main)
-      if (kept[path]) openRound(path, false);
+      if (kept[path]) openPage(path, false);
       else window.location.reload();
     });
     if (!window.history.state) window.history.replaceState({keptRound: window.location.pathname}, "");
