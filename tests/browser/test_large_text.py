@@ -238,3 +238,33 @@ def test_a_round_opened_offline_says_it_is_the_tablets_copy_at_200_percent_text(
     broken = page.evaluate(BROKEN_WORDS, "#offline-copy, .entry h1")
     assert not broken, f"words broken inside themselves: {broken}"
     shoot(page, f"entry-offline-copy-200-{size}-{locale[:2]}")
+
+
+@pytest.mark.parametrize("size", SIZES, ids=SIZES.keys())
+@pytest.mark.parametrize("locale", ["en-US", "es-ES"])
+def test_all_tables_opened_offline_says_it_is_the_tablets_copy_at_200_percent_text(
+    new_page, table_of_long_names, size, locale
+):
+    stage, official = table_of_long_names
+    table = stage.tables.get()
+    page = new_page(SIZES[size], locale=locale)
+    sign_in(page, official.username, next_path=f"/t/{stage.tournament.slug}/enter/{table.pk}/2/")
+    expect(page.locator("html")).to_have_attribute("data-kept-done", "1", timeout=20_000)
+    page.context.set_offline(True)
+    menu = page.locator("details.menu summary")
+    if menu.is_visible():
+        menu.click()  # a phone's Menu holds All tables
+    page.locator(".site-nav a").first.click()  # All tables
+    page.wait_for_url(f"**/t/{stage.tournament.slug}/enter/")
+    larger_text(page)
+    notice = page.locator("#offline-copy")
+    expect(notice).to_be_visible()
+    # A phone's Menu closes as the copy opens, as it does when a page opens.
+    assert page.evaluate("() => document.querySelector('details.menu').open") is False
+    words = {"en-US": "copy of this list", "es-ES": "copia de esta lista"}
+    expect(notice).to_contain_text(words[locale])
+    expect(notice).to_be_in_viewport()  # said where the page opens, above the tables
+    assert not overflows_sideways(page), "the page scrolls sideways"
+    broken = page.evaluate(BROKEN_WORDS, "#offline-copy, h1")
+    assert not broken, f"words broken inside themselves: {broken}"
+    shoot(page, f"enter-home-offline-copy-200-{size}-{locale[:2]}")
