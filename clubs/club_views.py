@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from clubs import ownership
 from clubs.selectors import clubs_of
 from clubs.views import organised_club, post_only
-from config.refusals import errors_onto
+from config.refusals import PageRefusal
 from tournaments import permissions
 from tournaments.models import Tournament
 
@@ -37,11 +37,10 @@ def my_clubs(request: HttpRequest) -> HttpResponse:
     status = 200
     if request.method == "POST":
         if form.is_valid():
-            try:
+            with PageRefusal(ValidationError) as refusal:
                 club = ownership.start_club(by=request.user, **form.cleaned_data)
-            except ValidationError as error:
-                errors_onto(form, error)
-            else:
+            refusal.onto(form)
+            if not refusal:
                 messages.success(
                     request,
                     _("Started %(club)s: add its members and its tournaments.")
@@ -62,12 +61,11 @@ def add_tournament(request: HttpRequest, slug: str) -> HttpResponse:
     if tournament is None:
         messages.error(request, _("Choose one of your tournaments to add."))
         return redirect("club", slug=slug)
-    try:
+    with PageRefusal(ValidationError) as refusal:
         ownership.add_tournament(club=club, tournament=tournament, by=request.user)
-    except ValidationError as error:
-        for message in error.messages:
-            messages.error(request, message)
-    else:
+    for message in refusal.lines:
+        messages.error(request, message)
+    if not refusal:
         messages.success(
             request,
             _("%(tournament)s belongs to %(club)s now: link its players to the members.")
@@ -81,12 +79,11 @@ def add_tournament(request: HttpRequest, slug: str) -> HttpResponse:
 def remove_tournament(request: HttpRequest, slug: str, tournament_slug: str) -> HttpResponse:
     club = organised_club(request, slug)
     tournament = get_object_or_404(Tournament, slug=tournament_slug)
-    try:
+    with PageRefusal(ValidationError) as refusal:
         links = ownership.remove_tournament(club=club, tournament=tournament)
-    except ValidationError as error:
-        for message in error.messages:
-            messages.error(request, message)
-    else:
+    for message in refusal.lines:
+        messages.error(request, message)
+    if not refusal:
         removed = ngettext(
             "%(tournament)s no longer belongs to %(club)s; %(count)s link to a member was removed.",
             "%(tournament)s no longer belongs to %(club)s; %(count)s links to members were "

@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from clubs import ladder_services
 from clubs.models import Club, ClubTournament, Season
 from clubs.views import organised_club, post_only
-from config.refusals import errors_onto
+from config.refusals import PageRefusal
 
 
 def parse_points(text: str) -> list[int]:
@@ -128,11 +128,10 @@ def _save(request: HttpRequest, club: Club, season: Season | None) -> HttpRespon
     if request.method == "POST":
         form = SeasonForm(request.POST, club=club, season=season)
         if form.is_valid():
-            try:
+            with PageRefusal(ValidationError) as refusal:
                 saved = ladder_services.save_season(club=club, season=season, **form.cleaned_data)
-            except ValidationError as error:
-                errors_onto(form, error)
-            else:
+            refusal.onto(form)
+            if not refusal:
                 messages.success(
                     request,
                     _("Saved %(season)s: its ladder is being rebuilt.") % {"season": saved.name},
@@ -170,12 +169,11 @@ def build_ladder(request: HttpRequest, slug: str, season_slug: str) -> HttpRespo
     by (no events, best N above them)."""
     club = organised_club(request, slug)
     season = get_object_or_404(Season, club=club, slug=season_slug)
-    try:
+    with PageRefusal(ValidationError) as refusal:
         rows = ladder_services.build_ladder(season=season)
-    except ValidationError as refused:
-        for text in refused.messages:
-            messages.error(request, _("The ladder was not built: %(why)s") % {"why": text})
-    else:
+    for text in refusal.lines:
+        messages.error(request, _("The ladder was not built: %(why)s") % {"why": text})
+    if not refusal:
         built = ngettext(
             "Built the ladder: %(count)s member.", "Built the ladder: %(count)s members.", len(rows)
         )

@@ -20,7 +20,7 @@ from clubs import ownership, services
 from clubs.forms import ImportMembersForm, MemberForm
 from clubs.member_views import with_ratings
 from clubs.models import Club, Member, PlayerLink
-from config.refusals import errors_onto
+from config.refusals import PageRefusal
 from tournaments.csvfiles import ImportRejected
 from tournaments.models import Player, Tournament
 
@@ -78,11 +78,10 @@ def add_member(request: HttpRequest, slug: str) -> HttpResponse:
     club = organised_club(request, slug)
     form = MemberForm(request.POST)
     if form.is_valid():
-        try:
+        with PageRefusal(ValidationError) as refusal:
             member = services.add_member(club=club, **form.cleaned_data)
-        except ValidationError as error:
-            errors_onto(form, error)
-        else:
+        refusal.onto(form)
+        if not refusal:
             messages.success(request, _("Added %(name)s.") % {"name": member.name})
             return redirect("club", slug=slug)
     return _roster(request, club, status=400, member_form=form)
@@ -117,11 +116,10 @@ def member_page(request: HttpRequest, slug: str, member_id: int) -> HttpResponse
     if request.method == "GET":
         form = MemberForm(instance=member)
     elif member.erased_at is None and form.is_valid():
-        try:
+        with PageRefusal(ValidationError) as refusal:
             services.update_member(member=member, **form.cleaned_data)
-        except ValidationError as error:
-            errors_onto(form, error)
-        else:
+        refusal.onto(form)
+        if not refusal:
             messages.success(request, _("Saved %(name)s.") % {"name": form.cleaned_data["name"]})
             return redirect("club", slug=slug)
     links = member.links.select_related("player__tournament").order_by("-linked_at")
@@ -205,11 +203,10 @@ def link_player(request: HttpRequest, slug: str, player_id: int) -> HttpResponse
             typed = request.POST.get("member_number", "").strip()
             by_number = bool(typed) and typed == member.member_number
             how = PlayerLink.How.NUMBER if by_number else PlayerLink.How.NAME
-            try:
+            with PageRefusal(ValidationError) as refusal:
                 services.link(player=player, member=member, by=request.user, how=how)
-            except ValidationError as refused:
-                error = " ".join(refused.messages)
-            else:
+            error = refusal.text
+            if not refusal:
                 done = _("Linked #%(number)s %(player)s to %(member)s.")
                 values = {"number": player.number, "player": player.name, "member": member.name}
                 messages.success(request, done % values)

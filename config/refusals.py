@@ -5,7 +5,9 @@ The services raise Django's ValidationError (the input is wrong) or a Refused th
 or an Idempotency-Key the request got wrong); none of them knows HTTP. The API's error handler
 (config.api) reads the status and the text here, and the pages meet a refusal with PageRefusal
 (or refusal_redirects, for an action that goes back to a page): no view has its own
-try/except for a refusal."""
+try/except for a refusal. What is not a refusal stays the view's own: the entry page's unusual
+scores and version conflicts (scoring.views.entry) render the form again with what to do,
+a page of their own rather than a message."""
 
 import functools
 import inspect
@@ -74,6 +76,13 @@ class PageRefusal:
     @property
     def text(self) -> str:
         return refusal_text(self.error) if self.error is not None else ""
+
+    @property
+    def lines(self) -> list[str]:
+        """Each thing the refusal says, for a page that says them one by one."""
+        if isinstance(self.error, ValidationError):
+            return list(self.error.messages)
+        return [str(self.error)] if self.error is not None else []
 
     @property
     def status(self) -> int:
