@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from config.client_ip import client_ip
-from config.refusals import refusal_status, refusal_text
+from config.refusals import PageRefusal, refusal_status
 from scoring import clock, reopen, rules, selectors, services, standings, time_called
 from scoring.exceptions import KeyReused, UnusualScores, VersionChanged, VersionRequired
 from scoring.models import RoundResult, RoundResultVersion, StageStandings, TiebreakDecision
@@ -353,17 +353,18 @@ def enter_round(request: HttpRequest, slug: str, table_id: int, round_no: int) -
         data = _posted_round(request, table, round_no)
         key = request.POST.get("idempotency_key") or None
         try:
-            services.submit_round_result(
-                table=table,
-                round_no=round_no,
-                data=data,
-                by=request.user,
-                if_match=request.POST.get("if_match") or None,
-                idempotency_key=key,
-                request_path=reverse("round-result", args=[table.pk, round_no]),
-                meta=meta(request),
-                ask_unusual=True,
-            )
+            with PageRefusal() as refusal:
+                services.submit_round_result(
+                    table=table,
+                    round_no=round_no,
+                    data=data,
+                    by=request.user,
+                    if_match=request.POST.get("if_match") or None,
+                    idempotency_key=key,
+                    request_path=reverse("round-result", args=[table.pk, round_no]),
+                    meta=meta(request),
+                    ask_unusual=True,
+                )
         except UnusualScores as unusual:
             # Nothing stored: the page asks, the official corrects or confirms each score.
             context = _entry_context(
@@ -408,8 +409,8 @@ def enter_round(request: HttpRequest, slug: str, table_id: int, round_no: int) -
             ]
             status = refusal_status(error)
             return render(request, "scoring/enter_round.html", context, status=status)
-        except StateConflict as error:
-            messages.error(request, str(error))
+        if refusal:
+            refusal.say(request)
             return redirect("enter-table", slug=slug, table_id=table.pk)
         if table.stage.status == Stage.Status.CLOSED:  # the correction reopened it
             messages.success(
@@ -454,12 +455,13 @@ def check_round(request: HttpRequest, slug: str, table_id: int, round_no: int) -
         return redirect("enter-round", slug=slug, table_id=table.pk, round_no=round_no)
     if request.method == "POST":
         try:
-            services.confirm_round_result(
-                result=result,
-                by=request.user,
-                if_match=request.POST.get("if_match") or None,
-                meta=meta(request),
-            )
+            with PageRefusal(StateConflict, ValidationError) as refusal:
+                services.confirm_round_result(
+                    result=result,
+                    by=request.user,
+                    if_match=request.POST.get("if_match") or None,
+                    meta=meta(request),
+                )
         except VersionChanged as error:
             messages.error(request, str(error))
             # Back to the scores as they are now, each changed one marked with what the players
@@ -467,8 +469,8 @@ def check_round(request: HttpRequest, slug: str, table_id: int, round_no: int) -
             shown = RoundResult.version_in(request.POST.get("if_match", ""))
             page = reverse("check-round", args=[slug, table.pk, round_no])
             return redirect(f"{page}?since={shown}" if shown is not None else page)
-        except (StateConflict, ValidationError) as error:
-            messages.error(request, refusal_text(error))
+        if refusal:
+            refusal.say(request)
             return redirect("check-round", slug=slug, table_id=table.pk, round_no=round_no)
         confirmed = _("Round %(round)s at table %(table)s is confirmed.")
         messages.success(request, confirmed % {"round": round_no, "table": table.number})

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
-from config.refusals import PageRefusal, refusal_text
+from config.refusals import PageRefusal
 from scoring import clock, closing, reopen, selectors, services, standings
 from scoring.models import Placing
 from scoring.views.entry import TIEBREAK_RETRY, meta, tiebreak_flags
@@ -193,16 +193,17 @@ def record_tiebreak_page(request: HttpRequest, slug: str, order: int) -> HttpRes
         raise PermissionDenied(_("Only officials and organisers record tie-break decisions."))
     stage = get_object_or_404(Stage, tournament=tournament, order=order)
     try:
-        order_ids = _decided_order(request.POST)
-        # No table: a tie for the last wildcard, across the stage.
-        table_id = int(request.POST["table"]) if request.POST.get("table") else None
+        with PageRefusal(ValidationError) as wrong:
+            order_ids = _decided_order(request.POST)
+            # No table: a tie for the last wildcard, across the stage.
+            table_id = int(request.POST["table"]) if request.POST.get("table") else None
     except ValueError:
         messages.error(request, _("Choose the table and the players in their decided order."))
         return redirect("progress", slug=slug, order=order)
-    except ValidationError as error:
+    if wrong:
         messages.error(request, _("The decision was not recorded. %(why)s") % {
-            "why": refusal_text(error)})  # fmt: skip
-        return _back(request, slug, order, retry=_retry(request.POST, refusal_text(error)))
+            "why": wrong.text})  # fmt: skip
+        return _back(request, slug, order, retry=_retry(request.POST, wrong.text))
     with PageRefusal(ValidationError, StateConflict) as refusal:
         services.record_tiebreak(
             stage=stage,
