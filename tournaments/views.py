@@ -66,15 +66,12 @@ def new_tournament(request: HttpRequest) -> HttpResponse:
         raise PermissionDenied(create_refused())
     form = NewTournamentForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        try:
+        with PageRefusal(ValidationError) as refusal:
             tournament = services.create_tournament(
                 **form.cleaned_data, by=request.user, with_stages=True
             )
-        except ValidationError as error:
-            for field, problems in error.message_dict.items():
-                for problem in problems:
-                    form.add_error(field if field in form.fields else None, problem)
-        else:
+        refusal.onto(form)
+        if not refusal:
             messages.success(
                 request, _("%(name)s is ready: add its players next.") % {"name": tournament.name}
             )
