@@ -2,7 +2,7 @@
 places, rounds and pips read from the season's decided tournaments, ranked by clubs.ladder and
 stored as LadderRows; and the season saved by its organisers, with its events.
 
-An event counts once its placings are decided (scoring.closing.decide_placings, which sends
+An event counts once its placings are decided (scoring.services.closing.decide_placings, which sends
 scoring.signals.placings_decided): a member plays in it through a player linked to them
 (PlayerLink); unlinked players are nobody's. A worker rebuilds the ladder (clubs.tasks.
 rebuild_ladder) when an event's placings are decided, when the season's rule or events change,

@@ -1,18 +1,18 @@
 """The Celery tasks that are sent by name, named in one place.
 
-A task is sent by its object (`task.delay`) where its sender may import it. These five may not:
-each task module imports the module that sends it (scoring.tasks imports scoring.standings,
-scoring.closing and scoring.game_close; clubs.tasks imports clubs.rating_store and
+A task is sent by its object (`task.delay`) where its sender may import it. These five may not: each
+task module imports the module that sends it (scoring.tasks imports scoring.standings,
+scoring.services.closing and scoring.services.game_close; clubs.tasks imports clubs.rating_store and
 clubs.ladder_services), so the sender importing the task would make an import circle, which the
-"acyclic_siblings" contract in pyproject.toml refuses. The senders take the name from here and
-send it through scoring.queue (current_app.tasks[name]); tests/test_task_names.py checks that
-each name is its task's."""
+"acyclic_siblings" contract in pyproject.toml refuses. The senders take the name from here and send
+it through scoring.queue (current_app.tasks[name]); tests/test_task_names.py checks that each name
+is its task's."""
 
 # scoring.tasks.rebuild_standings: sent by scoring/standings/requests.py send_rebuild.
 REBUILD_STANDINGS = "scoring.tasks.rebuild_standings"
-# scoring.tasks.advance_from_stage: sent by scoring/closing.py send_advance.
+# scoring.tasks.advance_from_stage: sent by scoring/services/closing.py send_advance.
 ADVANCE_FROM_STAGE = "scoring.tasks.advance_from_stage"
-# scoring.tasks.close_game: sent by scoring/game_close.py _send_if_finished.
+# scoring.tasks.close_game: sent by scoring/services/game_close.py _send_if_finished.
 CLOSE_GAME = "scoring.tasks.close_game"
 # clubs.tasks.rate_club: sent by clubs/rating_store.py send_rating.
 RATE_CLUB = "clubs.tasks.rate_club"

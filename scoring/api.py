@@ -18,7 +18,7 @@ from config import http_cache
 from config.api import NamesUnusedFields, found, missing
 from config.api_schema import refused
 from config.client_ip import client_ip
-from scoring import clock, closing, exports, reopen, selectors, services, standings
+from scoring import exports, selectors, services, standings
 from scoring.api_serializers import (
     ClockInput,
     ClockOutput,
@@ -33,6 +33,7 @@ from scoring.api_serializers import (
 )
 from scoring.exceptions import NoResult, UnusualScores, VersionChanged
 from scoring.models import Placing, RoundResult, TiebreakDecision
+from scoring.services import clock, closing, reopen
 from tables.models import Table
 from tournaments.api import CsvUploadApi, StageSerializer, tournament_or_404, upload_schema
 from tournaments.models import Stage

@@ -8,8 +8,8 @@ from django.db import transaction
 from django.db.models import F
 from simple_history.utils import bulk_create_with_history
 
-from scoring import clock, closing
 from scoring import services as scoring_services
+from scoring.services import clock, closing
 from tables import services as table_services
 from tournaments import services as tournament_services
 from tournaments.models import Player, PlayerChange, Staff, StageClock, Tournament

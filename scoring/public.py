@@ -24,9 +24,10 @@ from django.utils.translation import gettext as _
 from config import redis_keys
 from config.http_cache import VERSION_PARAMETER, not_modified
 from config.release import release
-from scoring import clock, selectors, standings, standings_html, time_called
+from scoring import selectors, standings, standings_html, time_called
 from scoring.divisions import chosen_division, division_members, podium
 from scoring.models import StageStandings
+from scoring.services import clock
 from scoring.standings_html import (
     ALL,
     TablePage,

@@ -6,10 +6,10 @@ AppConfig.ready, named here); and what a receiver may do. A receiver runs in the
 process; these are sent from `on_commit(..., robust=True)` or with `send_robust`, so a
 receiver's exception is logged and never undoes the sender's work.
 
-- placings_decided(tournament): sent by scoring/closing.py decide_placings and
-  scoring/reopen.py reopen_locked once the placings are committed. Listener: clubs/receivers.py
-  rebuild_ladders (connected in clubs/apps.py). A receiver may queue work (a ladder rebuild); it
-  must not write to scoring's models.
+- placings_decided(tournament): sent by scoring/services/closing.py decide_placings and
+  scoring/services/reopen.py reopen_locked once the placings are committed. Listener:
+  clubs/receivers.py rebuild_ladders (connected in clubs/apps.py). A receiver may queue work (a
+  ladder rebuild); it must not write to scoring's models.
 - results_changed(stage): sent by scoring/standings/rebuild.py _rebuild after every rebuild
   that changed the stage's standings is committed. Listener: clubs/receivers.py
   rate_after_results (clubs/apps.py). A receiver may queue work (a rating run); it must not

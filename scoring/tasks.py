@@ -3,7 +3,8 @@
 from celery import shared_task
 from django.db import OperationalError
 
-from scoring import closing, game_close, queue, standings
+from scoring import queue, standings
+from scoring.services import closing, game_close
 from tournaments.models import Stage
 
 

@@ -1,6 +1,6 @@
 """What calling time fixes, read by the results, the close, the standings and the pages: each
 table's last round (StageClock.rounds_at_call), the rounds the overall ranking counts, and the
-round in play scored as it stands. The clock's actions are scoring.clock's."""
+round in play scored as it stands. The clock's actions are scoring.services.clock's."""
 
 from typing import Any
 

@@ -68,7 +68,7 @@ def over_max_note(stage: Stage, seats: Iterable[Seat]) -> str:
 
 def who_moved(stage: Stage) -> list[str]:
     """Who sits elsewhere than before the stage before was reopened (the seating report's
-    moves, scoring.reopen), said in the reader's language."""
+    moves, scoring.services.reopen), said in the reader's language."""
     moves = stage.seating_report.get("moved", []) if stage.seating_report else []
     names = Player.objects.in_bulk([move["player"] for move in moves])
     said = []

@@ -15,7 +15,7 @@ sender's process and transaction: its exception fails the sender's change.
   (scoring/apps.py). A receiver may ask for rebuilds, nothing more.
 - stages_changed(tournament): sent by services/stage_changes.py create_stage, remove_stage and
   update_stage, the admin (TournamentAdmin.save_related, StageAdmin.save_model),
-  scoring/reopen.py reopen_locked and scoring/practice.py reset_practice. Listener:
+  scoring/services/reopen.py reopen_locked and scoring/practice.py reset_practice. Listener:
   scoring/receivers.py stages_edited (scoring/apps.py). A receiver may ask for rebuilds,
   nothing more.
 - players_imported(tournament, numbers, by): sent by services/players.py import_players inside

@@ -1,12 +1,12 @@
 """Places within a division and the medals they win: pure rules, no database.
 
-Every player is placed overall (scoring.closing.decide_placings). Within a division the players
-keep the order of their overall places, and are placed among themselves by competition ranking:
-two tied on a place share it and the next place is skipped (1, 2, 2, 4). The players of no
-division are one group of their own, so in a tournament without divisions the place in the group
-is the overall place. Places 1, 2 and 3 in a group win gold, silver and bronze (two tied second
-both win silver, and nobody bronze). A player who withdrew is placed overall but in no group, so
-wins no medal (scoring.closing.decide_placings leaves them out).
+Every player is placed overall (scoring.services.closing.decide_placings). Within a division the
+players keep the order of their overall places, and are placed among themselves by competition
+ranking: two tied on a place share it and the next place is skipped (1, 2, 2, 4). The players of no
+division are one group of their own, so in a tournament without divisions the place in the group is
+the overall place. Places 1, 2 and 3 in a group win gold, silver and bronze (two tied second both
+win silver, and nobody bronze). A player who withdrew is placed overall but in no group, so wins no
+medal (scoring.services.closing.decide_placings leaves them out).
 """
 
 from collections.abc import Hashable, Iterable

@@ -1,7 +1,10 @@
-"""Every change of round results and tie-break decisions, one module for each concern:
-`results` (submit, replace, correct, confirm), `bodies` (a result's body, read and answered),
-`idempotency` (the Idempotency-Key store), `paper` (the CSV upload of paper score sheets) and
-`tiebreaks`. The names other modules use are importable from here."""
+"""Every change of scoring's state, one module for each concern: `results` (submit, replace,
+correct, confirm), `bodies` (a result's body, read and answered), `idempotency` (the
+Idempotency-Key store), `paper` (the CSV upload of paper score sheets) and `tiebreaks`; the
+stages' changes: `closing` (a stage's close and what follows it), `reopen` (a close undone),
+`games` and `game_close` (a game seated from the game before, and closed by itself) and `clock`
+(a time limit's clock). The names of the result services are importable from here; the stages'
+modules are imported as modules (`from scoring.services import closing`)."""
 
 from scoring.services.bodies import result_body, warnings_body
 from scoring.services.paper import import_scores

@@ -14,9 +14,10 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
-from scoring import game_close, reopen, rules, standings, time_called
+from scoring import rules, standings, time_called
 from scoring.exceptions import NoResult, UnusualScores, VersionChanged, VersionRequired
 from scoring.models import RoundResult, RoundResultVersion, Score
+from scoring.services import game_close, reopen
 from scoring.services.bodies import (
     ANSWER_FIELDS,
     answer_fields,

@@ -155,7 +155,7 @@ def stage_records(stage: Stage) -> StageRecords:
     counted = sum(len(rounds) for rounds in table_rounds.values())
     numbers = {seat.table_id: seat.table_number for seat in seats.values()}
     # Once time is called, each table plays to its own last round, and the ranking counts the
-    # rounds every table played: the fewest (scoring.clock).
+    # rounds every table played: the fewest (scoring.services.clock).
     last = time_called.last_rounds(stage) or {}
     finished = {
         numbers.get(table_id)

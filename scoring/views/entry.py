@@ -21,9 +21,10 @@ from django.utils.translation import gettext_lazy
 
 from config.client_ip import client_ip
 from config.refusals import PageRefusal, refusal_status
-from scoring import clock, reopen, rules, selectors, services, standings, time_called
+from scoring import rules, selectors, services, standings, time_called
 from scoring.exceptions import KeyReused, UnusualScores, VersionChanged, VersionRequired
 from scoring.models import RoundResult, RoundResultVersion, StageStandings, TiebreakDecision
+from scoring.services import clock, reopen
 from scoring.services.results import check_round_result
 from tables.models import Table
 from tournaments.exceptions import StateConflict

@@ -11,9 +11,10 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.html import format_html
 
 from config.http_cache import not_modified
-from scoring import games, standings, time_called
+from scoring import standings, time_called
 from scoring.models import Placing, RoundResult, Score, StandingRow
 from scoring.public import _etag
+from scoring.services import games
 from tables.models import Seat
 from tournaments.csvfiles import whole_number
 from tournaments.models import Player, Stage, Tournament

@@ -6,9 +6,10 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
-from scoring import clock, games, selectors, standings, time_called
+from scoring import selectors, standings, time_called
 from scoring.divisions import podium
 from scoring.models import RoundResult
+from scoring.services import clock, games
 from tournaments.links import site_host
 from tournaments.models import Stage, Tournament
 

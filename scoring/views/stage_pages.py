@@ -16,8 +16,9 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from config.refusals import PageRefusal
-from scoring import clock, closing, reopen, selectors, services, standings
+from scoring import selectors, services, standings
 from scoring.models import Placing
+from scoring.services import clock, closing, reopen
 from scoring.views.entry import TIEBREAK_RETRY, meta, tiebreak_flags
 from tournaments.choices import Follows
 from tournaments.console import organised_tournament as organised

@@ -6,7 +6,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from scoring import clock
+from scoring.services import clock
 from tests.browser.conftest import PHONE, TABLET, sign_in
 
 pytestmark = pytest.mark.browser

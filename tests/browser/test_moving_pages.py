@@ -4,7 +4,7 @@ scrolls sideways, in English or Spanish."""
 
 import pytest
 
-from scoring import closing
+from scoring.services import closing
 from tables.models import Seat
 from tests import factories
 from tests.browser.conftest import PHONE, overflows_sideways

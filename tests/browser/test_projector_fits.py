@@ -6,9 +6,9 @@ name whole. Then Lakeside with a clock and time called: a taller heading, fewer 
 
 import pytest
 
-from scoring import clock
 from scoring.demo import DEMO_ORGANISER, DEMO_SLUG, load_demo
 from scoring.demo_events import SILVER_SLUG
+from scoring.services import clock
 from tournaments.models import Tournament
 
 pytestmark = pytest.mark.browser

@@ -12,8 +12,8 @@ from django.test import Client
 
 from clubs import ladder_services, ownership, services
 from clubs.models import ClubTournament, LadderRow, PlayerLink, Season
-from scoring import closing
 from scoring import tasks as scoring_tasks
+from scoring.services import closing
 from tests import factories
 from tests.scoring.helpers import play_stage, qualifying_with_tables
 

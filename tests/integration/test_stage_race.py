@@ -11,9 +11,10 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
 
-from scoring import closing, standings
 from scoring import services as scoring_services
+from scoring import standings
 from scoring.models import RoundResult
+from scoring.services import closing
 from tests import factories
 from tests.scoring.helpers import play, seat_tables
 from tournaments.exceptions import StateConflict

@@ -5,8 +5,9 @@ from datetime import timedelta
 
 import pytest
 
-from scoring import clock, closing, standings, time_called
+from scoring import standings, time_called
 from scoring.models import RoundResult, StageStandings, StandingRow
+from scoring.services import clock, closing
 from tables.models import Table
 from tests import factories
 from tests.scoring.conftest import NOON, round_body

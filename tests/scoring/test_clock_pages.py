@@ -7,7 +7,8 @@ from datetime import timedelta
 
 import pytest
 
-from scoring import clock, standings
+from scoring import standings
+from scoring.services import clock
 from tables.models import Table
 from tests import factories
 from tests.scoring.conftest import NOON

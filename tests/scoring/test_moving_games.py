@@ -8,8 +8,9 @@ from itertools import pairwise
 import pytest
 from pypdf import PdfReader
 
-from scoring import closing, game_close, tasks
+from scoring import tasks
 from scoring.models import StandingRow
+from scoring.services import closing, game_close
 from tables.models import Seat, Table
 from tests import factories
 from tests.conftest import client_for

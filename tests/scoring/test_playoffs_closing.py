@@ -8,7 +8,8 @@ import psycopg
 import pytest
 from django.db import connection
 
-from scoring import closing, standings, tasks
+from scoring import standings, tasks
+from scoring.services import closing
 from tables.models import Seat, Table
 from tests import factories
 from tests.scoring.helpers import (

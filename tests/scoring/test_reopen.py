@@ -7,8 +7,9 @@ import time
 import pytest
 from django.db import connection, transaction
 
-from scoring import reopen, tasks
+from scoring import tasks
 from scoring.models import RoundResult, StandingRow
+from scoring.services import reopen
 from tables.models import Seat, Table
 from tests import factories
 from tests.conftest import client_for

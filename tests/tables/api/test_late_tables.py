@@ -9,9 +9,9 @@ import pytest
 from pypdf import PdfReader
 
 from scoring import standings
-from scoring.closing import missing_results
 from scoring.models import RoundResult
 from scoring.selectors import table_sheet
+from scoring.services.closing import missing_results
 from tables.models import Seat, Table
 from tests import factories
 from tests.conftest import client_for

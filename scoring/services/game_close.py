@@ -1,6 +1,6 @@
 """A game closes itself when its last table confirms its last round, if the next game is seated
 from it (Stage.movement): a worker closes it, as the organiser's close does, and the close's
-follow-up seats the next game (scoring.games)."""
+follow-up seats the next game (scoring.services.games)."""
 
 import logging
 
@@ -10,8 +10,9 @@ from django.db.models import Exists, OuterRef, QuerySet
 from django.utils import translation
 
 from config import task_names
-from scoring import games, queue
-from scoring.closing import close_stage, missing_results, record_advance_problem
+from scoring import queue
+from scoring.services import games
+from scoring.services.closing import close_stage, missing_results, record_advance_problem
 from tournaments.exceptions import StateConflict
 from tournaments.models import Stage
 

@@ -3,7 +3,7 @@ seated from its tables (tables.game_seating), each table's players ordered by th
 game alone.
 
 The close that seats it is the organiser's, or a worker's when the last table of the game
-confirms its last round (scoring.game_close).
+confirms its last round (scoring.services.game_close).
 """
 
 from dataclasses import replace

@@ -19,9 +19,10 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from config import task_names
-from scoring import games, queue, reopen, signals, standings, time_called
+from scoring import queue, signals, standings, time_called
 from scoring.models import Placing, RoundResult, StandingRow
 from scoring.rules import medals
+from scoring.services import games, reopen
 from tables import seating
 from tables import selectors as tables_selectors
 from tables import services as table_services
@@ -219,7 +220,7 @@ def _next_playoff_stage(stage: Stage, advancers: int) -> Stage:
         key = name_key(kind, level=level, copy=copy)
     stage = create_stage(tournament=tournament, name_key=key, **further_level(template))
     # Made here, not set up by the organiser: reopening the stage before, or a practice reset,
-    # removes it (scoring.reopen, reset_practice).
+    # removes it (scoring.services.reopen, reset_practice).
     Stage.objects.filter(pk=stage.pk).update(made_by_close=True)
     stage.made_by_close = True
     if template.kind == Stage.Kind.PLAYOFF and template.seed_by_rating:
@@ -403,7 +404,7 @@ def stages_awaiting_advance() -> list[int]:
         .filter(status=Stage.Status.CLOSED, next_level__isnull=True)
         .exclude(tournament__placings__isnull=False)
     )
-    # A closed game whose next game, seated from it, is not seated yet (scoring.games).
+    # A closed game whose next game, seated from it, is not seated yet (scoring.services.games).
     games_waiting = Stage.objects.filter(
         status=Stage.Status.CLOSED,
         next_level__isnull=True,

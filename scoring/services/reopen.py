@@ -12,8 +12,9 @@ from django.db import transaction
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from scoring import games, signals, standings
+from scoring import signals, standings
 from scoring.models import Placing
+from scoring.services import games
 from tables.models import Seat
 from tables.services import clear_seating
 from tournaments.exceptions import StateConflict
@@ -120,7 +121,7 @@ def reopen_stage(*, stage: Stage, by: AbstractBaseUser) -> Stage:
     if games.next_game(stage) is None:
         return stage
     # Kept, in the site's language as the console reads it, as the reason the sweeper does not
-    # close it again by itself (scoring.game_close).
+    # close it again by itself (scoring.services.game_close).
     with translation.override(settings.LANGUAGE_CODE):
         stage.advance_problem = _(
             "%(stage)s was reopened by an organiser: close it again when it is ready."
