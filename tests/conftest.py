@@ -99,6 +99,19 @@ def clear_cache() -> None:
 
 
 @pytest.fixture(autouse=True)
+def language_of_this_test():
+    """Each test starts in the site's default language: a request in Spanish leaves Spanish
+    active in its thread (LocaleMiddleware does not put it back), which a later test calling a
+    service directly would read, depending on which tests ran before it on that worker."""
+    from django.conf import settings
+    from django.utils import translation
+
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def cache_of_this_test() -> None:
     """SQLite hands the same ids out again after each test: start each with empty in-process
     caches. (PostgreSQL's sequences keep counting, so the Redis cache needs no clearing.)"""

@@ -92,13 +92,13 @@ def test_a_close_waits_for_a_correction_in_flight_and_then_refuses(ready_to_clos
     correcting = held(correction(stage, players, official), started, release, first)
     correcting.start()
     assert started.wait(10) and "error" not in first, first
-    closing = timed(lambda: closing.close_stage(stage=stage, by=organiser), second)
-    closing.start()
+    closer = timed(lambda: closing.close_stage(stage=stage, by=organiser), second)
+    closer.start()
     time.sleep(HOLD)
-    assert closing.is_alive(), f"the close did not wait for the correction: {second}"
+    assert closer.is_alive(), f"the close did not wait for the correction: {second}"
     release.set()
     correcting.join(10)
-    closing.join(10)
+    closer.join(10)
     assert isinstance(second.get("error"), StateConflict), second
     assert "round 2 is not confirmed" in str(second["error"])
     stage.refresh_from_db()
@@ -109,15 +109,15 @@ def test_a_close_waits_for_a_correction_in_flight_and_then_refuses(ready_to_clos
 def test_a_correction_waits_for_a_close_in_flight_and_then_refuses(ready_to_close):
     stage, players, organiser, official = ready_to_close
     started, release, first, second = threading.Event(), threading.Event(), {}, {}
-    closing = held(lambda: closing.close_stage(stage=stage, by=organiser), started, release, first)
-    closing.start()
+    closer = held(lambda: closing.close_stage(stage=stage, by=organiser), started, release, first)
+    closer.start()
     assert started.wait(10) and "error" not in first, first
     correcting = timed(correction(stage, players, official), second)
     correcting.start()
     time.sleep(HOLD)
     assert correcting.is_alive(), f"the correction did not wait for the close: {second}"
     release.set()
-    closing.join(10)
+    closer.join(10)
     correcting.join(10)
     assert isinstance(second.get("error"), StateConflict), second
     assert "is closed" in str(second["error"])
@@ -140,13 +140,13 @@ def test_a_confirmation_and_a_close_wait_for_each_other(ready_to_close):
     )
     confirming.start()
     assert started.wait(10) and "error" not in first, first
-    closing = timed(lambda: closing.close_stage(stage=stage, by=organiser), second)
-    closing.start()
+    closer = timed(lambda: closing.close_stage(stage=stage, by=organiser), second)
+    closer.start()
     time.sleep(HOLD)
-    assert closing.is_alive(), f"the close did not wait for the confirmation: {second}"
+    assert closer.is_alive(), f"the close did not wait for the confirmation: {second}"
     release.set()
     confirming.join(10)
-    closing.join(10)
+    closer.join(10)
     assert "error" not in second, second
     stage.refresh_from_db()
     assert stage.status == Stage.Status.CLOSED
