@@ -17,27 +17,36 @@ SHOW = """
 import json, django
 django.setup()
 from django.conf import settings
+db = settings.DATABASES["default"]
 print(json.dumps({
-    "engine": settings.DATABASES["default"]["ENGINE"],
-    "database": str(settings.DATABASES["default"]["NAME"]),
+    "engine": db["ENGINE"],
+    "database": str(db["NAME"]),
     "cache": settings.CACHES["default"]["BACKEND"],
     "cache_prefix": settings.CACHES["default"].get("KEY_PREFIX", ""),
     "eager": settings.CELERY_TASK_ALWAYS_EAGER,
     "broker": settings.CELERY_BROKER_URL,
     "debug": settings.DEBUG,
     "hosts": settings.ALLOWED_HOSTS,
+    "origins": settings.CSRF_TRUSTED_ORIGINS,
     "secure_cookies": settings.SESSION_COOKIE_SECURE,
+    "ssl_redirect": settings.SECURE_SSL_REDIRECT,
+    "hsts_subdomains": settings.SECURE_HSTS_INCLUDE_SUBDOMAINS,
+    "hsts_preload": settings.SECURE_HSTS_PRELOAD,
+    "behind_proxy": settings.BEHIND_PROXY,
+    "db": [db["ENGINE"], db["NAME"], db["USER"], db["PASSWORD"], db["HOST"], db["PORT"]],
+    "conn": [db["CONN_MAX_AGE"], db["CONN_HEALTH_CHECKS"]],
+    "options": db.get("OPTIONS", {}),
 }))
 """
+# The variables the tests set, kept out of the environment the settings are read in unless a
+# test gives them.
 VARIABLES = (
-    "DATABASE_URL",
-    "REDIS_URL",
-    "CELERY_BROKER_URL",
-    "DJANGO_DEBUG",
-    "DJANGO_ALLOWED_HOSTS",
-    "ROUNDHOUSE_RUN_HOST",
-    "CACHE_KEY_PREFIX",
-)
+    "DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL", "DJANGO_DEBUG", "DJANGO_ALLOWED_HOSTS",
+    "ROUNDHOUSE_RUN_HOST", "CACHE_KEY_PREFIX", "ROUNDHOUSE_PUBLIC_URL",
+    "DJANGO_SECURE_SSL_REDIRECT", "DJANGO_SECURE_COOKIES", "DJANGO_HSTS_INCLUDE_SUBDOMAINS",
+    "DJANGO_HSTS_PRELOAD", "DJANGO_BEHIND_PROXY", "DJANGO_CSRF_TRUSTED_ORIGINS",
+    "DJANGO_CONN_MAX_AGE",
+)  # fmt: skip
 
 
 def settings_with(**variables: str) -> dict:
@@ -107,44 +116,8 @@ def test_make_run_on_every_interface_allows_the_lan_address_in_debug_only():
     assert chosen["hosts"] == ["rally.example"]
 
 
-SHOW_READ = """
-import json, django
-django.setup()
-from django.conf import settings
-db = settings.DATABASES["default"]
-print(json.dumps({
-    "debug": settings.DEBUG,
-    "ssl_redirect": settings.SECURE_SSL_REDIRECT,
-    "secure_cookies": settings.SESSION_COOKIE_SECURE,
-    "hsts_subdomains": settings.SECURE_HSTS_INCLUDE_SUBDOMAINS,
-    "hsts_preload": settings.SECURE_HSTS_PRELOAD,
-    "behind_proxy": settings.BEHIND_PROXY,
-    "hosts": settings.ALLOWED_HOSTS,
-    "origins": settings.CSRF_TRUSTED_ORIGINS,
-    "db": [db["ENGINE"], db["NAME"], db["USER"], db["PASSWORD"], db["HOST"], db["PORT"]],
-    "conn": [db["CONN_MAX_AGE"], db["CONN_HEALTH_CHECKS"]],
-    "options": db.get("OPTIONS", {}),
-}))
-"""
-READ = (
-    *VARIABLES, "ROUNDHOUSE_PUBLIC_URL", "DJANGO_SECURE_SSL_REDIRECT", "DJANGO_SECURE_COOKIES",
-    "DJANGO_HSTS_INCLUDE_SUBDOMAINS", "DJANGO_HSTS_PRELOAD", "DJANGO_BEHIND_PROXY",
-    "DJANGO_CSRF_TRUSTED_ORIGINS", "DJANGO_CONN_MAX_AGE",
-)  # fmt: skip
-
-
-def read_with(**variables: str) -> dict:
-    env = {k: v for k, v in os.environ.items() if k not in READ}
-    env.update(variables, DJANGO_SETTINGS_MODULE="config.settings")
-    done = subprocess.run(
-        [sys.executable, "-c", SHOW_READ], env=env, capture_output=True, text=True, check=True,
-        cwd=settings.BASE_DIR,
-    )  # fmt: skip
-    return json.loads(done.stdout)
-
-
 def test_switches_are_on_for_1_true_yes_on_and_empty_is_unset():
-    shown = read_with(
+    shown = settings_with(
         DJANGO_DEBUG="",  # an env file's `DJANGO_DEBUG=`: the default, on
         DJANGO_SECURE_SSL_REDIRECT=" Yes ",
         DJANGO_SECURE_COOKIES="",  # the default: not DEBUG
@@ -158,37 +131,37 @@ def test_switches_are_on_for_1_true_yes_on_and_empty_is_unset():
     assert shown["hsts_subdomains"] is True
     assert shown["hsts_preload"] is False
     assert shown["behind_proxy"] is False
-    assert read_with(DJANGO_DEBUG="TRUE", DJANGO_BEHIND_PROXY="0")["behind_proxy"] is False
-    assert read_with(DJANGO_DEBUG="false")["debug"] is False
+    assert settings_with(DJANGO_DEBUG="TRUE", DJANGO_BEHIND_PROXY="0")["behind_proxy"] is False
+    assert settings_with(DJANGO_DEBUG="false")["debug"] is False
 
 
 def test_lists_are_stripped_and_default_to_the_public_address():
-    shown = read_with(
+    shown = settings_with(
         ROUNDHOUSE_PUBLIC_URL="https://rally.example.org",
         DJANGO_CSRF_TRUSTED_ORIGINS=" https://a.example ,, https://b.example ,",
     )
     assert shown["hosts"] == ["rally.example.org"]
     assert shown["origins"] == ["https://a.example", "https://b.example"]
-    shown = read_with(DJANGO_ALLOWED_HOSTS="", DJANGO_CSRF_TRUSTED_ORIGINS="")
+    shown = settings_with(DJANGO_ALLOWED_HOSTS="", DJANGO_CSRF_TRUSTED_ORIGINS="")
     assert (shown["hosts"], shown["origins"]) == ([], [])
-    shown = read_with()
+    shown = settings_with()
     assert shown["hosts"] == ["127.0.0.1", "localhost", "testserver"]
     assert shown["origins"] == []
 
 
 def test_database_url_gives_its_parts_and_connections_live_a_minute():
-    shown = read_with(DATABASE_URL="postgres://rh:p%40ss%3Aw@db.example:6432/rally")
+    shown = settings_with(DATABASE_URL="postgres://rh:p%40ss%3Aw@db.example:6432/rally")
     assert shown["db"] == [
         "django.db.backends.postgresql", "rally", "rh", "p@ss:w", "db.example", 6432,
     ]  # fmt: skip
     assert shown["conn"] == [60, True]
-    shown = read_with(DATABASE_URL="postgresql://rh@db.example/rally", DJANGO_CONN_MAX_AGE="0")
+    shown = settings_with(DATABASE_URL="postgresql://rh@db.example/rally", DJANGO_CONN_MAX_AGE="0")
     assert shown["db"][1:] == ["rally", "rh", "", "db.example", ""]
     assert shown["conn"] == [0, True]
 
 
 def test_database_url_options_are_kept_beside_the_timeouts():
-    shown = read_with(DATABASE_URL="postgres://rh@db.example/rally?sslmode=require")
+    shown = settings_with(DATABASE_URL="postgres://rh@db.example/rally?sslmode=require")
     assert shown["options"]["sslmode"] == "require"  # a managed database refusing plain TCP
     assert shown["options"]["connect_timeout"] == 5
     assert "-c statement_timeout=20000" in shown["options"]["options"]
