@@ -62,3 +62,9 @@ def ladder_pending(season_id: int) -> str:
 # The readiness check's value, written and read back. Owner: config/health.py check_cache.
 def health_ready() -> str:
     return "health:ready"
+
+
+# The times one address knocked at a door anyone may use (an entry sent, a wrong private
+# address, a wrong check-in code) within the door's window. Owner: config/throttles.py.
+def throttle(scope: str, address: str) -> str:
+    return f"throttle:{scope}:{address}"

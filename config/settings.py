@@ -89,6 +89,7 @@ INSTALLED_APPS = [
     "tournaments",
     "tables",
     "scoring",
+    "entries",
     "clubs",
     "accounts",
 ]
@@ -241,7 +242,7 @@ if REDIS_URL:
                 # allauth's rate limits (sign-in, sign-up, password reset) let requests through
                 # while Redis is down rather than answer 500; django-axes (the database) still
                 # locks an account after its failed sign-ins.
-                "fail_open_key_prefixes": ["allauth:rl:"],
+                "fail_open_key_prefixes": ["allauth:rl:", "throttle:"],
             },
         }
     }
@@ -453,6 +454,10 @@ CELERY_BEAT_SCHEDULE = {
         "task": "clubs.tasks.sweep_clubs",
         "schedule": float(os.environ.get("CLUBS_SWEEP_SECONDS", "3600")),
     },
+    # Entries: offers that ran out passed on, mail still waiting (a lost task, a mail server
+    # that was down) sent.
+    "expire-offers": {"task": "entries.tasks.expire_offers", "schedule": 60.0},
+    "send-pending-mail": {"task": "entries.tasks.send_pending", "schedule": 300.0},
 }
 
 LOGGING = {

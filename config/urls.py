@@ -23,6 +23,7 @@ api_v1 = [
     path("", include("tournaments.api_urls")),
     path("", include("tables.api_urls")),
     path("", include("scoring.api_urls")),
+    path("", include("entries.api_urls")),
     path("", include("clubs.api_urls")),
 ]
 
@@ -44,6 +45,7 @@ urlpatterns = [
 # redirect to the browser's language (LocaleMiddleware, as a prefixed address exists).
 urlpatterns += i18n_patterns(
     path("", include("scoring.public_urls")),
+    path("", include("entries.public_urls")),
     path("", include("clubs.public_urls")),
     # The organisers' help, which each section of the console links to.
     path("help/", organiser_help.help_page, name="help"),

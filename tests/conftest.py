@@ -136,11 +136,13 @@ def a_minute_of_sign_ins_of_its_own() -> None:
     client = getattr(getattr(cache, "_cache", None), "get_client", None)
     if client is None:
         return
-    pattern = cache.make_key("allauth:rl:*")
+    # The entries' doors count per address as well (config/throttles.py).
+    patterns = [cache.make_key("allauth:rl:*"), cache.make_key("throttle:*")]
     try:
         redis = client(None, write=True)
-        for key in redis.scan_iter(match=pattern, count=1000):
-            redis.delete(key)
+        for pattern in patterns:
+            for key in redis.scan_iter(match=pattern, count=1000):
+                redis.delete(key)
     except Exception as error:  # Redis down: the tests that need it say so themselves
         if os.environ.get("ROUNDHOUSE_REQUIRE_SERVICES") == "1":
             raise AssertionError(f"could not clear allauth's rate limits: {error}") from error

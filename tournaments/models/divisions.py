@@ -1,6 +1,9 @@
 """A tournament's divisions: groups of players placed and given medals among themselves (age
 categories such as 50-59, 60-69, 70-79 and 80+ at senior games)."""
 
+from decimal import Decimal
+
+from django.core.validators import MinValueValidator
 from django.db import models
 from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
@@ -25,6 +28,15 @@ class Division(models.Model):
     )
     description = models.CharField(_("Description"), max_length=300, blank=True)
     order = models.PositiveSmallIntegerField(default=1)
+    entry_fee = models.DecimalField(
+        _("Entry fee"),
+        max_digits=8,
+        decimal_places=2,
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(Decimal(0))],
+        help_text=_("Empty: the tournament's fee."),
+    )
 
     class Meta:
         ordering = ["tournament", "order", "name"]

@@ -1,9 +1,11 @@
 """A tournament: its domino set, rule preset, tie-break order, days, venue and time zone."""
 
 import zoneinfo
+from decimal import Decimal
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.core.validators import MinValueValidator, RegexValidator
 from django.db import models
 from django.db.models import F, Q
 from django.utils.functional import cached_property
@@ -104,6 +106,51 @@ class Tournament(models.Model):
             "seats and results can be reset."
         ),
     )
+    # Entries taken before the day (the entries app): open between the two times (no opening
+    # time: closed; no closing time: open until the first stage is seated), at most `capacity`
+    # players (none: no cap), then a waitlist whose first entry is offered a freed place for
+    # `offer_hours`. The fee is due from each entry (a division's own fee replaces it).
+    entries_open_at = models.DateTimeField(_("Entries open"), null=True, blank=True)
+    entries_close_at = models.DateTimeField(
+        _("Entries close"),
+        null=True,
+        blank=True,
+        help_text=_("Empty: entries stay open until the first stage is seated."),
+    )
+    capacity = models.PositiveIntegerField(
+        _("Places"),
+        null=True,
+        blank=True,
+        help_text=_("Players entered at most. Empty for no limit."),
+    )
+    waitlist = models.BooleanField(
+        _("Waitlist"),
+        default=True,
+        help_text=_("When every place is taken, further entries wait in order for a place."),
+    )
+    offer_hours = models.DecimalField(
+        _("Hours to take a place"),
+        max_digits=6,
+        decimal_places=2,
+        default=Decimal(24),
+        validators=[MinValueValidator(Decimal("0.25"))],
+        help_text=_("How long the first waiting entry has to take a place that was freed."),
+    )
+    entry_fee = models.DecimalField(
+        _("Entry fee"),
+        max_digits=8,
+        decimal_places=2,
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(Decimal(0))],
+        help_text=_("Empty: free to enter."),
+    )
+    currency = models.CharField(
+        _("Currency"),
+        max_length=3,
+        default="USD",
+        validators=[RegexValidator(r"^[A-Z]{3}$", _("A three-letter ISO 4217 code, such as USD."))],
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -122,6 +169,20 @@ class Tournament(models.Model):
                 condition=Q(division_playoffs__in=["shared", "per_division"]),
             ),
             models.CheckConstraint(name="tournaments_tournament_slug_set", condition=~Q(slug="")),
+            models.CheckConstraint(
+                name="tournaments_tournament_entries_times_ordered",
+                condition=Q(entries_open_at__isnull=True)
+                | Q(entries_close_at__isnull=True)
+                | Q(entries_close_at__gt=F("entries_open_at")),
+            ),
+            models.CheckConstraint(
+                name="tournaments_tournament_entry_fee_not_negative",
+                condition=Q(entry_fee__isnull=True) | Q(entry_fee__gte=0),
+            ),
+            models.CheckConstraint(
+                name="tournaments_tournament_offer_hours_positive",
+                condition=Q(offer_hours__gt=0),
+            ),
             models.CheckConstraint(
                 name="tournaments_tournament_days_ordered",
                 condition=Q(starts_on__isnull=True)

@@ -1,0 +1,285 @@
+"""The v1 API of entries: anyone enters while entries are open and manages their entry at its
+private address; a tournament's organisers list and change every entry (docs/API.md, "Entries
+before the day")."""
+
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import serializers, status
+from rest_framework.exceptions import NotFound, Throttled
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from config import throttles
+from config.api import NamesUnusedFields, found
+from config.api_schema import refused
+from entries import rules
+from entries.models import Entry
+from entries.services import entering
+from tournaments.api import tournament_or_404
+from tournaments.api_divisions import DivisionNameField
+from tournaments.links import absolute_url, site_origin
+from tournaments.permissions import require_organiser
+from tournaments.services.divisions import OLDEST
+
+
+class EntrySerializer(NamesUnusedFields, serializers.Serializer):
+    """What an entrant sends (and may change at the entry's address)."""
+
+    name = serializers.CharField(max_length=120)
+    email = serializers.CharField(max_length=254, help_text="The entry's link is mailed here.")
+    phone = serializers.CharField(max_length=40, allow_blank=True, required=False)
+    household = serializers.CharField(
+        max_length=120,
+        allow_blank=True,
+        required=False,
+        help_text="People of one household are seated apart.",
+    )
+    age = serializers.IntegerField(min_value=0, max_value=OLDEST, allow_null=True, required=False)
+    birth_year = serializers.IntegerField(min_value=1, allow_null=True, required=False)
+    division = DivisionNameField(max_length=80)
+    club = serializers.CharField(max_length=120, allow_blank=True, required=False)
+    chapter = serializers.CharField(max_length=120, allow_blank=True, required=False)
+    messages_ok = serializers.BooleanField(
+        help_text="Agreed to mail about the event (where to sit, the results, the organisers' "
+        "news). The entry's own receipts and offers are mailed either way."
+    )
+
+
+class EntryChangeSerializer(EntrySerializer):
+    """A change at the entry's address: its details, not its age (its division is decided)."""
+
+    age = None
+    birth_year = None
+    division = None
+
+
+class EntryAnswerSerializer(serializers.ModelSerializer):
+    """An entry as its entrant sees it at its private address."""
+
+    number = serializers.SerializerMethodField(help_text="The badge number, once entered.")
+    division = serializers.SlugRelatedField(slug_field="name", read_only=True)
+    check_in_code = serializers.SerializerMethodField(
+        help_text="Typed or scanned at the kiosk on the day; once entered."
+    )
+    fee_due = serializers.DecimalField(max_digits=8, decimal_places=2, read_only=True)
+    paid = serializers.SerializerMethodField(help_text="Paid so far, net of refunds.")
+    manage_url = serializers.SerializerMethodField()
+    page_url = serializers.SerializerMethodField(help_text="The entry's page, for a person.")
+
+    class Meta:
+        model = Entry
+        fields = [
+            "id", "status", "waitlist_position", "offer_expires_at", "number", "name", "email",
+            "phone", "household", "age", "birth_year", "division", "club", "chapter",
+            "messages_ok", "check_in_code", "fee_due", "paid", "manage_url", "page_url",
+        ]  # fmt: skip
+        read_only_fields = fields
+
+    def get_number(self, entry: Entry) -> int | None:
+        return entry.player.number if entry.player_id else None
+
+    def get_check_in_code(self, entry: Entry) -> str | None:
+        return entry.check_in_code if entry.status == Entry.Status.ENTERED else None
+
+    def get_paid(self, entry: Entry) -> str:
+        return f"{rules.paid(entry):.2f}"
+
+    def get_manage_url(self, entry: Entry) -> str:
+        return absolute_url(self.context["request"], reverse("api-entry", args=[entry.manage_key]))
+
+    def get_page_url(self, entry: Entry) -> str:
+        path = reverse("entry-manage", args=[entry.tournament.slug, entry.manage_key])
+        return absolute_url(self.context["request"], path)
+
+
+class OrganiserEntrySerializer(EntryAnswerSerializer):
+    """An entry as the tournament's organisers see it."""
+
+    manage_url = None
+    page_url = None
+
+    class Meta(EntryAnswerSerializer.Meta):
+        fields = [
+            *[f for f in EntryAnswerSerializer.Meta.fields if f not in ("manage_url", "page_url")],
+            "entered_at",
+        ]
+        read_only_fields = fields
+
+    def get_check_in_code(self, entry: Entry) -> str | None:
+        return entry.check_in_code
+
+
+class OrganiserChangeSerializer(NamesUnusedFields, serializers.Serializer):
+    """An organiser's change: details, the fee due, a status (entered: enter by hand; refused;
+    withdrawn) or a place on the waitlist."""
+
+    name = serializers.CharField(max_length=120, required=False)
+    email = serializers.CharField(max_length=254, required=False)
+    phone = serializers.CharField(max_length=40, allow_blank=True, required=False)
+    household = serializers.CharField(max_length=120, allow_blank=True, required=False)
+    division = DivisionNameField(max_length=80)
+    club = serializers.CharField(max_length=120, allow_blank=True, required=False)
+    chapter = serializers.CharField(max_length=120, allow_blank=True, required=False)
+    messages_ok = serializers.BooleanField(required=False)
+    fee_due = serializers.DecimalField(max_digits=8, decimal_places=2, min_value=0, required=False)
+    status = serializers.ChoiceField(
+        choices=["entered", "refused", "withdrawn"],
+        required=False,
+        help_text="entered: enter a waiting, offered, expired or refused entry by hand (over the "
+        "cap if need be); refused: turn down a waiting or offered entry; withdrawn: withdraw it.",
+    )
+    waitlist_position = serializers.IntegerField(
+        min_value=1, required=False, help_text="Move a waiting entry to this place (1 is next)."
+    )
+
+
+def _details(data: dict) -> entering.Details:
+    return entering.Details(**{k: v for k, v in data.items() if v is not None or k == "division"})
+
+
+ENTER_CONFLICT = refused(
+    "Entries are closed (not yet open, past their closing time, or the first stage seated), the "
+    "tournament is full without a waitlist, or the same name and email already hold an entry "
+    "(its link is mailed again); nothing was stored."
+)
+
+
+class EntryListApi(APIView):
+    permission_classes = [AllowAny]  # anyone enters; the list is the organisers'
+
+    @extend_schema(responses=OrganiserEntrySerializer(many=True))
+    def get(self, request: Request, slug: str) -> Response:
+        """Every entry, in the order they came, with its status, place, code and fees
+        (organisers only)."""
+        tournament = tournament_or_404(slug)
+        require_organiser(request.user, tournament)
+        entering.apply_expiry(tournament)
+        entries = tournament.entries.select_related("player", "division", "tournament")
+        return Response(OrganiserEntrySerializer(entries, many=True).data)
+
+    @extend_schema(
+        request=EntrySerializer,
+        responses={
+            201: EntryAnswerSerializer,
+            409: ENTER_CONFLICT,
+            429: refused("Too many entries from this address in a minute.", "Error"),
+        },
+    )
+    def post(self, request: Request, slug: str) -> Response:
+        """Enter the tournament: `entered` while places are free (a player from then on, with a
+        badge number), else `waitlisted` with a place; the entry's link is mailed."""
+        tournament = tournament_or_404(slug)
+        if (wait := throttles.ENTRIES.wait(request._request)) is not None:
+            raise Throttled(wait)
+        throttles.ENTRIES.mark(request._request)
+        serializer = EntrySerializer(data=request.data, context={"tournament": tournament})
+        serializer.is_valid(raise_exception=True)
+        entry = entering.enter(
+            tournament=tournament,
+            details=_details(serializer.validated_data),
+            origin=site_origin(request._request),
+            language=request.LANGUAGE_CODE,
+        )
+        answer = EntryAnswerSerializer(entry, context={"request": request})
+        return Response(answer.data, status=status.HTTP_201_CREATED)
+
+
+def entry_at(request: Request, key: str) -> Entry:
+    """The entry whose private address this is; a wrong one is a 404 that says nothing more,
+    and too many wrong ones from an address a 429."""
+    if (wait := throttles.ENTRY_KEYS.wait(request._request)) is not None:
+        raise Throttled(wait)
+    entry = Entry.objects.select_related("tournament", "player", "division").filter(manage_key=key)
+    found_entry = entry.first() if key else None
+    if found_entry is None:
+        throttles.ENTRY_KEYS.mark(request._request)
+        raise NotFound(_("There is no entry at this address."))
+    entering.apply_expiry(found_entry.tournament)
+    found_entry.refresh_from_db()
+    return found_entry
+
+
+class EntryApi(APIView):
+    """The entrant's own entry at its private address (no account)."""
+
+    permission_classes = [AllowAny]
+    authentication_classes = []  # the key in the address is the credential
+
+    @extend_schema(responses=EntryAnswerSerializer)
+    def get(self, request: Request, key: str) -> Response:
+        entry = entry_at(request, key)
+        return Response(EntryAnswerSerializer(entry, context={"request": request}).data)
+
+    @extend_schema(request=EntryChangeSerializer, responses=EntryAnswerSerializer)
+    def patch(self, request: Request, key: str) -> Response:
+        """Change the entry's details (name, email, phone, household, club, chapter, messages)."""
+        entry = entry_at(request, key)
+        serializer = EntryChangeSerializer(
+            data=request.data, partial=True, context={"tournament": entry.tournament}
+        )
+        serializer.is_valid(raise_exception=True)
+        entry = entering.update(entry, changes=dict(serializer.validated_data))
+        return Response(EntryAnswerSerializer(entry, context={"request": request}).data)
+
+    @extend_schema(
+        responses={204: OpenApiResponse(description="Withdrawn."), 409: refused("Already out.")}
+    )
+    def delete(self, request: Request, key: str) -> Response:
+        """Withdraw the entry; a place freed before seating is offered to the first waiting."""
+        entering.withdraw(entry_at(request, key))
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class AcceptOfferApi(APIView):
+    permission_classes = [AllowAny]
+    authentication_classes = []
+
+    @extend_schema(
+        request=None,
+        responses={200: EntryAnswerSerializer, 409: refused("No place offered is open.")},
+    )
+    def post(self, request: Request, key: str) -> Response:
+        """Take the place offered: `entered`, a player from now on."""
+        entry = entering.accept_offer(entry_at(request, key))
+        return Response(EntryAnswerSerializer(entry, context={"request": request}).data)
+
+
+class OrganiserEntryApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    def _entry(self, request: Request, slug: str, entry_id: int) -> Entry:
+        tournament = tournament_or_404(slug)
+        require_organiser(request.user, tournament)
+        return found(tournament.entries.select_related("tournament", "player"), pk=entry_id)
+
+    @extend_schema(responses=OrganiserEntrySerializer)
+    def get(self, request: Request, slug: str, entry_id: int) -> Response:
+        return Response(OrganiserEntrySerializer(self._entry(request, slug, entry_id)).data)
+
+    @extend_schema(request=OrganiserChangeSerializer, responses=OrganiserEntrySerializer)
+    def patch(self, request: Request, slug: str, entry_id: int) -> Response:
+        """Change an entry's details or fee due, enter, refuse or withdraw it, or move it on
+        the waitlist."""
+        entry = self._entry(request, slug, entry_id)
+        serializer = OrganiserChangeSerializer(
+            data=request.data, partial=True, context={"tournament": entry.tournament}
+        )
+        serializer.is_valid(raise_exception=True)
+        changes = dict(serializer.validated_data)
+        new_status = changes.pop("status", None)
+        position = changes.pop("waitlist_position", None)
+        if changes:
+            entry = entering.update(entry, changes=changes, by=request.user)
+        if position is not None:
+            entry = entering.move(entry, position=position, by=request.user)
+        if new_status == Entry.Status.ENTERED:
+            entry = entering.admit(entry, by=request.user)
+        elif new_status == Entry.Status.REFUSED:
+            entry = entering.refuse(entry, by=request.user)
+        elif new_status == Entry.Status.WITHDRAWN:
+            entry = entering.withdraw(entry, by=request.user)
+        entry.refresh_from_db()
+        return Response(OrganiserEntrySerializer(entry).data)

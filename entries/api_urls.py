@@ -1,0 +1,15 @@
+from django.urls import path
+
+from config import converters  # noqa: F401 (the <id:...> converter)
+from entries import api
+
+urlpatterns = [
+    path("tournaments/<slug:slug>/entries/", api.EntryListApi.as_view(), name="entry-list"),
+    path(
+        "tournaments/<slug:slug>/entries/<id:entry_id>/",
+        api.OrganiserEntryApi.as_view(),
+        name="entry-detail",
+    ),
+    path("entries/<str:key>/", api.EntryApi.as_view(), name="api-entry"),
+    path("entries/<str:key>/accept/", api.AcceptOfferApi.as_view(), name="api-entry-accept"),
+]

@@ -1,0 +1,65 @@
+"""The entry form (the public page and the entry's own page)."""
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from entries.models import Entry
+from tournaments.models import Tournament
+from tournaments.services.divisions import OLDEST
+
+
+class EntryForm(forms.Form):
+    name = forms.CharField(label=_("Your name"), max_length=120)
+    email = forms.EmailField(
+        label=_("Email"),
+        max_length=254,
+        help_text=_("Your entry's link is mailed here: keep it to see, change or withdraw it."),
+    )
+    phone = forms.CharField(label=_("Phone (optional)"), max_length=40, required=False)
+    household = forms.CharField(
+        label=_("Household (optional)"),
+        max_length=120,
+        required=False,
+        help_text=_("Coming with a partner? Give the same household name and you sit apart."),
+    )
+    birth_year = forms.IntegerField(
+        label=_("Year of birth"), min_value=1, required=False, widget=forms.NumberInput()
+    )
+    division = forms.ModelChoiceField(
+        label=_("Division"), queryset=None, required=False, empty_label=_("Choose by my age")
+    )
+    club = forms.CharField(label=_("Club (optional)"), max_length=120, required=False)
+    chapter = forms.CharField(label=_("Chapter (optional)"), max_length=120, required=False)
+    messages_ok = forms.BooleanField(
+        label=_("Mail me where I sit, the results and the organisers' news"), required=False
+    )
+
+    def __init__(self, *args, tournament: Tournament, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        divisions = tournament.divisions.order_by("order", "name")
+        self.fields["division"].queryset = divisions
+        aged = [d for d in divisions if d.age_min is not None or d.age_max is not None]
+        if not divisions:
+            del self.fields["division"]
+        if not aged:
+            del self.fields["birth_year"]
+        else:
+            self.fields["birth_year"].max_value = None
+            self.fields["birth_year"].help_text = _(
+                "Your age division is chosen from it (the age you reach this year)."
+            )
+        for name in ("name", "email", "phone"):
+            self.fields[name].widget.attrs["autocomplete"] = {
+                "name": "name", "email": "email", "phone": "tel"
+            }[name]  # fmt: skip
+        self.fields["phone"].widget.input_type = "tel"
+        self.oldest = OLDEST
+
+
+class EntryChangeForm(forms.ModelForm):
+    """What an entrant changes on the entry's page."""
+
+    class Meta:
+        model = Entry
+        fields = ["name", "email", "phone", "household", "club", "chapter", "messages_ok"]
+        labels = {"messages_ok": _("Mail me where I sit, the results and the organisers' news")}

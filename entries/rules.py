@@ -1,0 +1,71 @@
+"""What entries are open to, read without writing: whether a tournament takes entries now, how
+many places are held, what an entry owes and has paid."""
+
+from decimal import Decimal
+
+from django.db.models import Sum
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from entries.models import Entry
+from tournaments.models import Division, Player, Tournament
+from tournaments.selectors import NOT_STARTED, tournament_status
+
+
+def seating_begun(tournament: Tournament) -> bool:
+    return tournament_status(tournament) != NOT_STARTED
+
+
+def closed_reason(tournament: Tournament, now=None) -> str | None:
+    """Why the tournament takes no entries now, or None while it does: between its opening and
+    closing times, or with no closing time until its first stage is seated."""
+    now = now or timezone.now()
+    zone = tournament.zone
+    if tournament.entries_open_at is None:
+        return _("%(tournament)s does not take entries here: ask its organisers.") % {
+            "tournament": tournament.name
+        }
+    if now < tournament.entries_open_at:
+        return _("Entries to %(tournament)s open on %(when)s.") % {
+            "tournament": tournament.name,
+            "when": timezone.localtime(tournament.entries_open_at, zone).strftime("%Y-%m-%d %H:%M"),
+        }
+    if tournament.entries_close_at is not None and now >= tournament.entries_close_at:
+        return _("Entries to %(tournament)s closed on %(when)s.") % {
+            "tournament": tournament.name,
+            "when": timezone.localtime(tournament.entries_close_at, zone).strftime(
+                "%Y-%m-%d %H:%M"
+            ),
+        }
+    if seating_begun(tournament):
+        return _("Entries to %(tournament)s closed when its first tables were seated.") % {
+            "tournament": tournament.name
+        }
+    return None
+
+
+def places_held(tournament: Tournament) -> int:
+    """Places taken: the tournament's players not withdrawn (entered here, at the desk or by an
+    import alike) and the places offered to waiting entries, held until taken or expired."""
+    players = Player.objects.filter(tournament=tournament).exclude(status=Player.Status.WITHDRAWN)
+    offered = Entry.objects.filter(tournament=tournament, status=Entry.Status.OFFERED)
+    return players.count() + offered.count()
+
+
+def places_free(tournament: Tournament) -> int | None:
+    """Places left under the cap (never below 0); None without a cap."""
+    if tournament.capacity is None:
+        return None
+    return max(tournament.capacity - places_held(tournament), 0)
+
+
+def fee_for(tournament: Tournament, division: Division | None) -> Decimal:
+    """The fee an entry owes: its division's own, else the tournament's, else nothing."""
+    if division is not None and division.entry_fee is not None:
+        return division.entry_fee
+    return tournament.entry_fee or Decimal(0)
+
+
+def paid(entry: Entry) -> Decimal:
+    """What an entry has paid, net of refunds (a waived fee counts as paid)."""
+    return entry.payments.aggregate(total=Sum("amount"))["total"] or Decimal(0)

@@ -1,0 +1,189 @@
+"""Mail to entrants: each Message is kept with a Delivery per address, and each delivery is sent
+by a Celery task (entries.tasks.send_delivery) that retries while the mail server does not
+answer; the beat (entries.tasks.send_pending) sends what a lost task or a broker outage left.
+A delivery is sent once: its row is locked while it is sent and marked sent in the same
+transaction.
+
+An entry's own mails (its receipt, its waitlist place, an offer, a place taken, a withdrawal)
+go whatever it agreed to; every other message only to entries with `messages_ok`."""
+
+import logging
+import smtplib
+from collections.abc import Iterable
+from typing import Any
+
+from django.conf import settings
+from django.core.mail import EmailMultiAlternatives
+from django.db import transaction
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+
+from config import task_names
+from entries.models import Delivery, Entry, Message
+from scoring import queue
+
+log = logging.getLogger(__name__)
+
+Kind = Message.Kind
+
+# An entry's own mail for each status it reaches.
+OWN_KINDS = {
+    Entry.Status.WAITLISTED: Kind.WAITLISTED,
+    Entry.Status.OFFERED: Kind.OFFER,
+    Entry.Status.WITHDRAWN: Kind.WITHDRAWN,
+}
+
+# Tries of one delivery before it counts as failed; with the task's backoff (1, 2, 4 ... 60
+# minutes) that is about eight hours of a mail server down.
+MAX_TRIES = 12
+
+
+def _subject(kind: str, tournament_name: str) -> str:
+    subjects = {
+        Kind.RECEIPT: _("Your entry to %(tournament)s"),
+        Kind.WAITLISTED: _("You are on the waitlist for %(tournament)s"),
+        Kind.OFFER: _("A place in %(tournament)s is yours to take"),
+        Kind.ENTERED: _("You have a place in %(tournament)s"),
+        Kind.WITHDRAWN: _("Your entry to %(tournament)s is withdrawn"),
+        Kind.SEATED: _("Where you sit at %(tournament)s"),
+        Kind.RESULTS: _("The results of %(tournament)s"),
+    }
+    return subjects[kind] % {"tournament": tournament_name}
+
+
+def entry_mail(entry: Entry, status: str, *, again: bool = False) -> Message:
+    """Queue the entry's own mail for the status it reached (entered: its receipt, or "you have
+    a place" after an offer; `again`: its receipt sent again). Sent once the transaction
+    commits."""
+    if status == Entry.Status.ENTERED and (again or entry.history.count() <= 1):
+        kind = Kind.RECEIPT
+    else:
+        kind = OWN_KINDS.get(status, Kind.ENTERED)
+    with translation.override(entry.language):
+        subject = _subject(kind, entry.tournament.name)
+    return queue_message(
+        tournament=entry.tournament, kind=kind, subject=subject, entries=[entry], own=True
+    )
+
+
+def queue_message(
+    *,
+    tournament,
+    kind: str,
+    subject: str,
+    entries: Iterable[Entry],
+    body: str = "",
+    to: str = "",
+    stage=None,
+    by=None,
+    context: dict[int, dict[str, Any]] | None = None,
+    own: bool = False,
+) -> Message:
+    """A message to the entries given (only those with `messages_ok` unless it is their `own`
+    mail), one delivery each with its `context` (by entry id), sent after the commit."""
+    message = Message.objects.create(
+        tournament=tournament, kind=kind, to=to, subject=subject, body=body, stage=stage,
+        created_by=by,
+    )  # fmt: skip
+    context = context or {}
+    deliveries = Delivery.objects.bulk_create(
+        Delivery(message=message, entry=entry, email=entry.email, context=context.get(entry.pk, {}))
+        for entry in entries
+        if (own or entry.messages_ok) and entry.email and entry.contact_erased_at is None
+    )
+    ids = [delivery.pk for delivery in deliveries]
+    transaction.on_commit(lambda: [send(pk) for pk in ids])
+    return message
+
+
+def send(delivery_id: int, countdown: float | None = None) -> None:
+    """Hand one delivery to the workers (inline where tasks run inline). A broker that cannot be
+    reached leaves it waiting for the beat's sweep."""
+    try:
+        queue.send(task_names.SEND_DELIVERY, countdown=countdown, delivery_id=delivery_id)
+    except Exception:
+        log.warning(
+            "delivery %s left for the sweep: the broker did not take it",
+            delivery_id,
+            exc_info=True,
+        )
+
+
+def origin_of(entry: Entry | None) -> str:
+    return settings.PUBLIC_URL or (entry.origin if entry else "") or "http://localhost:8000"
+
+
+def manage_url(entry: Entry) -> str:
+    """The entry's private address, whole (for its mails)."""
+    with translation.override(entry.language):
+        path = reverse("entry-manage", args=[entry.tournament.slug, entry.manage_key])
+    return origin_of(entry) + path
+
+
+def render(delivery: Delivery) -> EmailMultiAlternatives:
+    """The mail of one delivery, in its entry's language: the message's text, then the entry's
+    own part (its link, its place, its seat), and a way to stop the mail."""
+    message, entry = delivery.message, delivery.entry
+    tournament = message.tournament
+    language = entry.language if entry else settings.LANGUAGE_CODE
+    with translation.override(language):
+        base = origin_of(entry)
+        context = {
+            "message": message,
+            "entry": entry,
+            "tournament": tournament,
+            "extra": delivery.context,
+            "manage_url": manage_url(entry) if entry else "",
+            "unsubscribe_url": (
+                base + reverse("entry-unsubscribe", args=[tournament.slug, entry.manage_key])
+                if entry
+                else ""
+            ),
+            "public_url": base + reverse("tournament-home", args=[tournament.slug]),
+        }
+        text = render_to_string("entries/email/message.txt", context)
+    mail = EmailMultiAlternatives(message.subject, text, None, [delivery.email])
+    if context["unsubscribe_url"]:
+        mail.extra_headers["List-Unsubscribe"] = f"<{context['unsubscribe_url']}>"
+    return mail
+
+
+class NotSent(Exception):
+    """The mail server refused or did not answer: the delivery waits for another try."""
+
+
+def deliver(delivery_id: int, *, tries_left: bool) -> str:
+    """Send one delivery if it still waits; what became of it ("sent", "failed", "waiting",
+    or "done" when it was sent or given up before). Its row stays locked while it is sent, so a
+    second sender (the sweep, a retry) waits and then finds it sent. NotSent when the server
+    failed and another try may be made (`tries_left`); the last failure marks it failed."""
+    with transaction.atomic():
+        delivery = (
+            Delivery.objects.select_for_update(of=("self",))
+            .select_related("message__tournament", "entry__tournament")
+            .filter(pk=delivery_id)
+            .first()
+        )
+        if delivery is None or delivery.status != Delivery.Status.PENDING:
+            return "done"
+        delivery.attempts += 1
+        try:
+            render(delivery).send()
+        except (smtplib.SMTPException, OSError) as error:
+            delivery.last_error = str(error)[:300]
+            if not tries_left or delivery.attempts >= MAX_TRIES:
+                delivery.status = Delivery.Status.FAILED
+            delivery.save(update_fields=["attempts", "last_error", "status"])
+            if delivery.status == Delivery.Status.FAILED:
+                log.warning("delivery %s failed for good: %s", delivery_id, error)
+                return "failed"
+            failed = NotSent(str(error))
+        else:
+            delivery.status = Delivery.Status.SENT
+            delivery.sent_at = timezone.now()
+            delivery.last_error = ""
+            delivery.save(update_fields=["attempts", "last_error", "status", "sent_at"])
+            return "sent"
+    raise failed
