@@ -143,7 +143,7 @@ def enter(
     try:
         return _enter(tournament, details, origin, language)
     except DuplicateEntry as duplicate:
-        mail.entry_mail(duplicate.entry, Entry.Status.ENTERED, again=True)
+        mail.entry_mail(duplicate.entry, duplicate.entry.status, again=True)
         raise
 
 

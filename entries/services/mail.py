@@ -55,8 +55,8 @@ def _subject(kind: str, tournament_name: str) -> str:
 
 def entry_mail(entry: Entry, status: str, *, again: bool = False) -> Message:
     """Queue the entry's own mail for the status it reached (entered: its receipt, or "you have
-    a place" after an offer; `again`: its receipt sent again). Sent once the transaction
-    commits."""
+    a place" after an offer or an organiser's hand; `again`: the mail of the status it holds,
+    sent again with its link). Sent once the transaction commits."""
     if status == Entry.Status.ENTERED and (again or entry.history.count() <= 1):
         kind = Kind.RECEIPT
     else:
