@@ -127,6 +127,8 @@ def _version_statement() -> tuple[str, tuple[Any, ...]]:
         "placed",
         "tournament__practice",
         "tournament__listed",
+        "tournament__starts_on",
+        "tournament__ends_on",
     )
     return current.values_list(*fields)[:1].query.sql_with_params()
 
@@ -140,6 +142,12 @@ def _event_mark(practice: bool, listed: bool) -> str:
     """What a tournament's practice and listing add to its pages' names (their ETags): every
     page says "Practice" on a practice tournament's."""
     return f"\x00practice{int(practice)}listed{int(listed)}"
+
+
+def _days_mark(starts_on: Any, ends_on: Any) -> str:
+    """What a tournament's days add to the standings page's names (its ETag): with days set,
+    the page links to their calendar file (scoring/event_calendar.py)."""
+    return "\x00days" if starts_on or ends_on else ""
 
 
 class CurrentVersion(NamedTuple):
@@ -156,6 +164,8 @@ class CurrentVersion(NamedTuple):
     placed: bool | None  # the last stage places everyone by total
     practice: bool
     listed: bool
+    starts_on: Any  # the tournament's days (a date, or None)
+    ends_on: Any
 
 
 def _current_version(slug: str) -> CurrentVersion | None:
@@ -186,6 +196,7 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
         status, built_seq = current.status, current.built_seq
         stage_name = current.stage_name + _placed_mark(current.placed)
         tournament_name = current.tournament_name + _event_mark(current.practice, current.listed)
+        tournament_name += _days_mark(current.starts_on, current.ends_on)
         etag = _standings_etag(
             stage_id, built_seq, status, tournament_name, stage_name, partial, page
         )
@@ -219,6 +230,7 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
         names += f"\x00{division.pk}:{division.name}:{digest(members)}"
     # The page says "Practice" on a practice tournament's, before play as after.
     tournament_name = tournament.name + _event_mark(tournament.practice, tournament.listed)
+    tournament_name += _days_mark(tournament.starts_on, tournament.ends_on)
     etag = (
         _standings_etag(
             stage.pk, meta.built_seq, stage.status, tournament_name, names, partial, page

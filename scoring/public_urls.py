@@ -7,7 +7,7 @@ from django.urls import path
 
 from config import converters  # noqa: F401 (the <id:...> converter)
 from config.http_cache import public_page
-from scoring import how_it_works, public, views
+from scoring import event_calendar, find_your_table, how_it_works, public, views
 from scoring.views import results_page
 
 urlpatterns = [
@@ -23,6 +23,12 @@ urlpatterns = [
         public_page(views.player_page),
         name="player-page",
     ),
+    path(
+        "t/<slug:slug>/find-your-table/",
+        public_page(find_your_table.find_your_table_page),
+        name="find-your-table",
+    ),
+    path("t/<slug:slug>/event.ics", public_page(event_calendar.event_ics), name="event-ics"),
     path("t/<slug:slug>/screen/", public_page(views.screen), name="screen"),
     path(
         "t/<slug:slug>/how-it-works/",

@@ -89,3 +89,13 @@ def who_moved(stage: Stage) -> list[str]:
             text = _("%(player)s: now at table %(now)s (was at table %(was)s)")
         said.append(text % values)
     return said
+
+
+def seats_by_player(stage: Stage) -> dict[int, tuple[int, int]]:
+    """player id -> (table number, seat) of each player seated in the stage, in one query: the
+    wall chart's "find your table"."""
+    seats = Seat.objects.filter(stage=stage).order_by()
+    return {
+        player: (table, position)
+        for player, table, position in seats.values_list("player_id", "table__number", "position")
+    }

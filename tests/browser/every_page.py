@@ -187,6 +187,12 @@ def visits_for(event: Event, who: str) -> list[Visit]:
             Visit("player", f"{t}/players/3/", "Round (engine)", "Ronda (doble inicial)"),
             Visit("find-player", f"{t}/players/?q=ram", "Find a player", "Buscar un jugador"),
             Visit(
+                "find-your-table",
+                f"{t}/find-your-table/",
+                "with their table and seat",
+                "con su mesa y su asiento",
+            ),
+            Visit(
                 "bracket", f"/t/{FINISHED_SLUG}/bracket/", "Final placings", "Clasificación final"
             ),
             Visit("screen", f"{t}/screen/", "Newest results", "Últimos resultados"),

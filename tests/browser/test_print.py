@@ -10,7 +10,7 @@ from pypdf import PdfReader
 from tests import factories
 from tests.browser.conftest import PHONE
 from tests.conftest import client_for
-from tests.scoring.helpers import finished_event, play_stage, qualifying_of_six
+from tests.scoring.helpers import finished_event, play_stage, qualifying_of_six, seat_tables
 
 pytestmark = pytest.mark.browser
 
@@ -85,3 +85,41 @@ def test_certificates_print_one_to_a_landscape_page(new_page, tournament_of):
         text = unicodedata.normalize("NFKC", printed.extract_text())
         assert "Torneo de Año Nuevo en Peñasco" in text and "place" in text
         assert "Certificates for places" not in text  # the form is not printed
+
+
+WALL_ROWS = """() => [...document.querySelectorAll(".wall-rows li")].map((li) => {
+  const box = li.getBoundingClientRect();
+  return {left: Math.round(box.left), size: parseFloat(getComputedStyle(li).fontSize),
+          split: getComputedStyle(li).breakInside};
+})"""
+
+
+def test_the_wall_chart_prints_in_two_columns_to_a_landscape_page(new_page, tournament_of):
+    tournament, _ = tournament_of
+    stage = factories.StageFactory(tournament=tournament, order=1, status="seated")
+    names = ["Ángel", "Beatriz", "Carmen", "Dolores", "Émile", "Fátima", "Gonzalo", "Héctor"]
+    seat_tables(stage, [[f"{name} Ruiz {n}" for name in names[n % 2 :: 2]] for n in range(12)])
+    page = new_page(PHONE)
+    page.goto(f"/t/{tournament.slug}/find-your-table/")
+    assert page.locator(".letter-index").is_visible()  # 48 players: the index opens the page
+    page.emulate_media(media="print")
+    assert not page.locator(".site-header").is_visible()
+    assert not page.locator(".letter-index").is_visible()
+    assert not page.get_by_role("button", name="Print the wall chart").is_visible()
+    assert (
+        page.locator(".print-head")
+        .inner_text()
+        .startswith("Torneo de Año Nuevo en Peñasco · Qualifying · find your table, printed")
+    )
+    rows = page.evaluate(WALL_ROWS)
+    assert len(rows) == 48
+    assert all(row["size"] >= 21 and row["split"] == "avoid" for row in rows)  # 16pt, whole
+    printed = PdfReader(io.BytesIO(page.pdf(format="A4", prefer_css_page_size=True))).pages
+    first = printed[0]
+    assert first.mediabox.width > first.mediabox.height  # landscape
+    text = unicodedata.normalize("NFKC", "".join(p.extract_text() for p in printed))
+    assert "Ángel Ruiz 0" in text and "Table 1" in text and "Seat 1" in text
+    assert "Roundhouse" not in text
+    # Two columns on the printed page: the rows stand at two distances from its left edge.
+    page.set_viewport_size({"width": 1040, "height": 720})  # about A4 landscape, at 96 dpi
+    assert len({row["left"] for row in page.evaluate(WALL_ROWS)}) == 2

@@ -39,6 +39,7 @@ def public_paths(stage) -> list[str]:
         f"t/{slug}/players/",
         f"t/{slug}/players/?q=ann",
         f"t/{slug}/players/{number}/",
+        f"t/{slug}/find-your-table/",
         f"t/{slug}/screen/",
         f"t/{slug}/how-it-works/",
         f"t/{slug}/bracket/",
