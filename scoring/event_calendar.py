@@ -5,8 +5,8 @@ One all-day event for each day from the tournament's first day to its last ("Spr
 of 3"), with its venue as the location and its public page as the link. All-day events are
 dates, not times: they are the tournament's own days wherever the calendar is
 (X-WR-TIMEZONE names its zone for the calendars that show it). Each event's UID is the
-tournament's id and the day's number on the site's host, so a calendar that reads the file again
-after the days moved updates its events rather than adding others.
+tournament's id and the day's number on the site's host name, so a calendar that reads the file
+again after the days moved updates its events rather than adding others.
 
 Written with the `icalendar` library (escaping, line folding, the required properties), not by
 hand. A tournament whose days are not set has no event to give: the address answers 404 with a
@@ -14,6 +14,7 @@ page that says so (an iCalendar file must hold at least one event, RFC 5545 sect
 
 import hashlib
 from datetime import date, timedelta
+from urllib.parse import urlsplit
 
 import icalendar
 from django.http import HttpRequest, HttpResponse
@@ -23,7 +24,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring.public import _etag, _fresh_or_304
-from tournaments.links import absolute_url, site_host
+from tournaments.links import absolute_url, site_origin
 from tournaments.models import Tournament
 
 PRODUCT = "-//Roundhouse//Mexican Train tournaments//EN"
@@ -83,7 +84,7 @@ def event_ics(request: HttpRequest, slug: str) -> HttpResponse:
     if not event_days(tournament):
         return render(request, "scoring/no_event_days.html", {"tournament": tournament}, status=404)
     page_url = absolute_url(request, reverse("tournament-home", args=[slug]))
-    host = site_host(request)
+    host = urlsplit(site_origin(request)).hostname or "roundhouse"  # (no port in a UID)
     # The version is what the file says, but for the time it was written (DTSTAMP).
     said = (
         tournament.name,

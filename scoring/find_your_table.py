@@ -14,7 +14,7 @@ one, and an unchanged page is a 304 (config/http_cache.py)."""
 
 import hashlib
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
@@ -40,6 +40,8 @@ class ChartRow:
     number: int
     table: int | None
     seat: int | None
+    table_text: str = ""  # "Table 3", "Seat 2": in the reader's language (worded)
+    seat_text: str = ""
 
 
 @dataclass(frozen=True)
@@ -54,14 +56,21 @@ class Letter:
 def letter_of(name: str) -> str:
     """The letter a name is found under: its first letter without its accent, in capitals
     ("Ángel": A, "łukasz": L), or NO_LETTER for a name that starts with none."""
-    first = folded(name)[:1]
+    return _letter(folded(name))
+
+
+def _letter(folded_name: str) -> str:
+    first = folded_name[:1]
     return first.upper() if first.isalpha() else NO_LETTER
 
 
-def sort_key(name: str, number: int) -> tuple[bool, str, str, int]:
+def sort_key(name: str, number: int) -> tuple[bool, str, str, str, int]:
     """A to Z ignoring accents and case, names with no first letter last; the same name in
-    another spelling, then the badge number, decide between equals (a stable order)."""
-    return (letter_of(name) == NO_LETTER, folded(name), name.casefold(), number)
+    another spelling, then the badge number, decide between equals (a stable order). Its
+    second item is the name's letter."""
+    plain = folded(name)
+    letter = _letter(plain)
+    return (letter == NO_LETTER, letter, plain, name.casefold(), number)
 
 
 def chart(
@@ -69,15 +78,37 @@ def chart(
 ) -> list[Letter]:
     """The wall chart: `players` as (id, badge number, name), `seats` as player id -> (table,
     seat); grouped by letter, A to Z."""
-    ordered = sorted(players, key=lambda player: sort_key(player[2], player[1]))
+    keyed = sorted((sort_key(name, number), pk, number, name) for pk, number, name in players)
     letters: list[Letter] = []
-    for pk, number, name in ordered:
-        letter = letter_of(name)
+    for (_no_letter, letter, *_rest), pk, number, name in keyed:
         if not letters or letters[-1].letter != letter:
             letters.append(Letter(letter, f"letter-{len(letters) + 1}", []))
         table, seat = seats.get(pk, (None, None))
         letters[-1].rows.append(ChartRow(name, number, table, seat))
     return letters
+
+
+def worded(letters: list[Letter]) -> list[Letter]:
+    """The chart with each seat said in the active language: translated once for the page, not
+    once a row (a template's blocktranslate for each of 500 rows took most of the page's time)."""
+    table_text, seat_text = _("Table %(table)s"), _("Seat %(seat)s")
+    return [
+        Letter(
+            letter.letter,
+            letter.anchor,
+            [
+                replace(
+                    row,
+                    table_text=table_text % {"table": row.table},
+                    seat_text=seat_text % {"seat": row.seat},
+                )
+                if row.table is not None
+                else row
+                for row in letter.rows
+            ],
+        )
+        for letter in letters
+    ]
 
 
 def _chosen_order(request: HttpRequest) -> int | None:
@@ -108,7 +139,7 @@ def find_your_table_page(request: HttpRequest, slug: str) -> HttpResponse:
     etag = _etag("find-table", tournament.pk, _version(tournament, stage, stages, players, seats))
     if (unchanged := _fresh_or_304(request, etag)) is not None:
         return unchanged
-    letters = chart(players, seats)
+    letters = worded(chart(players, seats))
     context = {
         "tournament": tournament,
         "stage": stage,
@@ -117,6 +148,7 @@ def find_your_table_page(request: HttpRequest, slug: str) -> HttpResponse:
         "players": len(players),
         "seated": sum(1 for pk, _number, _name in players if pk in seats),
         "index": len(letters) > 1 and len(players) >= INDEX_FROM,
+        "not_seated": _("Not seated"),
     }
     response = render(request, "scoring/find_your_table.html", context)
     response["ETag"] = etag

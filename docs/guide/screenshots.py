@@ -104,6 +104,7 @@ def public_shots(browser, base: str, out: Path, join: str | None) -> None:
     page = context.new_page()
     shoot(page, out, "samboree-standings-phone", f"/en/t/{SAMBOREE}/")
     shoot(page, out, "samboree-how-it-works-phone", f"/en/t/{SAMBOREE}/how-it-works/")
+    shoot(page, out, "samboree-find-your-table-phone", f"/en/t/{SAMBOREE}/find-your-table/")
     shoot(page, out, "senior-podium-phone", f"/en/t/{SILVER}/results/")
     shoot(page, out, "club-ladder-phone", f"/en/c/{CLUB}/seasons/autumn-2026/")
     if join:  # opening an invitation does not use it: accepting it would

@@ -53,7 +53,8 @@ def test_one_all_day_event_for_each_day_with_the_venue_and_the_page(rally):
     assert str(first["DESCRIPTION"]) == (
         "Bring your own dominoes.\n\nhttp://testserver/en/t/spring-rally/"
     )
-    assert len({str(e["UID"]) for e in events}) == 3
+    uids = [str(e["UID"]) for e in events]
+    assert len(set(uids)) == 3 and all(uid.endswith("@testserver") for uid in uids)
 
 
 def test_the_uids_stay_when_the_days_move_and_the_file_in_spanish(rally):
