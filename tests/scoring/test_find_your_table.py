@@ -3,6 +3,7 @@ A to Z by name ignoring accents and case, with their table and seat in the lates
 or "Not seated"; a seat changed is a new version of the page, and an unchanged page a 304."""
 
 import re
+from datetime import date
 
 import pytest
 from django.test import Client
@@ -177,3 +178,16 @@ def test_the_standings_and_the_player_search_link_to_it(tournament, seated):
     target = f'href="/en/t/{tournament.slug}/find-your-table/"'
     for path in ("", "players/"):
         assert target in Client().get(f"/en/t/{tournament.slug}/{path}").content.decode(), path
+
+
+def test_the_consoles_downloads_offer_the_wall_chart_and_the_calendar_once_days_are_set(
+    client, organiser, tournament
+):
+    client.force_login(organiser)
+    downloads = f"/t/{tournament.slug}/manage/downloads/"
+    files = client.get(downloads).content.decode()
+    assert f'href="/en/t/{tournament.slug}/find-your-table/">Find your table (wall chart)' in files
+    assert "event.ics" not in files  # no days yet: no calendar to give
+    tournament.starts_on = date(2027, 3, 5)
+    tournament.save()
+    assert f'href="/en/t/{tournament.slug}/event.ics"' in client.get(downloads).content.decode()
