@@ -9,7 +9,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from clubs import ownership
+from clubs import services
 from clubs.selectors import clubs_of
 from clubs.views import organised_club, post_only
 from config.refusals import PageRefusal
@@ -38,7 +38,7 @@ def my_clubs(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         if form.is_valid():
             with PageRefusal(ValidationError) as refusal:
-                club = ownership.start_club(by=request.user, **form.cleaned_data)
+                club = services.start_club(by=request.user, **form.cleaned_data)
             refusal.onto(form)
             if not refusal:
                 messages.success(
@@ -62,7 +62,7 @@ def add_tournament(request: HttpRequest, slug: str) -> HttpResponse:
         messages.error(request, _("Choose one of your tournaments to add."))
         return redirect("club", slug=slug)
     with PageRefusal(ValidationError) as refusal:
-        ownership.add_tournament(club=club, tournament=tournament, by=request.user)
+        services.add_tournament(club=club, tournament=tournament, by=request.user)
     for message in refusal.lines:
         messages.error(request, message)
     if not refusal:
@@ -80,7 +80,7 @@ def remove_tournament(request: HttpRequest, slug: str, tournament_slug: str) -> 
     club = organised_club(request, slug)
     tournament = get_object_or_404(Tournament, slug=tournament_slug)
     with PageRefusal(ValidationError) as refusal:
-        links = ownership.remove_tournament(club=club, tournament=tournament)
+        links = services.remove_tournament(club=club, tournament=tournament)
     for message in refusal.lines:
         messages.error(request, message)
     if not refusal:

@@ -8,11 +8,9 @@ from datetime import date, timedelta
 
 from django.db import transaction
 
-from clubs import ownership
 from clubs import services as club_services
 from clubs.models import Club, ClubTournament, Member, PlayerLink, Season
 from scoring.demo_events import enter_players, new_tournament, play_to_the_end
-from tables import by_rating
 from tables import services as table_services
 from tournaments.models import Player
 
@@ -50,7 +48,7 @@ def load_club_demo(organiser, official) -> Club:
     if existing is not None:
         return existing
     with transaction.atomic():
-        club = ownership.start_club(name="Pine Valley Train Club", slug=CLUB_SLUG, by=organiser)
+        club = club_services.start_club(name="Pine Valley Train Club", slug=CLUB_SLUG, by=organiser)
         members = [
             club_services.add_member(
                 club=club, name=name, member_number=f"PV-{101 + i}", household=household
@@ -87,7 +85,7 @@ def _club_night(club, season, night, members: list[Member], organiser, official,
             description="Four rounds from double-12, then the table winners' final.",
             time_zone="America/Denver",
         )
-        ownership.add_tournament(club=club, tournament=tournament, by=organiser)
+        club_services.add_tournament(club=club, tournament=tournament, by=organiser)
         ClubTournament.objects.filter(tournament=tournament).update(season=season)
         players = [
             Player(
@@ -105,9 +103,9 @@ def _club_night(club, season, night, members: list[Member], organiser, official,
                                how=PlayerLink.How.NUMBER)  # fmt: skip
         qualifying, playoff = tournament.stages.order_by("order")
         if night:  # from the second night on, the club's ratings balance the tables and seed
-            by_rating.set_rating_options(stage=qualifying, balance_by_rating=True,
-                                         seed_by_rating=False)  # fmt: skip
-            by_rating.set_rating_options(stage=playoff, balance_by_rating=False,
-                                         seed_by_rating=True)  # fmt: skip
+            table_services.set_rating_options(stage=qualifying, balance_by_rating=True,
+                                              seed_by_rating=False)  # fmt: skip
+            table_services.set_rating_options(stage=playoff, balance_by_rating=False,
+                                              seed_by_rating=True)  # fmt: skip
         table_services.seat_stage(stage=qualifying, by=organiser, seed=day.toordinal())
     play_to_the_end(tournament, organiser, official, rng)

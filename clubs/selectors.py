@@ -8,6 +8,7 @@ from clubs import rating_store
 from clubs.models import Club, ClubTournament, PlayerLink
 from clubs.rating import MODEL, ORDINAL_SCALE, ORDINAL_Z
 from tables.strengths import Strengths
+from tournaments import permissions
 from tournaments.models import Tournament
 
 # A newcomer's rating (openskill's prior, mu 25, sigma 25/3): ordinal 0 (+ 0.0 makes -0.0 0.0).
@@ -48,3 +49,14 @@ def player_strengths(tournament: Tournament, player_ids: Collection[int]) -> Str
             unrated.add(player_id)
         of[player_id] = NEWCOMER_ORDINAL if rating is None else rating
     return Strengths(of=of, unrated=frozenset(unrated))
+
+
+def addable_tournaments(*, club: Club, user: AbstractBaseUser) -> list[Tournament]:
+    """The tournaments `user` organises that no club owns yet."""
+    owned = ClubTournament.objects.values("tournament_id")
+    tournaments = Tournament.objects.exclude(pk__in=owned).order_by("-created_at", "name")
+    if not user.is_superuser:
+        tournaments = tournaments.filter(
+            staff__user=user, staff__role=permissions.ORGANISER
+        ).distinct()
+    return list(tournaments)

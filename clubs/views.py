@@ -16,7 +16,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from clubs import ownership, services
+from clubs import selectors, services
 from clubs.forms import ImportMembersForm, MemberForm
 from clubs.member_views import with_ratings
 from clubs.models import Club, Member, PlayerLink
@@ -59,7 +59,7 @@ def _roster(request: HttpRequest, club: Club, status: int = 200, **forms: Any) -
         "club": club,
         "members": with_ratings(list(club.members.order_by("erased_at", "name", "pk")), club),
         "tournaments": [own.tournament for own in club.owned.select_related("tournament")],
-        "addable": ownership.addable_tournaments(club=club, user=request.user),
+        "addable": selectors.addable_tournaments(club=club, user=request.user),
         "member_form": forms.get("member_form") or MemberForm(),
         "import_form": forms.get("import_form") or ImportMembersForm(),
         "import_errors": forms.get("import_errors", []),

@@ -7,7 +7,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api_schema import refused
-from scoring import practice
+from scoring.services import practice
 from tournaments.api import TournamentSerializer, tournament_or_404
 from tournaments.permissions import require_organiser
 

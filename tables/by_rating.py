@@ -1,5 +1,6 @@
-"""Seating by club rating: a stage's options (balance a stage's tables, seed a playoff's), what
-seating asks tables.strengths for, and what the seating report says of it.
+"""Seating by club rating: what a stage's options (balance a stage's tables, seed a playoff's; set
+by tables.services.set_rating_options) make seating ask tables.strengths for, and what the
+seating report says of it.
 
 *Balanced*: a stage seated at random deals its players by rating (tables.seating.balance).
 *Seeded*: a playoff seated from its advancers takes the snake order of ratings instead of ranks.
@@ -11,14 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from django.core.exceptions import ValidationError
-from django.db import transaction
 from django.utils.translation import gettext as _
 
 from tables import seating, strengths
-from tournaments.exceptions import StateConflict
 from tournaments.models import Stage, Tournament
-from tournaments.services.stage_changes import lock_open_stage
 
 BALANCED, SEEDED = "balanced", "seeded"
 
@@ -36,39 +33,6 @@ def no_club_message(tournament: Tournament) -> str:
         "%(tournament)s belongs to no club, so its players have no club ratings to seat by. "
         "A club organiser can add it to their club first."
     ) % {"tournament": tournament.name}
-
-
-@transaction.atomic
-def set_rating_options(*, stage: Stage, balance_by_rating: bool, seed_by_rating: bool) -> Stage:
-    """Turn seating by rating on or off for the stage; the next seating of it follows. Saving the
-    same twice is harmless. Refused for a closed stage, for a tournament no club owns (turning
-    on), and for the option that does not apply to the stage (each said beside it)."""
-    stage = lock_open_stage(stage.pk, change="settings", alone=True)
-    if (balance_by_rating or seed_by_rating) and not strengths.rated(stage.tournament):
-        raise StateConflict(no_club_message(stage.tournament))
-    from_advancers = seated_from_advancers(stage)
-    errors: dict[str, list[str]] = {}
-    if balance_by_rating and from_advancers:
-        errors["balance_by_rating"] = [
-            _(
-                "%(stage)s is a playoff seated from the players who advance to it: its tables "
-                "are seeded, not balanced. Choose “Seed the playoff by rating” instead."
-            )
-            % {"stage": stage.display_name}
-        ]
-    if seed_by_rating and not from_advancers:
-        errors["seed_by_rating"] = [
-            _(
-                "%(stage)s is not a playoff seated from the stage before it, so it has no "
-                "seeding: choose “Balance tables by rating” instead."
-            )
-            % {"stage": stage.display_name}
-        ]
-    if errors:
-        raise ValidationError(errors)
-    stage.balance_by_rating, stage.seed_by_rating = balance_by_rating, seed_by_rating
-    stage.save(update_fields=["balance_by_rating", "seed_by_rating"])
-    return stage
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,5 @@
-"""Seating a stage, late entries and withdrawals: every change of tables and seats."""
+"""Seating a stage, late entries and withdrawals: every change of tables and seats; and a
+stage's options of seating by club rating (tables.by_rating reads them)."""
 
 import secrets
 from collections.abc import Callable, Iterable
@@ -14,8 +15,8 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from tables import seating, selectors
-from tables.by_rating import RatingPlan, rating_plan
+from tables import seating, selectors, strengths
+from tables.by_rating import RatingPlan, no_club_message, rating_plan, seated_from_advancers
 from tables.models import Seat, Table
 from tables.signals import seating_changed
 from tournaments.exceptions import StateConflict
@@ -649,3 +650,36 @@ def check_in_player(*, player: Player, by: AbstractBaseUser) -> Player:
         record_change(player, by=by, reason=PlayerChange.CHECKED_IN)
         player.save(update_fields=["status"])
     return player
+
+
+@transaction.atomic
+def set_rating_options(*, stage: Stage, balance_by_rating: bool, seed_by_rating: bool) -> Stage:
+    """Turn seating by rating on or off for the stage; the next seating of it follows. Saving the
+    same twice is harmless. Refused for a closed stage, for a tournament no club owns (turning
+    on), and for the option that does not apply to the stage (each said beside it)."""
+    stage = lock_open_stage(stage.pk, change="settings", alone=True)
+    if (balance_by_rating or seed_by_rating) and not strengths.rated(stage.tournament):
+        raise StateConflict(no_club_message(stage.tournament))
+    from_advancers = seated_from_advancers(stage)
+    errors: dict[str, list[str]] = {}
+    if balance_by_rating and from_advancers:
+        errors["balance_by_rating"] = [
+            _(
+                "%(stage)s is a playoff seated from the players who advance to it: its tables "
+                "are seeded, not balanced. Choose “Seed the playoff by rating” instead."
+            )
+            % {"stage": stage.display_name}
+        ]
+    if seed_by_rating and not from_advancers:
+        errors["seed_by_rating"] = [
+            _(
+                "%(stage)s is not a playoff seated from the stage before it, so it has no "
+                "seeding: choose “Balance tables by rating” instead."
+            )
+            % {"stage": stage.display_name}
+        ]
+    if errors:
+        raise ValidationError(errors)
+    stage.balance_by_rating, stage.seed_by_rating = balance_by_rating, seed_by_rating
+    stage.save(update_fields=["balance_by_rating", "seed_by_rating"])
+    return stage

@@ -355,7 +355,7 @@ def rating_options(request: HttpRequest, slug: str, order: int) -> HttpResponse:
     """Turn seating by club rating on or off: balanced tables, or a playoff seeded by rating."""
 
     def save(stage: Stage, data: dict[str, Any]) -> Stage:
-        return by_rating.set_rating_options(
+        return services.set_rating_options(
             stage=stage,
             balance_by_rating=data.get("balance_by_rating", False),
             seed_by_rating=data.get("seed_by_rating", False),

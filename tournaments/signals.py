@@ -15,9 +15,9 @@ sender's process and transaction: its exception fails the sender's change.
   (scoring/apps.py). A receiver may ask for rebuilds, nothing more.
 - stages_changed(tournament): sent by services/stage_changes.py create_stage, remove_stage and
   update_stage, the admin (TournamentAdmin.save_related, StageAdmin.save_model),
-  scoring/services/reopen.py reopen_locked and scoring/practice.py reset_practice. Listener:
-  scoring/receivers.py stages_edited (scoring/apps.py). A receiver may ask for rebuilds,
-  nothing more.
+  scoring/services/reopen.py reopen_locked and scoring/services/practice.py reset_practice.
+  Listener: scoring/receivers.py stages_edited (scoring/apps.py). A receiver may ask for
+  rebuilds, nothing more.
 - players_imported(tournament, numbers, by): sent by services/players.py import_players inside
   its transaction. Listener: clubs/receivers.py link_imported_players (clubs/apps.py). A
   receiver may write its own app's rows (links to members) and returns a list of sentences for

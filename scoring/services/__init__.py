@@ -2,9 +2,10 @@
 correct, confirm), `bodies` (a result's body, read and answered), `idempotency` (the
 Idempotency-Key store), `paper` (the CSV upload of paper score sheets) and `tiebreaks`; the
 stages' changes: `closing` (a stage's close and what follows it), `reopen` (a close undone),
-`games` and `game_close` (a game seated from the game before, and closed by itself) and `clock`
-(a time limit's clock). The names of the result services are importable from here; the stages'
-modules are imported as modules (`from scoring.services import closing`)."""
+`games` and `game_close` (a game seated from the game before, and closed by itself), `clock` (a
+time limit's clock) and `practice` (a practice tournament's reset). The names of the result
+services are importable from here; the stages' modules are imported as modules
+(`from scoring.services import closing`)."""
 
 from scoring.services.bodies import result_body, warnings_body
 from scoring.services.paper import import_scores

@@ -8,8 +8,8 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
 from config.refusals import PageRefusal
-from scoring import practice
 from scoring.models import RoundResult
+from scoring.services import practice
 from tables.models import Seat
 from tournaments.console import organised_tournament
 from tournaments.models import Player

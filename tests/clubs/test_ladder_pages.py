@@ -10,7 +10,7 @@ from datetime import date
 import pytest
 from django.test import Client
 
-from clubs import ladder_services, ownership, services
+from clubs import ladder_services, services
 from clubs.models import ClubTournament, LadderRow, PlayerLink, Season
 from scoring import tasks as scoring_tasks
 from scoring.services import closing
@@ -275,7 +275,7 @@ def test_a_season_whose_events_go_loses_its_ladder_and_building_it_is_refused(
     stage = club_night(club, season, [members["Ann"], members["Bob"], members["Cy"]])
     decide(stage)
     assert len(ladder(season)) == 3
-    ownership.remove_tournament(club=club, tournament=stage.tournament)  # its only event
+    services.remove_tournament(club=club, tournament=stage.tournament)  # its only event
     # The ladder counted what no longer counts: it goes, on the public page too.
     rows = ladder(season)
     assert rows == [] and Season.objects.get(pk=season.pk).ladder_built_at is None

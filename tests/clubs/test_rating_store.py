@@ -12,7 +12,7 @@ from django.test.utils import CaptureQueriesContext
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from clubs import ownership, rating_store, services
+from clubs import rating_store, services
 from clubs.models import ClubTournament, Member, RatingPoint
 from clubs.rating import PROVISIONAL_ROUNDS, rate
 from clubs.tasks import sweep_clubs
@@ -320,7 +320,7 @@ def test_a_tournament_removed_from_the_club_takes_its_rounds_out_of_the_ratings(
         play(kept, 2, 1, [0, 10])
         play(gone, 1, 1, [10, 0])
     with django_capture_on_commit_callbacks(execute=True):
-        ownership.remove_tournament(club=club, tournament=gone.tournament)
+        services.remove_tournament(club=club, tournament=gone.tournament)
     assert not RatingPoint.objects.filter(tournament=gone.tournament).exists()
     assert rating_store.current_ratings(club.pk)[ann.pk].rounds == 1
     assert stored(club) == full(club)

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from clubs.models import RatingPoint
 from clubs.selectors import player_strengths
-from tables import by_rating, services, strengths
+from tables import services, strengths
 from tables.seating import (
     Entrant,
     seat_random,
@@ -391,7 +391,7 @@ def test_seat_stage_balanced_by_rating_reports_each_tables_mean_and_the_unrated(
     # of 4 would hold the four strongest (mean 1,300) and the other a mean of 580.
     players = [linked(owned, n, (25 + 10 - n, 0.0, "2026-02-01")) for n in range(1, 7)]
     players += [factories.PlayerFactory(tournament=owned.tournament, number=n) for n in (7, 8)]
-    by_rating.set_rating_options(stage=stage, balance_by_rating=True, seed_by_rating=False)
+    services.set_rating_options(stage=stage, balance_by_rating=True, seed_by_rating=False)
     stage.refresh_from_db()
     report = services.seat_stage(stage=stage, by=None, seed=5)
     assert report.by_rating == "balanced" and report.unrated == 2
@@ -421,7 +421,7 @@ def test_seat_stage_balanced_whose_club_let_the_tournament_go_seats_without_and_
     owned, stage = club_event
     for n in range(1, 7):
         linked(owned, n, (20 + n, 1.0, "2026-02-01"))
-    by_rating.set_rating_options(stage=stage, balance_by_rating=True, seed_by_rating=False)
+    services.set_rating_options(stage=stage, balance_by_rating=True, seed_by_rating=False)
     owned.delete()  # no club owns it any more
     stage.refresh_from_db()
     report = services.seat_stage(stage=stage, by=None, seed=5)
@@ -523,23 +523,23 @@ def test_options_are_off_by_default(stage):
 
 def test_options_for_a_tournament_no_club_owns_are_refused_and_nothing_changes(stage):
     with pytest.raises(StateConflict, match="belongs to no club, so its players have no club"):
-        by_rating.set_rating_options(stage=stage, balance_by_rating=True, seed_by_rating=False)
+        services.set_rating_options(stage=stage, balance_by_rating=True, seed_by_rating=False)
     stage.refresh_from_db()
     assert not stage.balance_by_rating
     # Turning them off needs no club (and changes nothing).
-    by_rating.set_rating_options(stage=stage, balance_by_rating=False, seed_by_rating=False)
+    services.set_rating_options(stage=stage, balance_by_rating=False, seed_by_rating=False)
 
 
 def test_options_that_do_not_fit_the_stage_are_refused_beside_the_field(club_event):
     owned, stage = club_event
     final = playoff(owned.tournament)
     with pytest.raises(ValidationError) as refused:
-        by_rating.set_rating_options(stage=stage, balance_by_rating=False, seed_by_rating=True)
+        services.set_rating_options(stage=stage, balance_by_rating=False, seed_by_rating=True)
     assert "is not a playoff seated from the stage before it" in str(
         refused.value.message_dict["seed_by_rating"]
     )
     with pytest.raises(ValidationError) as refused:
-        by_rating.set_rating_options(stage=final, balance_by_rating=True, seed_by_rating=False)
+        services.set_rating_options(stage=final, balance_by_rating=True, seed_by_rating=False)
     assert "its tables are seeded, not balanced" in str(
         refused.value.message_dict["balance_by_rating"]
     )
@@ -552,7 +552,7 @@ def test_options_of_a_closed_stage_are_refused(club_event):
     _owned, stage = club_event
     Stage.objects.filter(pk=stage.pk).update(status=Stage.Status.CLOSED)
     with pytest.raises(StateConflict, match="is closed: its settings can no longer change"):
-        by_rating.set_rating_options(stage=stage, balance_by_rating=True, seed_by_rating=False)
+        services.set_rating_options(stage=stage, balance_by_rating=True, seed_by_rating=False)
     stage.refresh_from_db()
     assert not stage.balance_by_rating
 
@@ -560,6 +560,6 @@ def test_options_of_a_closed_stage_are_refused(club_event):
 def test_options_saved_twice_are_saved_once(club_event):
     _owned, stage = club_event
     for _ in range(2):
-        by_rating.set_rating_options(stage=stage, balance_by_rating=True, seed_by_rating=False)
+        services.set_rating_options(stage=stage, balance_by_rating=True, seed_by_rating=False)
     stage.refresh_from_db()
     assert stage.balance_by_rating and not stage.seed_by_rating
