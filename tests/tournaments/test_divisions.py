@@ -334,7 +334,7 @@ def test_the_divisions_page_lists_them_with_ages_and_players(console, tournament
     assert "80 and over" in html
     assert f'?division={seniors[3].pk}">1</a>' in html
     assert 'class="panel danger-zone"' in html
-    assert "1 player is in 80+. Move them to another division or to none first." in html
+    assert "1 player is in <bdi>80+</bdi>. Move them to another division or to none first." in html
 
 
 def test_the_console_adds_changes_and_removes_divisions(console, tournament, seniors):
