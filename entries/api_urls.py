@@ -1,7 +1,7 @@
 from django.urls import path
 
 from config import converters  # noqa: F401 (the <id:...> converter)
-from entries import api
+from entries import api, api_messages
 
 urlpatterns = [
     path("tournaments/<slug:slug>/entries/", api.EntryListApi.as_view(), name="entry-list"),
@@ -9,6 +9,16 @@ urlpatterns = [
         "tournaments/<slug:slug>/entries/<id:entry_id>/",
         api.OrganiserEntryApi.as_view(),
         name="entry-detail",
+    ),
+    path(
+        "tournaments/<slug:slug>/messages/",
+        api_messages.MessageListApi.as_view(),
+        name="message-list",
+    ),
+    path(
+        "tournaments/<slug:slug>/messages/<id:message_id>/retry/",
+        api_messages.RetryFailedApi.as_view(),
+        name="message-retry",
     ),
     path("entries/<str:key>/", api.EntryApi.as_view(), name="api-entry"),
     path("entries/<str:key>/accept/", api.AcceptOfferApi.as_view(), name="api-entry-accept"),

@@ -7,3 +7,11 @@ class EntriesConfig(AppConfig):
 
     def ready(self) -> None:
         from entries import tasks  # noqa: F401 (registers the tasks in every process)
+
+        # tables and scoring tell of seats and placings by signals: neither imports entries.
+        from entries.receivers import results_to_tell, seats_to_tell
+        from scoring.signals import placings_decided
+        from tables.signals import seating_changed
+
+        seating_changed.connect(seats_to_tell, dispatch_uid="entries-tell-seats")
+        placings_decided.connect(results_to_tell, dispatch_uid="entries-tell-results")

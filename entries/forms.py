@@ -3,7 +3,7 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from entries.models import Entry
+from entries.models import Entry, Message
 from tournaments.models import Tournament
 from tournaments.services.divisions import OLDEST
 
@@ -63,3 +63,25 @@ class EntryChangeForm(forms.ModelForm):
         model = Entry
         fields = ["name", "email", "phone", "household", "club", "chapter", "messages_ok"]
         labels = {"messages_ok": _("Mail me where I sit, the results and the organisers' news")}
+
+
+class MessageForm(forms.Form):
+    """An organiser's message to a group (the console's Messages page); each group's label says
+    how many it reaches."""
+
+    to = forms.ChoiceField(label=_("To"), choices=Message.To.choices)
+    subject = forms.CharField(
+        label=_("Subject"), max_length=Message._meta.get_field("subject").max_length
+    )
+    body = forms.CharField(
+        label=_("Message"),
+        max_length=Message._meta.get_field("body").max_length,
+        widget=forms.Textarea(attrs={"rows": 8}),
+    )
+
+    def __init__(self, *args, sizes: dict[str, int], **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["to"].choices = [
+            (value, _("%(group)s (%(count)s)") % {"group": label, "count": sizes.get(value, 0)})
+            for value, label in Message.To.choices
+        ]

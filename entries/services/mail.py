@@ -23,6 +23,8 @@ from django.utils.translation import gettext as _
 from config import task_names
 from entries.models import Delivery, Entry, Message
 from scoring import queue
+from scoring.results import ordinal, place_text
+from scoring.rules.medals import MEDAL_NAMES
 
 log = logging.getLogger(__name__)
 
@@ -40,7 +42,9 @@ OWN_KINDS = {
 MAX_TRIES = 12
 
 
-def _subject(kind: str, tournament_name: str) -> str:
+def _subject(kind: str, tournament_name: str, *, corrected: bool = False) -> str:
+    if kind == Kind.RESULTS and corrected:
+        return _("The results of %(tournament)s, corrected") % {"tournament": tournament_name}
     subjects = {
         Kind.RECEIPT: _("Your entry to %(tournament)s"),
         Kind.WAITLISTED: _("You are on the waitlist for %(tournament)s"),
@@ -130,7 +134,19 @@ def render(delivery: Delivery) -> EmailMultiAlternatives:
     language = entry.language if entry else settings.LANGUAGE_CODE
     with translation.override(language):
         base = origin_of(entry)
+        # A system message reads in each entry's own language: its subject and its stage's name
+        # are said again in it (the message keeps them in the language of the one who sent it).
+        subject = message.subject
+        if message.kind in _SUBJECT_KINDS:
+            subject = _subject(
+                message.kind, tournament.name, corrected=bool(delivery.context.get("corrected"))
+            )
         context = {
+            "stage_name": message.stage.display_name if message.stage else "",
+            "results_lines": (
+                results_lines(delivery.context) if message.kind == Kind.RESULTS else []
+            ),
+            "results_url": base + reverse("results", args=[tournament.slug]),
             "message": message,
             "entry": entry,
             "tournament": tournament,
@@ -144,10 +160,36 @@ def render(delivery: Delivery) -> EmailMultiAlternatives:
             "public_url": base + reverse("tournament-home", args=[tournament.slug]),
         }
         text = render_to_string("entries/email/message.txt", context)
-    mail = EmailMultiAlternatives(message.subject, text, None, [delivery.email])
+    mail = EmailMultiAlternatives(subject, text, None, [delivery.email])
     if context["unsubscribe_url"]:
+        # RFC 8058: a mail client's one-click "unsubscribe" POSTs this body to the link.
         mail.extra_headers["List-Unsubscribe"] = f"<{context['unsubscribe_url']}>"
+        mail.extra_headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
     return mail
+
+
+# The kinds whose subject the system writes (every kind but an organiser's message).
+_SUBJECT_KINDS = frozenset(Kind.values) - {Kind.ORGANISER}
+
+
+def results_lines(context: dict[str, Any]) -> list[str]:
+    """What a results mail tells its entry, in the active language: the place, and the place
+    and medal in the division (as the results page and the certificates say them)."""
+    if not context.get("place"):
+        return []
+    lines = [_("You placed %(place)s.") % {"place": place_text(context["place"])}]
+    if context.get("division") and context.get("division_place"):
+        values = {"ordinal": ordinal(context["division_place"]), "division": context["division"]}
+        if context.get("medal") in MEDAL_NAMES:
+            values["medal"] = MEDAL_NAMES[context["medal"]]
+            lines.append(
+                _("In division %(division)s you placed %(ordinal)s: %(medal)s medal.") % values
+            )
+        else:
+            lines.append(_("In division %(division)s you placed %(ordinal)s.") % values)
+    elif context.get("medal") in MEDAL_NAMES:
+        lines.append(_("%(medal)s medal.") % {"medal": MEDAL_NAMES[context["medal"]]})
+    return lines
 
 
 class NotSent(Exception):
