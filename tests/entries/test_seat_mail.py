@@ -126,7 +126,7 @@ def test_a_stage_unseated_and_seated_again_tells_the_new_seats(
 ):
     tournament = open_tournament(entries_close_at=None)
     stage = factories.StageFactory(tournament=tournament, order=1)
-    made, _quiet = entrants(tournament, 6)
+    entrants(tournament, 6)
     with django_capture_on_commit_callbacks(execute=True):
         table_services.seat_stage(stage=stage, by=None, seed=1)
     with django_capture_on_commit_callbacks(execute=True):
@@ -148,10 +148,13 @@ def test_a_seating_rolled_back_tells_nobody(smtp_server, django_capture_on_commi
     class Undo(Exception):
         pass
 
-    with django_capture_on_commit_callbacks(execute=True):
-        with pytest.raises(Undo), transaction.atomic():
-            table_services.seat_stage(stage=stage, by=None, seed=1)
-            raise Undo
+    with (
+        django_capture_on_commit_callbacks(execute=True),
+        pytest.raises(Undo),
+        transaction.atomic(),
+    ):
+        table_services.seat_stage(stage=stage, by=None, seed=1)
+        raise Undo
     assert smtp_server.messages == []
     assert not Message.objects.filter(kind=Message.Kind.SEATED).exists()
 
