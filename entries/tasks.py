@@ -16,7 +16,11 @@ def send_delivery(self, *, delivery_id: int) -> str:
     Inline (make run, no broker) a failure waits for the next sweep instead of retrying at once."""
     eager = bool(self.request.is_eager)
     try:
-        return mail.deliver(delivery_id, tries_left=not eager)
+        # Inline too, a failure is a try counted: the delivery waits for the sweep, and fails
+        # for good only after MAX_TRIES (mail.deliver).
+        return mail.deliver(
+            delivery_id, tries_left=eager or self.request.retries < self.max_retries
+        )
     except (mail.NotSent, OperationalError) as error:
         if eager:
             return "waiting"
