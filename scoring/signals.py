@@ -7,9 +7,11 @@ process; these are sent from `on_commit(..., robust=True)` or with `send_robust`
 receiver's exception is logged and never undoes the sender's work.
 
 - placings_decided(tournament): sent by scoring/services/closing.py decide_placings and
-  scoring/services/reopen.py reopen_locked once the placings are committed. Listener:
-  clubs/receivers.py rebuild_ladders (connected in clubs/apps.py). A receiver may queue work (a
-  ladder rebuild); it must not write to scoring's models.
+  scoring/services/reopen.py reopen_locked once the placings are committed (or, after a
+  reopen, removed). Listeners: clubs/receivers.py rebuild_ladders (connected in clubs/apps.py)
+  and entries/receivers.py results_to_tell (entries/apps.py). A receiver may queue work (a
+  ladder rebuild, the results mailed to the placed players); it must not write to scoring's
+  models.
 - results_changed(stage): sent by scoring/standings/rebuild.py _rebuild after every rebuild
   that changed the stage's standings is committed. Listener: clubs/receivers.py
   rate_after_results (clubs/apps.py). A receiver may queue work (a rating run); it must not

@@ -277,6 +277,12 @@ def visits_for(event: Event, who: str) -> list[Visit]:
         ),
         Visit("console-downloads", f"{manage}/downloads/", "players.csv", "players.csv"),
         Visit(
+            "console-messages",
+            f"{manage}/messages/",
+            "Write to the players",
+            "Escribir a los jugadores",
+        ),
+        Visit(
             "import-players-errors",
             f"{manage}/",
             "Nothing was imported.",
