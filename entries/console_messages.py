@@ -60,6 +60,11 @@ def messages_page(request: HttpRequest, slug: str) -> HttpResponse:
     if not form.is_valid():
         return _page(request, tournament, form=form, status=400)
     data = form.cleaned_data
+    if not sizes[data["to"]]:
+        form.add_error("to", messages.nobody_reached())
+        return _page(request, tournament, form=form, status=400)
+    if request.POST.get("confirm") == "no":  # "Change it": the form again, as it was
+        return _page(request, tournament, form=form)
     if request.POST.get("confirm") != "yes":
         return _page(request, tournament, form=form, asking=sizes[data["to"]])
     with PageRefusal(ValidationError) as refusal:

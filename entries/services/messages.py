@@ -16,6 +16,10 @@ SUBJECT_MAX = Message._meta.get_field("subject").max_length
 BODY_MAX = Message._meta.get_field("body").max_length
 
 
+def nobody_reached() -> str:
+    return _("Nobody in this group has agreed to mail: the message would reach nobody.")
+
+
 def check_message(*, to: str, subject: str, body: str) -> None:
     """Each bad value a ValidationError by field, all at once."""
     errors: dict[str, list[str]] = {}
@@ -47,9 +51,7 @@ def send_message(
     Tournament.objects.select_for_update().get(pk=tournament.pk)  # as every write of entries
     entries = list(message_selectors.group(tournament, to).select_related("tournament"))
     if not entries:
-        raise ValidationError(
-            {"to": [_("Nobody in this group has agreed to mail: the message would reach nobody.")]}
-        )
+        raise ValidationError({"to": [nobody_reached()]})
     return mail.queue_message(
         tournament=tournament, kind=Message.Kind.ORGANISER, subject=subject, body=body,
         entries=entries, to=to, by=by,

@@ -144,6 +144,15 @@ def test_the_console_page_asks_how_many_first_then_sends_and_lists_failures_to_r
     assert "tried again: 1 address" in retried.content.decode()
     assert [m["To"] for m in smtp_server.messages] == ["bob@example.org"]
     assert Delivery.objects.get(message=message, entry=entries["Bob B"]).status == "sent"
+    # "Change it" gives the form back as written; a group that reaches nobody is said beside
+    # its field before anything is asked.
+    changed = client.post(
+        url, {"to": "players", "subject": "Lunch", "body": "At noon.", "confirm": "no"}
+    ).content.decode()
+    assert "Send to 2 people?" not in changed and 'value="Lunch"' in changed
+    Entry.objects.filter(status="waitlisted").update(messages_ok=False)
+    nobody = client.post(url, {"to": "waitlist", "subject": "S", "body": "B"})
+    assert nobody.status_code == 400 and "would reach nobody" in nobody.content.decode()
     # A bad form is said beside its field; an official may not open the page.
     bad = client.post(url, {"to": "players", "subject": "", "body": "x"})
     assert bad.status_code == 400 and "This field is required" in bad.content.decode()
