@@ -297,6 +297,9 @@ ROUNDHOUSE_SIGNUP = os.environ.get("ROUNDHOUSE_SIGNUP", "open").strip().lower()
 if ROUNDHOUSE_SIGNUP not in {"open", "invite"}:
     raise ValueError(f"ROUNDHOUSE_SIGNUP is 'open' or 'invite', not {ROUNDHOUSE_SIGNUP!r}")
 ROUNDHOUSE_INVITATION_DAYS = int(os.environ.get("ROUNDHOUSE_INVITATION_DAYS", "7"))
+# Days an entrant's contact details (email, phone, age, year of birth) are kept after the
+# tournament's last day; then the beat erases them (entries/services/privacy.py).
+ROUNDHOUSE_CONTACT_DAYS = env.int("ROUNDHOUSE_CONTACT_DAYS", default=90)
 ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
 ACCOUNT_FORMS = {"login": "accounts.forms.LoginForm", "signup": "accounts.forms.SignupForm"}
 ACCOUNT_LOGIN_METHODS = {"username", "email"}
@@ -458,6 +461,8 @@ CELERY_BEAT_SCHEDULE = {
     # that was down) sent.
     "expire-offers": {"task": "entries.tasks.expire_offers", "schedule": 60.0},
     "send-pending-mail": {"task": "entries.tasks.send_pending", "schedule": 300.0},
+    # Entrants' contact details erased ROUNDHOUSE_CONTACT_DAYS after their event, once a day.
+    "erase-contact-details": {"task": "entries.tasks.erase_old_contacts", "schedule": 86400.0},
 }
 
 LOGGING = {

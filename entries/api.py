@@ -4,6 +4,7 @@ before the day")."""
 
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound, Throttled
@@ -17,7 +18,8 @@ from config.api import NamesUnusedFields, found
 from config.api_schema import refused
 from entries import rules
 from entries.models import Entry
-from entries.services import entering
+from entries.selectors import entry_data
+from entries.services import entering, privacy
 from tournaments.api import tournament_or_404
 from tournaments.api_divisions import DivisionNameField
 from tournaments.links import absolute_url, site_origin
@@ -283,3 +285,41 @@ class OrganiserEntryApi(APIView):
             entry = entering.withdraw(entry, by=request.user)
         entry.refresh_from_db()
         return Response(OrganiserEntrySerializer(entry).data)
+
+
+class EntryDataApi(APIView):
+    permission_classes = [AllowAny]
+    authentication_classes = []
+
+    @extend_schema(
+        responses={
+            200: OpenApiResponse(
+                response=OpenApiTypes.OBJECT,
+                description="The entry's data: `tournament`, `entry` (every detail kept), "
+                "`payments`, `messages` (each mail with its text), `downloaded_at`.",
+            )
+        }
+    )
+    def get(self, request: Request, key: str) -> Response:
+        """Everything kept about the entry, for its entrant to download."""
+        return Response(entry_data(entry_at(request, key)))
+
+
+class EraseEntryApi(APIView):
+    permission_classes = [AllowAny]
+    authentication_classes = []
+
+    @extend_schema(
+        request=None,
+        responses={
+            200: EntryAnswerSerializer,
+            409: refused("The entry's contact details were erased already."),
+        },
+    )
+    def post(self, request: Request, key: str) -> Response:
+        """Erase the entrant's email, phone, age and year of birth now, from the entry, its
+        history and its mails. A waiting or offered entry, or one entered before its first stage
+        is seated, is withdrawn first (`status` says so); after, the results keep the name."""
+        entry, _withdrawn = privacy.erase_by_entrant(entry_at(request, key))
+        entry.refresh_from_db()
+        return Response(EntryAnswerSerializer(entry, context={"request": request}).data)

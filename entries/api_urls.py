@@ -22,4 +22,6 @@ urlpatterns = [
     ),
     path("entries/<str:key>/", api.EntryApi.as_view(), name="api-entry"),
     path("entries/<str:key>/accept/", api.AcceptOfferApi.as_view(), name="api-entry-accept"),
+    path("entries/<str:key>/data/", api.EntryDataApi.as_view(), name="api-entry-data"),
+    path("entries/<str:key>/erase/", api.EraseEntryApi.as_view(), name="api-entry-erase"),
 ]

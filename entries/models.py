@@ -108,7 +108,9 @@ class Entry(models.Model):
                 Lower("name"),
                 Lower("email"),
                 "tournament",
-                condition=Q(status__in=["entered", "waitlisted", "offered"]),
+                # Erased details (services.privacy) leave names alike with no email: not alike.
+                condition=Q(status__in=["entered", "waitlisted", "offered"])
+                & Q(contact_erased_at__isnull=True),
                 name="entries_entry_one_live_per_name_and_email",
             ),
             models.UniqueConstraint(

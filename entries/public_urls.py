@@ -11,4 +11,6 @@ urlpatterns = [
     path("t/<slug:slug>/entry/<str:key>/withdraw/", views.withdraw, name="entry-withdraw"),
     path("t/<slug:slug>/entry/<str:key>/stop-mail/", views.unsubscribe, name="entry-unsubscribe"),
     path("t/<slug:slug>/entry/<str:key>/mail-again/", views.resubscribe, name="entry-resubscribe"),
+    path("t/<slug:slug>/entry/<str:key>/my-data.json", views.download, name="entry-download"),
+    path("t/<slug:slug>/entry/<str:key>/erase/", views.erase, name="entry-erase"),
 ]

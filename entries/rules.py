@@ -69,3 +69,12 @@ def fee_for(tournament: Tournament, division: Division | None) -> Decimal:
 def paid(entry: Entry) -> Decimal:
     """What an entry has paid, net of refunds (a waived fee counts as paid)."""
     return entry.payments.aggregate(total=Sum("amount"))["total"] or Decimal(0)
+
+
+def erase_withdraws(entry: Entry) -> bool:
+    """Whether erasing the entrant's details withdraws the entry: a waiting or offered one could
+    no longer be told of a place, and one entered before its first stage is seated gives its
+    place back; once play has begun an entered entry stays, its name in the results."""
+    return entry.live and (
+        entry.status != Entry.Status.ENTERED or not seating_begun(entry.tournament)
+    )

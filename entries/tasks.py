@@ -1,12 +1,12 @@
 """The entries app's Celery tasks: a mail sent with retries, the beat's sweep of mail still
-waiting, and offers that ran out."""
+waiting, offers that ran out, and contact details kept past their time."""
 
 from celery import shared_task
 from django.db.utils import OperationalError
 from django.utils import timezone
 
 from entries.models import Delivery, Entry
-from entries.services import entering, mail
+from entries.services import entering, mail, privacy
 from tournaments.models import Tournament
 
 
@@ -49,3 +49,10 @@ def expire_offers() -> int:
         entries__status=Entry.Status.OFFERED, entries__offer_expires_at__lte=timezone.now()
     ).distinct()
     return sum(entering.apply_expiry(tournament) for tournament in holding)
+
+
+@shared_task
+def erase_old_contacts() -> int:
+    """Entrants' contact details erased ROUNDHOUSE_CONTACT_DAYS after their tournament's last
+    day (once a day, from beat). Returns how many entries."""
+    return privacy.erase_old_contacts()

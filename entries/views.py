@@ -1,10 +1,11 @@
 """The entrants' pages, no account needed: the entry form, the entry's own page at its private
-address (see, change, withdraw, take an offered place) and stopping the mail. None is kept by a
-shared cache: each is a form, or personal."""
+address (see, change, withdraw, take an offered place, download or erase its data) and stopping
+the mail. None is kept by a shared cache: each is a form, or personal."""
 
+from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
@@ -16,7 +17,8 @@ from config.refusals import PageRefusal
 from entries import rules
 from entries.forms import EntryChangeForm, EntryForm
 from entries.models import Entry
-from entries.services import entering
+from entries.selectors import entry_data
+from entries.services import entering, privacy
 from tournaments.exceptions import StateConflict
 from tournaments.links import site_origin
 from tournaments.models import Tournament
@@ -152,6 +154,7 @@ def manage(request: HttpRequest, slug: str, key: str) -> HttpResponse:
         "entry": entry,
         "form": form,
         "paid": rules.paid(entry),
+        "contact_days": settings.ROUNDHOUSE_CONTACT_DAYS,
     }
     return render(request, "entries/manage.html", context, status=status)
 
@@ -211,3 +214,44 @@ def resubscribe(request: HttpRequest, slug: str, key: str) -> HttpResponse:
     if refusal:
         refusal.say(request)
     return redirect("entry-manage", slug=slug, key=key)
+
+
+@never_cache
+@require_http_methods(["GET", "HEAD"])
+def download(request: HttpRequest, slug: str, key: str) -> HttpResponse:
+    """Everything kept about the entry, as a JSON file: its details, payments and mails."""
+    entry = _entry_or_404(request, slug, key)
+    if isinstance(entry, HttpResponse):
+        return entry
+    dumps = {"indent": 2, "ensure_ascii": False}
+    response = JsonResponse(entry_data(entry), json_dumps_params=dumps)
+    response["Content-Disposition"] = f'attachment; filename="entry-{slug}.json"'
+    return response
+
+
+@never_cache
+@require_http_methods(["GET", "HEAD", "POST"])
+def erase(request: HttpRequest, slug: str, key: str) -> HttpResponse:
+    """Erasing the entrant's details asks first, saying what becomes of the entry: withdrawn
+    before play begins, kept (its name in the results) after."""
+    entry = _entry_or_404(request, slug, key)
+    if isinstance(entry, HttpResponse):
+        return entry
+    if request.method == "POST":
+        with PageRefusal() as refusal:
+            entry, withdrawn = privacy.erase_by_entrant(entry)
+            messages.success(
+                request,
+                _("Your entry is withdrawn and your contact details are erased.")
+                if withdrawn
+                else _("Your contact details are erased."),
+            )
+        if refusal:
+            refusal.say(request)
+        return redirect("entry-manage", slug=slug, key=key)
+    context = {
+        "tournament": entry.tournament,
+        "entry": entry,
+        "withdraws": rules.erase_withdraws(entry),
+    }
+    return render(request, "entries/confirm_erase.html", context)

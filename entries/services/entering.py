@@ -427,6 +427,10 @@ def update(entry: Entry, *, changes: dict[str, Any], by: AbstractBaseUser | None
     """Change an entry's details; its player's name, household, club and division follow. A
     second live entry with the same name and email is refused."""
     tournament, entry = _fresh(entry)
+    if entry.contact_erased_at is not None:
+        raise StateConflict(
+            _("This entry's details were erased: there is nothing to change. Enter again instead.")
+        )
     if not entry.live:
         raise StateConflict(
             _("This entry is %(status)s: enter again instead.")
