@@ -14,6 +14,7 @@ from pathlib import Path
 
 from clubs.demo import CLUB_SLUG, SEASON_SLUG, load_club_demo
 from clubs.models import Club, Member, Season
+from entries.demo import demo_entry, load_entries_demo
 from scoring import services as scoring_services
 from scoring.demo import (
     DEMO_OFFICIAL,
@@ -61,6 +62,7 @@ class Event:
     withdrawable: Player
     withdrawn: Player
     invitation: Invitation  # pending, an official's
+    entry_page: str  # an entrant's own page, in the demo's event taking entries
     data: frozenset[str]  # what the organisers typed: names, clubs, stages, usernames
 
 
@@ -105,6 +107,8 @@ def build_event() -> Event:
     withdrawn = tables[3].seats.order_by("position").first().player
     table_services.withdraw_player(player=withdrawn, by=organiser)
     load_club_demo(organiser, official)  # the Pine Valley club, its season of six nights
+    taking = load_entries_demo(organiser, official)  # Winter Round-Up, entries open
+    entry = demo_entry(taking)
 
     data = {
         *Player.objects.values_list("name", flat=True),
@@ -132,6 +136,7 @@ def build_event() -> Event:
         withdrawable=tables[4].seats.order_by("position").first().player,
         withdrawn=withdrawn,
         invitation=invitation,
+        entry_page=f"/t/{taking.slug}/entry/{entry.manage_key}/",
         data=frozenset(data),
     )
 
@@ -226,6 +231,12 @@ def visits_for(event: Event, who: str) -> list[Visit]:
                 f"/join/{event.invitation.key}/",
                 "Continue without an account",
                 "Continuar sin cuenta",
+            ),
+            Visit(
+                "entry-erase",
+                f"{event.entry_page}erase/",
+                "Your entry will be withdrawn first",
+                "Antes se retirará su inscripción",
             ),
         ]
     club, member = f"/c/{CLUB_SLUG}", club_member()

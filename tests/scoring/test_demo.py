@@ -7,6 +7,7 @@ import pytest
 from django.core.management import call_command
 
 from config.lan import lan_address
+from entries.demo import ENTRIES_SLUG
 from scoring.demo import DEMO_PASSWORD, DEMO_SLUG, FINISHED_SLUG
 from scoring.demo_events import SILVER_SLUG
 from scoring.models import Placing, RoundResult
@@ -37,6 +38,11 @@ def test_load_demo_creates_a_samboree_with_37_players_and_logins(client, capsys)
     printed = capsys.readouterr().out
     assert f"http://127.0.0.1:8123/t/{DEMO_SLUG}/" in printed
     assert f"organiser / {DEMO_PASSWORD}" in printed
+    # The event taking entries, and an entrant's own page to open.
+    assert f"http://127.0.0.1:8123/t/{ENTRIES_SLUG}/register/" in printed
+    own = re.search(rf"http://127.0.0.1:8123(/t/{ENTRIES_SLUG}/entry/[\w-]+/)", printed)
+    assert own and client.get(own[1], follow=True).status_code == 200
+    assert Tournament.objects.get(slug=ENTRIES_SLUG).entries.count() == 29
     # Where the demo's mails go, and an invitation to try that works.
     assert "Mail             printed in this console (set EMAIL_URL" in printed
     join = re.search(r"http://127.0.0.1:8123(/join/[\w-]+/)", printed)

@@ -9,6 +9,7 @@ from django.urls import reverse
 
 from clubs.demo import SEASON_SLUG, load_club_demo
 from config.lan import ALL_INTERFACES, lan_address
+from entries.demo import demo_entry, load_entries_demo
 from scoring.demo import DEMO_OFFICIAL, DEMO_ORGANISER, DEMO_PASSWORD, load_demo, pending_invitation
 
 # Celery logs every task it runs inline at INFO ("Task ... succeeded in 0.01s"): loading the demo
@@ -58,6 +59,9 @@ class Command(BaseCommand):
             club = load_club_demo(
                 users.get(username=DEMO_ORGANISER), users.get(username=DEMO_OFFICIAL)
             )
+            entries_event = load_entries_demo(
+                users.get(username=DEMO_ORGANISER), users.get(username=DEMO_OFFICIAL)
+            )
             invitation = pending_invitation(tournament)
         local = "127.0.0.1" if host in ALL_INTERFACES else host
         base = f"http://{local}:{port}"
@@ -72,6 +76,12 @@ class Command(BaseCommand):
             )
         else:
             network = "  On the network   HOST=0.0.0.0 make run, for a tablet on the same Wi-Fi\n"
+        entry = demo_entry(entries_event)
+        own_page = (
+            f"  An entry's page  {base}/t/{entries_event.slug}/entry/{entry.manage_key}/\n"
+            if entry
+            else ""
+        )
         self.stdout.write(
             ("Loaded" if created else "Kept") + f" the demo tournament {tournament.name!r}.\n"
             f"  Mail             {where_mail_goes()}\n"
@@ -81,6 +91,8 @@ class Command(BaseCommand):
             f"  Demo event       {base}/t/{tournament.slug}/\n"
             f"  Demo club        {base}/c/{club.slug}/ (its ladder: {base}/c/{club.slug}/seasons/"
             f"{SEASON_SLUG}/)\n"
+            f"  Entries open     {base}/t/{entries_event.slug}/register/ ({entries_event.name})\n"
+            f"{own_page}"
             f"  API docs         {base}/api/v1/docs/\n"
             f"  Admin            {base}/admin/\n"
             f"  Sign up          {base}/accounts/signup/"
