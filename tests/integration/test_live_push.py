@@ -88,7 +88,7 @@ def page_path(stack: Stack, path: str) -> str:
 
 def total_of(body: bytes, name: str) -> int:
     """A player's total in the standings table (its row's <strong>)."""
-    found = re.search(rf"{re.escape(name)}</bdi></a>.*?<strong>(\d+)</strong>", body.decode(), re.S)
+    found = re.search(rf"{re.escape(name)}</a>.*?<strong>(\d+)</strong>", body.decode(), re.S)
     assert found, body[:2000]
     return int(found[1])
 

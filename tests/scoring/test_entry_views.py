@@ -48,8 +48,9 @@ def test_entry_form_shows_engine_players_in_seat_order_and_totals(official_clien
     page = official_client.get(entry_url(table)).content.decode()
     assert "Engine: <strong>double-12</strong>" in page
     # Each name as the form labels it: a bare "Di" could also turn up in the random CSRF token.
-    labelled = '{}</bdi></span> <span class="muted">#'
-    positions = [page.index(labelled.format(name)) for name in ("Ann", "Bob", "Cy", "Di")]
+    positions = [
+        page.index(f'{name}</span> <span class="muted">#') for name in ("Ann", "Bob", "Cy", "Di")
+    ]
     assert positions == sorted(positions)
     assert 'inputmode="numeric"' in page
     assert "Total before: <strong>0</strong>" in page

@@ -235,7 +235,7 @@ def confirm_other_table(stage, ann, organiser):
 
 def rename(stage, ann, organiser):
     update_player(player=ann, number=ann.number, name="Annabel Ash", club="Lakeside", by=organiser)
-    return "<h1><bdi>Annabel Ash</bdi>"
+    return "<h1>Annabel Ash"
 
 
 def withdraw(stage, ann, organiser):

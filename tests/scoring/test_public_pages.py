@@ -198,7 +198,7 @@ def test_a_division_added_renamed_moved_or_removed_shows_on_the_standings_at_onc
     first = client.get(url)
     seniors = create_division(tournament=tournament, name="Seniors")
     added = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
-    assert added.status_code == 200 and "><bdi>Seniors</bdi></a>" in added.content.decode()
+    assert added.status_code == 200 and ">Seniors</a>" in added.content.decode()
     assert client.get(url).content == added.content  # the page kept for everyone is the new one
     update_division(division=seniors, changes={"name": "Seniors 65+"})
     renamed = client.get(url, HTTP_IF_NONE_MATCH=added["ETag"])
@@ -208,8 +208,7 @@ def test_a_division_added_renamed_moved_or_removed_shows_on_the_standings_at_onc
     assert move_division(division=juniors, up=True).order == 1
     moved = client.get(url, HTTP_IF_NONE_MATCH=both["ETag"])
     page = moved.content.decode()
-    first, second = (page.index(f"><bdi>{name}</bdi></a>") for name in ("Juniors", "Seniors 65+"))
-    assert moved.status_code == 200 and first < second
+    assert moved.status_code == 200 and page.index(">Juniors</a>") < page.index(">Seniors 65+</a>")
     remove_division(division=seniors)
     removed = client.get(url, HTTP_IF_NONE_MATCH=moved["ETag"])
     assert removed.status_code == 200 and "Seniors" not in removed.content.decode()

@@ -334,7 +334,7 @@ def test_the_divisions_page_lists_them_with_ages_and_players(console, tournament
     assert "80 and over" in html
     assert f'?division={seniors[3].pk}">1</a>' in html
     assert 'class="panel danger-zone"' in html
-    assert "1 player is in <bdi>80+</bdi>. Move them to another division or to none first." in html
+    assert "1 player is in 80+. Move them to another division or to none first." in html
 
 
 def test_the_console_adds_changes_and_removes_divisions(console, tournament, seniors):
@@ -419,7 +419,7 @@ def test_the_players_list_shows_and_filters_by_division(console, tournament, sen
     factories.PlayerFactory(tournament=tournament, number=2, name="Bob")
     html = console.get(f"/t/{tournament.slug}/manage/").content.decode()
     assert '<th scope="col">Division</th>' in html
-    assert "50-59</bdi></td>" in html
+    assert "50-59</td>" in html
     shown = console.get(f"/t/{tournament.slug}/manage/?division=none")
     assert [p.name for p in shown.context["players_shown"]] == ["Bob"]
     assert "2 entered" in shown.content.decode()

@@ -65,9 +65,9 @@ def test_an_update_is_shown_first_and_saved_only_when_applied(
     assert preview.status_code == 200
     assert "1 player will be added, 1 changed, 1 unchanged." in page
     row = page.split("<tbody>")[1].split("</tr>")[0]
-    assert "#30" in row and "Ann</bdi></td>" in row and ">Name<" in row
+    assert "#30" in row and "Ann</td>" in row and ">Name<" in row
     assert "<del>Ann</del>" in row and "<strong>Ann Smyth</strong>" in row
-    assert "#33 <bdi>Dee</bdi>" in page
+    assert "#33 Dee" in page
     assert "Apply these changes" in page and "Cancel" in page
     assert names(tournament) == {30: "Ann", 31: "Bob", 32: "Cy"}  # nothing saved yet
     applied = organiser_client.post(
