@@ -36,6 +36,7 @@ urlpatterns = [
     path("", include("accounts.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("tournaments.urls")),
+    path("", include("entries.console_urls")),
     path("", include("tables.urls")),
     path("", include("scoring.urls")),
     path("", include("entries.message_urls")),

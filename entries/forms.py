@@ -85,3 +85,65 @@ class MessageForm(forms.Form):
             (value, _("%(group)s (%(count)s)") % {"group": label, "count": sizes.get(value, 0)})
             for value, label in Message.To.choices
         ]
+
+class _LocalTime(forms.DateTimeInput):
+    """A time in the tournament's zone (the console's pages run in it: config/middleware.py)."""
+
+    input_type = "datetime-local"
+
+    def __init__(self) -> None:
+        super().__init__(format="%Y-%m-%dT%H:%M")
+
+
+class EntriesSettingsForm(forms.ModelForm):
+    """How the tournament takes entries; services.update_details checks them (close after open,
+    the limits), and says each refusal on its field."""
+
+    class Meta:
+        model = Tournament
+        fields = [
+            "entries_open_at", "entries_close_at", "capacity", "waitlist", "offer_hours",
+            "entry_fee", "currency",
+        ]  # fmt: skip
+        widgets = {"entries_open_at": _LocalTime(), "entries_close_at": _LocalTime()}
+        help_texts = {
+            "entries_open_at": _(
+                "In the tournament's time zone. Empty: the entry form stays shut (entries by "
+                "hand or import only)."
+            ),
+            "entry_fee": _("Empty: free. A division's own fee replaces it."),
+            "currency": _("Three capitals of ISO 4217, such as USD, EUR or MXN."),
+        }
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["currency"].widget.attrs.update(
+            {"autocapitalize": "characters", "size": 4, "spellcheck": "false"}
+        )
+
+    def _post_clean(self) -> None:
+        """The service checks the settings (and the instance stays as saved until it has)."""
+
+
+class OrganiserEntryForm(forms.ModelForm):
+    """What an organiser changes of an entry (entering.ORGANISER_FIELDS)."""
+
+    class Meta:
+        model = Entry
+        fields = [
+            "name", "email", "phone", "household", "division", "club", "chapter",
+            "messages_ok", "fee_due",
+        ]  # fmt: skip
+
+    def __init__(self, *args, tournament: Tournament, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["division"].queryset = tournament.divisions.order_by("order", "name")
+        if not tournament.divisions.exists():
+            del self.fields["division"]
+
+    def _post_clean(self) -> None:
+        """entering.update checks the entry as a whole (a second live entry, the division)."""
+
+
+class MoveForm(forms.Form):
+    position = forms.IntegerField(label=_("Move to place"), min_value=1)

@@ -1,13 +1,14 @@
-"""What entries does when tables or scoring tell it something changed (neither imports entries):
-mail the players, once the change is committed (a seating in a worker's transaction, or rolled
-back, tells nobody). Each receiver only registers the mail for after the commit
-(entries/services/notices.py decides who is told, once)."""
+"""What entries does when tables, scoring or tournaments tell it something changed (none imports
+entries): mail the players, once the change is committed (a seating in a worker's transaction,
+or rolled back, tells nobody), and offer the places a tournament's change freed. The mail
+receivers only register the mail for after the commit (entries/services/notices.py decides who
+is told, once)."""
 
 from typing import Any
 
 from django.db import transaction
 
-from entries.services import notices
+from entries.services import entering, notices
 from tournaments.models import Stage, Tournament
 
 
@@ -22,3 +23,10 @@ def results_to_tell(sender: Any, *, tournament: Tournament, **kwargs: Any) -> No
     when the placings were taken away by a reopen)."""
     tournament_id = tournament.pk
     transaction.on_commit(lambda: notices.tell_results(tournament_id), robust=True)
+
+
+def entries_settings_changed(sender: Any, *, tournament: Tournament, **kwargs: Any) -> None:
+    """tournament_changed (its cap raised, its entries' times or waitlist, say): the places it
+    freed are offered to the waitlist at once, and offers that ran out pass on, as each entry's
+    write does. Runs in the sender's transaction; the offers are mailed after its commit."""
+    entering.apply_expiry(tournament)

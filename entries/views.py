@@ -91,6 +91,7 @@ def register(request: HttpRequest, slug: str) -> HttpResponse:
         "tournament": tournament,
         "form": form,
         "closed": closed,
+        "entries_open": not closed,  # the menu's "Enter", this page
         "fee": rules.fee_for(tournament, None) if tournament.entry_fee else None,
         **_places(tournament),
     }

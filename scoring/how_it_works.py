@@ -13,6 +13,7 @@ from itertools import groupby
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils import timezone
 from django.utils.functional import Promise
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
@@ -23,6 +24,7 @@ from scoring.rules import FINAL_PLACES_DECIDED
 from tournaments.choices import Follows, Tiebreak
 from tournaments.models import Stage, Tournament
 from tournaments.presets import PRESETS, engine_for_round, tiles_in_set
+from tournaments.selectors import entries_open
 
 # What each tie-break rule compares, for players who have never read the rules documents
 # (what each does: scoring.rules.TIEBREAK_RULES).
@@ -150,6 +152,12 @@ def how_it_works_page(request: HttpRequest, slug: str) -> HttpResponse:
         "decisions": [method.label for method in DecisionMethod],
         "final_places": FINAL_PLACES_DECIDED,
         "divisions": list(tournament.divisions.all()),
+        # When it takes entries (the page's version is its content: it changes as they open).
+        "entries_open": entries_open(tournament),
+        "entries_from": tournament.entries_open_at,
+        "entries_soon": tournament.entries_open_at is not None
+        and timezone.now() < tournament.entries_open_at,
+        "entries_until": tournament.entries_close_at,
     }
     response = render(request, "scoring/how_it_works.html", context)
     # The page's version is the page itself, but for the CSRF token of a signed-in person's forms

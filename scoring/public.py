@@ -40,6 +40,7 @@ from scoring.standings_html import (
 )
 from tables import selectors as table_selectors
 from tournaments.models import Stage, Tournament
+from tournaments.selectors import entries_open
 
 logger = logging.getLogger(__name__)
 
@@ -228,9 +229,14 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
     members = division_members(division) if division is not None else None
     if division is not None:  # its own page, of its own version: its name and players of now
         names += f"\x00{division.pk}:{division.name}:{digest(members)}"
-    # The page says "Practice" on a practice tournament's, before play as after.
+    # The page says "Practice" on a practice tournament's, before play as after; and before play,
+    # "Enter" while entries are open: asked at each request, so that the page's version changes
+    # the moment entries open or close by the clock (a seated stage closes them: the fast path
+    # above never shows it).
+    taking_entries = stage is None and entries_open(tournament)
     tournament_name = tournament.name + _event_mark(tournament.practice, tournament.listed)
     tournament_name += _days_mark(tournament.starts_on, tournament.ends_on)
+    tournament_name += "\x00entries" if taking_entries else ""
     etag = (
         _standings_etag(
             stage.pk, meta.built_seq, stage.status, tournament_name, names, partial, page
@@ -264,6 +270,7 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
                 "divisions": divisions,
                 "division": division,
                 "time_called": time_called.time_called_summary(stage),
+                "entries_open": taking_entries,
                 "standings_rows": mark_safe(ROWS_MARK),
                 "live_query": mark_safe(QUERY_MARK),
             }

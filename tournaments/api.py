@@ -39,6 +39,36 @@ from tournaments.permissions import (
 )
 from tournaments.selectors import listed_tournaments, players_matching, tournament_status
 
+# How the tournament takes entries before the day (docs/API.md, "Entries before the day"):
+# readable by anyone, changed by its organisers; services.update_details checks them.
+ENTRY_FIELDS = [
+    "entries_open_at", "entries_close_at", "capacity", "waitlist", "offer_hours", "entry_fee",
+    "currency",
+]  # fmt: skip
+ENTRY_HELP = {
+    "entries_open_at": {
+        "help_text": "When the entry form opens (ISO 8601; without an offset, in the "
+        "tournament's zone). null: it takes no entries of its own."
+    },
+    "entries_close_at": {
+        "help_text": "When entries close, after entries_open_at; null: open until the first "
+        "stage is seated."
+    },
+    "capacity": {
+        "help_text": "Players entered at most (0 or more); null: no limit. Raised, the freed "
+        "places are offered to the waitlist at once."
+    },
+    "waitlist": {"help_text": "When every place is taken, further entries wait in order."},
+    "offer_hours": {
+        "help_text": "Hours the first waiting entry has to take a freed place (at least 0.25)."
+    },
+    "entry_fee": {
+        "help_text": 'The fee each entry owes, a decimal string ("12.50"); null: free. A '
+        "division's own entry_fee replaces it."
+    },
+    "currency": {"help_text": "The fee's currency: three capitals of ISO 4217, such as USD."},
+}
+
 
 class TournamentSerializer(NamesUnusedFields, serializers.ModelSerializer):
     slug = serializers.SlugField(max_length=60)
@@ -88,14 +118,16 @@ class TournamentSerializer(NamesUnusedFields, serializers.ModelSerializer):
             "listed",
             "practice",
             "status",
+            *ENTRY_FIELDS,
         ]
         read_only_fields = ["id", "created_at", "status"]
         extra_kwargs = {
+            **ENTRY_HELP,
             "division_playoffs": {
                 "help_text": "With divisions: shared (one playoff, placed and given medals per "
                 "division; the default) or per_division (a playoff for each division). "
                 "Changes until a stage is seated (409 after)."
-            }
+            },
         }
 
     def get_status(self, tournament: Tournament) -> str:

@@ -35,11 +35,22 @@ class DivisionSerializer(NamesUnusedFields, serializers.ModelSerializer):
         help_text="The oldest age it takes; null for no upper age (80 and over).",
     )
     description = serializers.CharField(max_length=300, allow_blank=True, required=False)
+    entry_fee = serializers.DecimalField(
+        max_digits=8,
+        decimal_places=2,
+        min_value=0,
+        allow_null=True,
+        required=False,
+        help_text="What an entry in this division owes instead of the tournament's entry_fee, "
+        "a decimal string; null: the tournament's. Entries made already keep their fee due.",
+    )
     players = serializers.SerializerMethodField(help_text="How many players are in it.")
 
     class Meta:
         model = Division
-        fields = ["id", "name", "age_min", "age_max", "description", "order", "players"]
+        fields = [
+            "id", "name", "age_min", "age_max", "description", "entry_fee", "order", "players",
+        ]  # fmt: skip
         read_only_fields = ["id", "order", "players"]
 
     def get_players(self, division: Division) -> int:

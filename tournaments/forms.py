@@ -370,7 +370,7 @@ class DivisionForm(forms.ModelForm):
 
     class Meta:
         model = Division
-        fields = ["name", "age_min", "age_max", "description"]
+        fields = ["name", "age_min", "age_max", "description", "entry_fee"]
 
     def _post_clean(self) -> None:
         """The service checks the division against the others: no model check here (it would

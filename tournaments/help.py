@@ -18,6 +18,7 @@ GUIDES: dict[str, Promise] = {
     "senior-games.md": _("Senior games with divisions and a clock"),
     "club-season.md": _("A club's season"),
     "officials.md": _("Officials on the day"),
+    "taking-entries.md": _("Taking entries before the day"),
     "when-something-goes-wrong.md": _("When something goes wrong on the day"),
 }
 
@@ -60,6 +61,30 @@ TOPICS: tuple[Topic, ...] = (
             ),
         ),
         "samboree.md",
+    ),
+    Topic(
+        "entries",
+        _("Entries before the day"),
+        (
+            _(
+                "Under “Entries settings…”, set when entries open and close (in the "
+                "tournament's time zone), the places, the waitlist, the hours a freed place is "
+                "offered for, and the fee."
+            ),
+            _(
+                "Share the entry link, or print its QR code: each entry is entered while places "
+                "are free, then waits in order; the entrant is mailed a link to their entry."
+            ),
+            _(
+                "The list shows every entry in order with its status, place on the waitlist, "
+                "fee due and paid; move a waiting entry up or down there."
+            ),
+            _(
+                "Open an entry to enter it by hand, refuse it, withdraw it or change its "
+                "details; each says how to undo it, and its history is kept below."
+            ),
+        ),
+        "taking-entries.md",
     ),
     Topic(
         "divisions",

@@ -5,6 +5,7 @@ from datetime import datetime
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Q, QuerySet
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournaments.models import Division, Player, PlayerChange, Staff, Stage, Tournament
@@ -54,6 +55,19 @@ def tournament_status(tournament: Tournament) -> str:
     if tournament.stages.exclude(status=Stage.Status.PENDING).exists():
         return IN_PLAY
     return NOT_STARTED
+
+
+def entries_open(tournament: Tournament, now: datetime | None = None) -> bool:
+    """Whether the tournament's entry form takes entries now, from its fields alone: opened
+    (entries_open_at passed), not closed (entries_close_at not passed), and no stage seated.
+    The public pages show their "Enter" link while it holds (entries/rules.py closed_reason says
+    why not, in words, on the form itself)."""
+    now = now or timezone.now()
+    if tournament.entries_open_at is None or now < tournament.entries_open_at:
+        return False
+    if tournament.entries_close_at is not None and now >= tournament.entries_close_at:
+        return False
+    return tournament_status(tournament) == NOT_STARTED
 
 
 @dataclass(frozen=True)

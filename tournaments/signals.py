@@ -11,8 +11,10 @@ sender's process and transaction: its exception fails the sender's change.
   (request_rebuild), nothing more.
 - tournament_changed(tournament): sent by services/divisions.py (a division created, changed,
   moved or removed), services/tournaments.py update_details and update_visibility, and
-  admin.py TournamentAdmin.save_related. Listener: scoring/receivers.py tournament_edited
-  (scoring/apps.py). A receiver may ask for rebuilds, nothing more.
+  admin.py TournamentAdmin.save_related. Listeners: scoring/receivers.py tournament_edited
+  (scoring/apps.py), which may ask for rebuilds, nothing more; entries/receivers.py
+  entries_settings_changed (entries/apps.py), which offers the places a change freed to the
+  waitlist (entering.apply_expiry), nothing more.
 - stages_changed(tournament): sent by services/stage_changes.py create_stage, remove_stage and
   update_stage, the admin (TournamentAdmin.save_related, StageAdmin.save_model),
   scoring/services/reopen.py reopen_locked and scoring/services/practice.py reset_practice.
@@ -35,7 +37,8 @@ player_changed = Signal()
 
 # Sent with `tournament` after something all its played stages' public pages show changed, not
 # a stage's results or seats: its divisions (one added, renamed, moved or removed: the division
-# switch), its time zone (the standings' "Updated" time) or its address (every link).
+# switch), its time zone (the standings' "Updated" time), its address (every link) or how it
+# takes entries (the "Enter" link; the places a raised cap freed).
 tournament_changed = Signal()
 
 # Sent with `tournament` after its stages' settings or sequence changed (a stage added, removed or

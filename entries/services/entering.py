@@ -229,6 +229,8 @@ def _make_player(entry: Entry, by: AbstractBaseUser | None = None) -> None:
     while code in taken:
         code = new_check_in_code()
     entry.check_in_code = code
+    if by is not None:
+        entry._history_user = by
     entry.save()
 
 
@@ -313,6 +315,8 @@ def withdraw(entry: Entry, *, by: AbstractBaseUser | None = None) -> Entry:
     was = entry.status
     if entry.player is not None:
         table_services.withdraw_player(player=entry.player, by=by)
+    if by is not None:
+        entry._history_user = by
     entry.status = Status.WITHDRAWN
     entry.waitlist_position = None
     entry.offer_expires_at = None
@@ -414,6 +418,9 @@ def move(entry: Entry, *, position: int, by: AbstractBaseUser) -> Entry:
     for n, other in enumerate(order, start=1):
         Entry.objects.filter(pk=other.pk).update(waitlist_position=n)
     entry.refresh_from_db()
+    # The moved entry's history says where to and by whom (the others moved with it: unsaid).
+    entry._history_user = by
+    entry.save(update_fields=["waitlist_position"])
     return entry
 
 

@@ -13,6 +13,7 @@ from tournaments.models import Player, PlayerChange
 
 SECTIONS = {  # a tab's short name, one line on a phone at 200% text; the section's heading
     "": ("Players", "Players and check-in"),
+    "entries/": ("Entries", "Entries"),
     "divisions/": ("Divisions", "Divisions"),
     "stages/": ("Stages", "Stages and seating"),
     "progress/": ("Progress", "Progress"),

@@ -150,6 +150,7 @@ def test_anyone_reads_the_divisions_with_their_players(anon, tournament, seniors
         "age_min": 60,
         "age_max": 69,
         "description": "",
+        "entry_fee": None,  # the tournament's fee
         "order": 2,
         "players": 1,
     }

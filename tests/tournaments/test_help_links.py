@@ -38,13 +38,15 @@ def pages(slug: str) -> dict[str, set[str]]:
     sections = {  # the console's tabs: every one of console.SECTIONS, and the divisions'
         f"{manage}/": {"players", "settings"},
         f"{manage}/divisions/": {"divisions"},
+        f"{manage}/entries/": {"entries"},
         f"{manage}/stages/": {"stages"},
         f"{manage}/progress/": {"progress"},
         f"{manage}/results/": {"results"},
         f"{manage}/downloads/": {"downloads"},
     }
     assert {f"{manage}/{s}/".replace("/players/", "/") for s in console.SECTIONS} | {
-        f"{manage}/divisions/"
+        f"{manage}/divisions/",
+        f"{manage}/entries/",
     } == set(sections), "a console section without its help"
     return sections | {
         f"{manage}/stages/1/": {"seating"},

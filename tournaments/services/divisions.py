@@ -1,6 +1,7 @@
 """Divisions: a tournament's groups of players (age categories), added, changed, reordered and
 removed while the placings are not decided; and the division an age falls in."""
 
+from decimal import Decimal
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -15,7 +16,7 @@ from tournaments.services.stage_changes import check_not_finished
 from tournaments.signals import tournament_changed
 from tournaments.text import folded, unprintable_messages
 
-DIVISION_FIELDS = ("name", "age_min", "age_max", "description")
+DIVISION_FIELDS = ("name", "age_min", "age_max", "description", "entry_fee")
 OLDEST = 130  # the oldest age a division's range or an import's age may name
 
 
@@ -60,6 +61,8 @@ def _check(tournament: Tournament, division: Division) -> None:
             errors[field] = [
                 _("An age is a whole number from 0 to %(oldest)s.") % {"oldest": OLDEST}
             ]
+    if division.entry_fee is not None and division.entry_fee < 0:
+        errors["entry_fee"] = [_("An entry fee is 0 or more (empty: the tournament's fee).")]
     if errors:
         raise ValidationError(errors)
     if (
@@ -124,8 +127,10 @@ def create_division(
     age_min: int | None = None,
     age_max: int | None = None,
     description: str = "",
+    entry_fee: Decimal | None = None,
 ) -> Division:
-    """Add a division, last in order; refused once the placings are decided (StateConflict)."""
+    """Add a division, last in order; refused once the placings are decided (StateConflict).
+    `entry_fee`: what its entries owe instead of the tournament's fee (None: the tournament's)."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)  # one at a time
     _check_open(tournament)
     division = Division(
@@ -134,6 +139,7 @@ def create_division(
         age_min=age_min,
         age_max=age_max,
         description=description or "",
+        entry_fee=entry_fee,
     )
     _check(tournament, division)
     last = tournament.divisions.aggregate(last=Max("order"))["last"] or 0
@@ -145,7 +151,8 @@ def create_division(
 
 @transaction.atomic
 def update_division(*, division: Division, changes: dict[str, Any]) -> Division:
-    """Change a division's name, ages or description (`changes` holds those given)."""
+    """Change a division's name, ages, description or entry fee (`changes` holds those given;
+    the entries made already keep the fee they owe)."""
     unknown = set(changes) - set(DIVISION_FIELDS)
     if unknown:
         raise TypeError(f"not a division field: {sorted(unknown)}")

@@ -34,7 +34,8 @@ def create_tournament(
     **details: Any,
 ) -> Tournament:
     """Create a tournament; its creator becomes its organiser. `details`: starts_on, ends_on,
-    venue, description, time_zone (update_details checks them alike); `division_playoffs`:
+    venue, description, time_zone and the ENTRY_FIELDS (update_details checks them alike);
+    `division_playoffs`:
     whether its divisions share the playoffs (the default) or play their own; `listed` and
     `practice` as update_visibility sets them."""
     check_printable(name=name)
@@ -102,6 +103,17 @@ def _taken(slug: str) -> str:
 
 
 DETAIL_FIELDS = ("starts_on", "ends_on", "venue", "description", "time_zone")
+# How the tournament takes entries before the day (the entries app reads them): when, how many,
+# the waitlist's offers, and the fee.
+ENTRY_FIELDS = (
+    "entries_open_at",
+    "entries_close_at",
+    "capacity",
+    "waitlist",
+    "offer_hours",
+    "entry_fee",
+    "currency",
+)
 
 
 def check_tiebreak_rules_open(tournament: Tournament) -> None:
@@ -125,18 +137,46 @@ def check_days(starts_on: date | None, ends_on: date | None) -> None:
 def _set_details(tournament: Tournament, details: dict[str, Any]) -> None:
     """Set a tournament's dates, venue, description and time zone, checked as the model checks
     them (a day range the right way round, a known zone, printable text)."""
-    unknown = set(details) - set(DETAIL_FIELDS)
+    unknown = set(details) - set(DETAIL_FIELDS) - set(ENTRY_FIELDS)
     if unknown:
         raise TypeError(f"not a tournament detail: {sorted(unknown)}")
     for field, value in details.items():
         setattr(tournament, field, value)
     check_printable(venue=tournament.venue)
     check_days(tournament.starts_on, tournament.ends_on)
-    tournament.full_clean(  # the fields' own checks: a known zone, lengths
-        exclude=[f.name for f in Tournament._meta.fields if f.name not in DETAIL_FIELDS],
+    check_entries(tournament)
+    checked = (*DETAIL_FIELDS, *ENTRY_FIELDS)
+    tournament.full_clean(  # the fields' own checks: a known zone, lengths, the entries' limits
+        exclude=[f.name for f in Tournament._meta.fields if f.name not in checked],
         validate_unique=False,
-        validate_constraints=False,  # the one on the days is said above, on its field
+        validate_constraints=False,  # the ones on the days and entry times are said above
     )
+
+
+def check_entries(tournament: Tournament) -> None:
+    """The entries' settings that the fields alone do not check, each said on its field: entries
+    close after they open; no negative places, fee or offer hours; a currency of three capitals
+    (the fields' validators say it too, but a bare number of the API's reaches here first)."""
+    errors: dict[str, list[str]] = {}
+    opens, closes = tournament.entries_open_at, tournament.entries_close_at
+    if opens and closes and closes <= opens:
+        errors["entries_close_at"] = [_("Entries close before they open: close them later.")]
+    if tournament.capacity is not None and tournament.capacity < 0:
+        errors["capacity"] = [_("Places are 0 or more (empty for no limit).")]
+    if tournament.entry_fee is not None and tournament.entry_fee < 0:
+        errors["entry_fee"] = [_("An entry fee is 0 or more (empty for free).")]
+    if tournament.offer_hours is None or tournament.offer_hours <= 0:
+        errors["offer_hours"] = [_("The hours to take a place are more than 0.")]
+    currency = tournament.currency or ""
+    if not (len(currency) == 3 and currency.isascii() and currency.isalpha()) or (
+        not currency.isupper()
+    ):
+        errors["currency"] = [
+            _("%(currency)s is not a currency: three capitals of ISO 4217, such as USD or EUR.")
+            % {"currency": repr(currency)}
+        ]
+    if errors:
+        raise ValidationError(errors)
 
 
 @transaction.atomic
@@ -149,17 +189,23 @@ def update_details(
     practice: bool | None = None,
     **details: Any,
 ) -> Tournament:
-    """Change a tournament's dates, venue, description or time zone (name and set stay),
-    whether its divisions share the playoffs (until a stage is seated: StateConflict after),
-    and whether it is listed or practice (update_visibility). Refused, nothing changes."""
+    """Change a tournament's dates, venue, description or time zone (name and set stay); how
+    it takes entries (ENTRY_FIELDS, check_entries: a change sends tournament_changed, on which
+    the entries app offers the places it freed); whether its divisions share the playoffs
+    (until a stage is seated: StateConflict after); and whether it is listed or practice
+    (update_visibility). Refused, nothing changes."""
     update_visibility(tournament=tournament, by=by, listed=listed, practice=practice)
     if division_playoffs is not None:
         set_division_playoffs(tournament=tournament, division_playoffs=division_playoffs)
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     zone = tournament.time_zone
+    entries_before = [getattr(tournament, field) for field in ENTRY_FIELDS]
     _set_details(tournament, details)
     tournament.save(update_fields=list(details) or None)
-    if tournament.time_zone != zone:  # the standings say when they were updated, in it
+    entries_changed = entries_before != [getattr(tournament, field) for field in ENTRY_FIELDS]
+    # The standings say when they were updated, in its zone; the public pages say whether it
+    # takes entries; and the entries app offers the places a raised cap freed.
+    if tournament.time_zone != zone or entries_changed:
         tournament_changed.send(sender=Tournament, tournament=tournament)
     return tournament
 
