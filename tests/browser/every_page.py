@@ -10,11 +10,13 @@ import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from decimal import Decimal
 from pathlib import Path
 
 from clubs.demo import CLUB_SLUG, SEASON_SLUG, load_club_demo
 from clubs.models import Club, Member, Season
 from entries.demo import demo_entry, load_entries_demo
+from entries.models import Entry, Payment
 from scoring import services as scoring_services
 from scoring.demo import (
     DEMO_OFFICIAL,
@@ -64,6 +66,7 @@ class Event:
     invitation: Invitation  # pending, an official's
     entry_page: str  # an entrant's own page, in the demo's event taking entries
     data: frozenset[str]  # what the organisers typed: names, clubs, stages, usernames
+    entry: Entry  # a player's entry, taken before the day (with another still waiting)
 
 
 def build_event() -> Event:
@@ -108,7 +111,8 @@ def build_event() -> Event:
     table_services.withdraw_player(player=withdrawn, by=organiser)
     load_club_demo(organiser, official)  # the Pine Valley club, its season of six nights
     taking = load_entries_demo(organiser, official)  # Winter Round-Up, entries open
-    entry = demo_entry(taking)
+    entrants = demo_entry(taking)
+    entry = _entries(lakeside, tables[6].seats.order_by("position").first().player)
 
     data = {
         *Player.objects.values_list("name", flat=True),
@@ -126,6 +130,9 @@ def build_event() -> Event:
         DEMO_ORGANISER,
         "admin",
         REASON,
+        *Entry.objects.values_list("name", flat=True),
+        *Entry.objects.values_list("email", flat=True),
+        *Entry.objects.values_list("check_in_code", flat=True),
     }
     return Event(
         slug=lakeside.slug,
@@ -136,9 +143,34 @@ def build_event() -> Event:
         withdrawable=tables[4].seats.order_by("position").first().player,
         withdrawn=withdrawn,
         invitation=invitation,
-        entry_page=f"/t/{taking.slug}/entry/{entry.manage_key}/",
+        entry_page=f"/t/{taking.slug}/entry/{entrants.manage_key}/",
         data=frozenset(data),
+        entry=entry,
     )
+
+
+def _entries(tournament: Tournament, player: Player) -> Entry:
+    """The entries the demo's Lakeside took before the day (entries closed when it was seated):
+    a player's, with a fee part paid, and one left waiting. Written as they stand."""
+    entry = Entry.objects.create(
+        tournament=tournament,
+        player=player,
+        status=Entry.Status.ENTERED,
+        name=player.name,
+        email="entrant@example.org",
+        check_in_code="QRST2345",
+        fee_due=Decimal("10.00"),
+    )
+    Payment.objects.create(entry=entry, amount=Decimal("5.00"), method=Payment.Method.CASH)
+    Entry.objects.create(
+        tournament=tournament,
+        status=Entry.Status.WAITLISTED,
+        waitlist_position=1,
+        name="Wendy Waite",
+        email="wendy@example.org",
+        fee_due=Decimal("10.00"),
+    )
+    return entry
 
 
 @dataclass(frozen=True)
@@ -218,6 +250,18 @@ def visits_for(event: Event, who: str) -> list[Visit]:
                 "Cómo se puntúa una ronda",
             ),
             Visit("help", "/help/", "Help for organisers", "Ayuda para organizadores"),
+            Visit(
+                "register",
+                f"{t}/register/",
+                "does not take entries here",  # the demo takes none of its own
+                "no acepta inscripciones aquí",
+            ),
+            Visit(
+                "entry",
+                f"{t}/entry/{event.entry.manage_key}/",
+                "Your check-in code",
+                "Su código de llegada",
+            ),
             Visit("login", "/accounts/login/", "Sign in", "Iniciar sesión"),
             Visit("signup", "/accounts/signup/", "Sign up as an organiser", "Registrarse como"),
             Visit(
@@ -292,6 +336,15 @@ def visits_for(event: Event, who: str) -> list[Visit]:
             f"{manage}/messages/",
             "Write to the players",
             "Escribir a los jugadores",
+        ),
+        Visit(
+            "console-entries", f"{manage}/entries/", "Entries in order", "Inscripciones por orden"
+        ),
+        Visit(
+            "console-entry",
+            f"{manage}/entries/{event.entry.pk}/",
+            "Fee due",
+            "Cuota debida",
         ),
         Visit(
             "import-players-errors",
