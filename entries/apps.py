@@ -17,4 +17,6 @@ class EntriesConfig(AppConfig):
         seating_changed.connect(seats_to_tell, dispatch_uid="entries-tell-seats")
         placings_decided.connect(results_to_tell, dispatch_uid="entries-tell-results")
         # A tournament's entries' settings changed: the places freed are offered at once.
-        tournament_changed.connect(entries_settings_changed, dispatch_uid="entries-settings-changed")
+        tournament_changed.connect(
+            entries_settings_changed, dispatch_uid="entries-settings-changed"
+        )

@@ -86,6 +86,7 @@ class MessageForm(forms.Form):
             for value, label in Message.To.choices
         ]
 
+
 class _LocalTime(forms.DateTimeInput):
     """A time in the tournament's zone (the console's pages run in it: config/middleware.py)."""
 

@@ -17,7 +17,7 @@ def test_the_entry_form_reads_in_spanish():
     tournament = open_tournament(capacity=10, entry_fee=Decimal(5), currency="EUR")
     page = Client().get(f"/es/t/{tournament.slug}/register/").content.decode()
     assert '<html lang="es">' in page
-    assert f"Inscribirse en {tournament.name}" in page
+    assert "Inscribirse en" in page and tournament.name in page
     assert "Quedan 10 plazas de 10." in page
     assert "La cuota de inscripción es de 5" in page and "EUR, que se paga en la mesa" in page
     assert "Su nombre" in page and "Teléfono (opcional)" in page
