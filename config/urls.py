@@ -40,6 +40,7 @@ urlpatterns = [
     path("", include("tables.urls")),
     path("", include("scoring.urls")),
     path("", include("entries.message_urls")),
+    path("", include("entries.urls")),
     path("", include("clubs.urls")),
 ]
 # The public pages carry their language in the address (/en/t/<slug>/, /es/t/<slug>/), so that

@@ -2,6 +2,7 @@
 private address; a tournament's organisers list and change every entry (docs/API.md, "Entries
 before the day")."""
 
+from django.http import StreamingHttpResponse
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
@@ -16,10 +17,12 @@ from rest_framework.views import APIView
 from config import throttles
 from config.api import NamesUnusedFields, found
 from config.api_schema import refused
-from entries import rules
-from entries.models import Entry
+from entries import exports, rules
+from entries.models import Entry, Payment
 from entries.selectors import entry_data
-from entries.services import entering, privacy
+from entries.services import checking_in, entering, payments, privacy
+from scoring.api import FirstRendererNegotiation
+from scoring.exports import csv_lines
 from tournaments.api import tournament_or_404
 from tournaments.api_divisions import DivisionNameField
 from tournaments.links import absolute_url, site_origin
@@ -323,3 +326,171 @@ class EraseEntryApi(APIView):
         entry, _withdrawn = privacy.erase_by_entrant(entry_at(request, key))
         entry.refresh_from_db()
         return Response(EntryAnswerSerializer(entry, context={"request": request}).data)
+
+class PaymentSerializer(serializers.ModelSerializer):
+    """A payment as the organisers see it (a refund negative)."""
+
+    amount = serializers.DecimalField(max_digits=8, decimal_places=2, read_only=True)
+    recorded_by = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Payment
+        fields = ["id", "entry", "amount", "method", "note", "recorded_by", "recorded_at"]
+        read_only_fields = fields
+
+    def get_recorded_by(self, payment: Payment) -> str | None:
+        return payment.recorded_by.get_username() if payment.recorded_by else None
+
+
+class PaymentRequestSerializer(serializers.Serializer):
+    """A payment to record; its values are checked by the service (each wrong one by field)."""
+
+    amount = serializers.CharField(
+        help_text='A decimal string ("10.00"); a refund is negative ("-10.00").'
+    )
+    method = serializers.CharField(help_text="cash, cheque, card, transfer, waived or refund.")
+    note = serializers.CharField(allow_blank=True, required=False, max_length=300)
+
+
+class PaymentDeleteSerializer(serializers.Serializer):
+    reason = serializers.CharField(help_text="Why it was recorded by mistake (kept in history).")
+
+
+def _organised_entry(request: Request, slug: str, entry_id: int) -> Entry:
+    tournament = tournament_or_404(slug)
+    require_organiser(request.user, tournament)
+    return found(tournament.entries.select_related("tournament", "player"), pk=entry_id)
+
+
+class PaymentListApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses=PaymentSerializer(many=True))
+    def get(self, request: Request, slug: str, entry_id: int) -> Response:
+        """The entry's payments, oldest first (organisers only)."""
+        entry = _organised_entry(request, slug, entry_id)
+        payments = entry.payments.select_related("recorded_by")
+        return Response(PaymentSerializer(payments, many=True).data)
+
+    @extend_schema(request=PaymentRequestSerializer, responses={201: PaymentSerializer})
+    def post(self, request: Request, slug: str, entry_id: int) -> Response:
+        """Record a payment: cash, cheque, card, transfer or waived (positive), or a refund
+        (negative, at most the money paid). A payment recorded by mistake is deleted instead
+        (DELETE .../payments/{id}/)."""
+        entry = _organised_entry(request, slug, entry_id)
+        data = request.data if isinstance(request.data, dict) else {}
+        payment = payments.record_payment(
+            entry=entry,
+            amount=data.get("amount"),
+            method=data.get("method"),
+            note=data.get("note", ""),
+            by=request.user,
+        )
+        return Response(PaymentSerializer(payment).data, status=status.HTTP_201_CREATED)
+
+
+class PaymentApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=PaymentDeleteSerializer,
+        responses={204: OpenApiResponse(description="Deleted; its history keeps it.")},
+    )
+    def delete(self, request: Request, slug: str, entry_id: int, payment_id: int) -> Response:
+        """Delete a payment recorded by mistake, saying why: its history keeps who recorded it,
+        who deleted it, and the reason."""
+        entry = _organised_entry(request, slug, entry_id)
+        payment = found(entry.payments.all(), pk=payment_id)
+        data = request.data if isinstance(request.data, dict) else {}
+        payments.delete_payment(payment=payment, by=request.user, reason=data.get("reason", ""))
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class EntriesExportApi(APIView):
+    """entries.csv and payments.csv, as the other exports (scoring.api.ExportCsvApi)."""
+
+    permission_classes = [IsAuthenticated]
+    content_negotiation_class = FirstRendererNegotiation
+
+    @extend_schema(
+        operation_id="tournaments_entries_exports_retrieve",
+        description="entries.csv or payments.csv, for organisers, named <slug>-<name>.csv "
+        "(practice-<slug>-<name>.csv for a practice tournament); UTF-8 with a byte-order mark.",
+        responses={(200, "text/csv"): OpenApiTypes.STR},
+    )
+    def get(self, request: Request, slug: str, name: str) -> StreamingHttpResponse:
+        tournament = tournament_or_404(slug)
+        require_organiser(request.user, tournament)
+        header, rows = exports.EXPORTS[name]
+        response = StreamingHttpResponse(
+            csv_lines(header, rows(tournament)), content_type="text/csv; charset=utf-8"
+        )
+        prefix = "practice-" if tournament.practice else ""
+        response["Content-Disposition"] = (
+            f'attachment; filename="{prefix}{tournament.slug}-{name}.csv"'
+        )
+        return response
+
+
+class CheckInCodeSerializer(serializers.Serializer):
+    code = serializers.CharField(help_text="The entry's check-in code (any case, spaces allowed).")
+
+
+class CheckedInSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    number = serializers.IntegerField()
+    status = serializers.CharField(help_text="checked_in")
+    already = serializers.BooleanField(help_text="Checked in before: nothing changed.")
+    detail = serializers.CharField(help_text="What the kiosk says, in the request's language.")
+
+
+def checked_in_answer(result: checking_in.CheckedIn) -> dict:
+    player = result.player
+    said = (
+        _("Welcome, #%(number)s %(name)s: you were already checked in.")
+        if result.already
+        else _("Welcome, #%(number)s %(name)s: you are checked in.")
+    )
+    return {
+        "name": player.name,
+        "number": player.number,
+        "status": player.status,
+        "already": result.already,
+        "detail": said % {"number": player.number, "name": player.name},
+    }
+
+
+def unknown_code_text() -> str:
+    return _("That code is not one of this tournament's: check it or go to the desk.")
+
+
+class SelfCheckInApi(APIView):
+    """The kiosk's door: anyone, with a code; only wrong codes are limited per address."""
+
+    permission_classes = [AllowAny]
+    authentication_classes = []  # the code is the credential; no session, no CSRF
+
+    @extend_schema(
+        request=CheckInCodeSerializer,
+        responses={
+            200: CheckedInSerializer,
+            404: refused("No entry of this tournament has the code.", "Error"),
+            409: refused("Withdrawn, or a stage that would seat the player is being played: go "
+                         "to the desk."),
+            429: refused("More than 10 wrong codes from this address in a minute.", "Error"),
+        },
+    )  # fmt: skip
+    def post(self, request: Request, slug: str) -> Response:
+        """Check in with the entry's code: 200 with the player's name and number."""
+        tournament = tournament_or_404(slug)
+        data = request.data if isinstance(request.data, dict) else {}
+        code = checking_in.normalised(data.get("code"))
+        entry = checking_in.entry_with_code(tournament, code)
+        if entry is None:
+            # Right codes are never limited; wrong ones are counted and, past the limit, 429.
+            if (wait := throttles.CHECK_IN_CODES.wait(request._request)) is not None:
+                raise Throttled(wait)
+            throttles.CHECK_IN_CODES.mark(request._request)
+            raise NotFound(unknown_code_text())
+        result = checking_in.check_in_by_code(tournament=tournament, entry=entry)
+        return Response(checked_in_answer(result))

@@ -179,6 +179,10 @@ class Payment(models.Model):
     )
     recorded_at = models.DateTimeField(auto_now_add=True)
 
+    # A payment recorded by mistake is deleted (services.payments.delete_payment): its history
+    # keeps it, with who deleted it and why, so the treasurer's totals say only what was taken.
+    history = HistoricalRecords()
+
     class Meta:
         ordering = ["entry", "recorded_at", "pk"]
         constraints = [

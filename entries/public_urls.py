@@ -3,10 +3,11 @@
 
 from django.urls import path
 
-from entries import views
+from entries import desk, views
 
 urlpatterns = [
     path("t/<slug:slug>/register/", views.register, name="register"),
+    path("t/<slug:slug>/check-in/", desk.kiosk, name="kiosk"),
     path("t/<slug:slug>/entry/<str:key>/", views.manage, name="entry-manage"),
     path("t/<slug:slug>/entry/<str:key>/withdraw/", views.withdraw, name="entry-withdraw"),
     path("t/<slug:slug>/entry/<str:key>/stop-mail/", views.unsubscribe, name="entry-unsubscribe"),

@@ -78,3 +78,56 @@ def erase_withdraws(entry: Entry) -> bool:
     return entry.live and (
         entry.status != Entry.Status.ENTERED or not seating_begun(entry.tournament)
     )
+
+def owes(entry: Entry, settled: Decimal | None = None) -> Decimal:
+    """What an entry still owes: its fee due less what is settled (paid or waived), never below
+    0."""
+    settled = paid(entry) if settled is None else settled
+    return max(entry.fee_due - settled, Decimal(0))
+
+
+def fee_totals(tournament: Tournament) -> dict:
+    """The treasurer's totals: the sum of each method (refunds negative), what was settled in
+    all, the fees due by the entries entered, and what they still owe."""
+    from entries.models import Payment
+
+    by_method = dict(
+        Payment.objects.filter(entry__tournament=tournament)
+        .values_list("method")
+        .annotate(total=Sum("amount"))
+        .order_by()
+    )
+    methods = [
+        (value, label, by_method.get(value, Decimal(0))) for value, label in Payment.Method.choices
+    ]
+    entered = Entry.objects.filter(tournament=tournament, status=Entry.Status.ENTERED)
+    due = entered.aggregate(total=Sum("fee_due"))["total"] or Decimal(0)
+    rows = desk_rows(tournament)
+    return {
+        "methods": methods,
+        "money": sum((t for v, _l, t in methods if v != Payment.Method.WAIVED), Decimal(0)),
+        "settled": sum((t for _v, _l, t in methods), Decimal(0)),
+        "due": due,
+        "owed": sum((row["owes"] for row in rows), Decimal(0)),
+        "owing": sum(1 for row in rows if row["owes"] > 0),
+    }
+
+
+def desk_rows(tournament: Tournament) -> list[dict]:
+    """Each player with an entry (entered), by badge number: the fee due, what is settled, and
+    what they still owe."""
+    entries = (
+        Entry.objects.filter(tournament=tournament, status=Entry.Status.ENTERED)
+        .select_related("player")
+        .annotate(settled=Sum("payments__amount"))
+        .order_by("player__number", "pk")
+    )
+    return [
+        {
+            "entry": entry,
+            "number": entry.player.number if entry.player_id else None,
+            "settled": entry.settled or Decimal(0),
+            "owes": owes(entry, entry.settled or Decimal(0)),
+        }
+        for entry in entries
+    ]

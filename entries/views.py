@@ -7,6 +7,7 @@ from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
@@ -18,7 +19,7 @@ from entries import rules
 from entries.forms import EntryChangeForm, EntryForm
 from entries.models import Entry
 from entries.selectors import entry_data
-from entries.services import entering, privacy
+from entries.services import entering, mail, privacy
 from tournaments.exceptions import StateConflict
 from tournaments.links import site_origin
 from tournaments.models import Tournament
@@ -156,6 +157,11 @@ def manage(request: HttpRequest, slug: str, key: str) -> HttpResponse:
         "form": form,
         "paid": rules.paid(entry),
         "contact_days": settings.ROUNDHOUSE_CONTACT_DAYS,
+        "qr_svg": (
+            mark_safe(mail.qr_svg(entry.check_in_code))  # segno's own markup, the code escaped
+            if entry.status == Entry.Status.ENTERED and entry.check_in_code
+            else ""
+        ),
     }
     return render(request, "entries/manage.html", context, status=status)
 

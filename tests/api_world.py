@@ -7,6 +7,7 @@ from typing import Any
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
+from entries.models import Entry, Payment
 from scoring import services as scoring_services
 from tables.models import Seat
 from tests import factories
@@ -45,6 +46,17 @@ def build_world() -> dict[str, Any]:
         tournament=tournament, role="official", created_by=organiser, expires_at=in_a_week
     )
     division = Division.objects.create(tournament=tournament, name="Open")
+    # An entry of Lou's (entered before the day), with a payment: the entries' paths.
+    entry = Entry.objects.create(
+        tournament=tournament,
+        player=tournament.players.get(number=20),
+        status=Entry.Status.ENTERED,
+        name="Lou",
+        email="lou@example.org",
+        fee_due=10,
+        check_in_code="LOUCODE2",
+    )
+    payment = Payment.objects.create(entry=entry, amount=10, method=Payment.Method.CASH)
     tables = list(qualifying.tables.values_list("pk", flat=True))
     seated = {
         table: [s.player_id for s in Seat.objects.filter(table=table).order_by("position")]
@@ -66,6 +78,9 @@ def build_world() -> dict[str, Any]:
         "staff_id": list(tournament.staff.values_list("pk", flat=True)),
         "invitation_id": [invitation.pk],
         "division_id": [division.pk],
+        "entry_id": [entry.pk],
+        "payment_id": [payment.pk],
+        "key": [entry.manage_key],
         # body fields
         "player": players,
         "table": tables,

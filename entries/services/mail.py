@@ -7,9 +7,11 @@ transaction.
 An entry's own mails (its receipt, its waitlist place, an offer, a place taken, a withdrawal)
 go whatever it agreed to; every other message only to entries with `messages_ok`."""
 
+import io
 import logging
 import smtplib
 from collections.abc import Iterable
+from email.mime.image import MIMEImage
 from typing import Any
 
 from django.conf import settings
@@ -160,7 +162,19 @@ def render(delivery: Delivery) -> EmailMultiAlternatives:
             "public_url": base + reverse("tournament-home", args=[tournament.slug]),
         }
         text = render_to_string("entries/email/message.txt", context)
+        html = None
+        if carries_code(message, entry):
+            html = render_to_string("entries/email/message.html", context | {"text": text})
     mail = EmailMultiAlternatives(subject, text, None, [delivery.email])
+    if html is not None:
+        # multipart/related: the HTML part and the QR image it shows (cid:), the plain text part
+        # (which has the code as text) its alternative.
+        mail.mixed_subtype = "related"
+        mail.attach_alternative(html, "text/html")
+        image = MIMEImage(qr_png(entry.check_in_code), "png")
+        image.add_header("Content-ID", f"<{QR_CID}>")
+        image.add_header("Content-Disposition", "inline", filename="check-in-code.png")
+        mail.attach(image)
     if context["unsubscribe_url"]:
         # RFC 8058: a mail client's one-click "unsubscribe" POSTs this body to the link.
         mail.extra_headers["List-Unsubscribe"] = f"<{context['unsubscribe_url']}>"
@@ -190,6 +204,38 @@ def results_lines(context: dict[str, Any]) -> list[str]:
     elif context.get("medal") in MEDAL_NAMES:
         lines.append(_("%(medal)s medal.") % {"medal": MEDAL_NAMES[context["medal"]]})
     return lines
+
+
+QR_CID = "check-in-code@roundhouse"
+
+
+def carries_code(message: Message, entry: Entry | None) -> bool:
+    """The mails that say an entered entry's check-in code (its receipt, a place taken) carry it
+    as a QR too."""
+    return (
+        entry is not None
+        and entry.status == Entry.Status.ENTERED
+        and bool(entry.check_in_code)
+        and message.kind in (Kind.RECEIPT, Kind.ENTERED)
+    )
+
+
+def qr_png(code: str) -> bytes:
+    """The check-in code as a QR image (PNG), for the kiosk's camera."""
+    import segno  # here, not at the top: only these mails draw one
+
+    buffer = io.BytesIO()
+    segno.make(code, error="m", micro=False).save(buffer, kind="png", scale=8, border=4)
+    return buffer.getvalue()
+
+
+def qr_svg(code: str) -> str:
+    """The check-in code as an inline SVG QR, for the entry's page."""
+    import segno
+
+    return segno.make(code, error="m", micro=False).svg_inline(
+        scale=10, border=4, dark="#000", light="#fff"
+    )
 
 
 class NotSent(Exception):
