@@ -40,7 +40,9 @@ LOCALES = {"en": "en-US", "es": "es-ES"}
 SHOTS = os.environ.get("ROUNDHOUSE_SCREENSHOTS", "")
 
 # Words a Spanish page may share with the English one: not untranslated, the same in both.
-SAME_IN_BOTH = {"Roundhouse", "Total", "Club", "CSV", "PDF", "API", "ETag", "provisional"}
+SAME_IN_BOTH = {
+    "Roundhouse", "Total", "Club", "CSV", "PDF", "API", "ETag", "provisional", "Cheque",
+}  # fmt: skip
 
 # Table 10 replays its rounds so that its first two seats tie on every tie-break: the same
 # pips every round, neither going out. (went out, {seat index: pips}); None went out: blocked.
@@ -249,6 +251,7 @@ def visits_for(event: Event, who: str) -> list[Visit]:
                 "How a round is scored",
                 "Cómo se puntúa una ronda",
             ),
+            Visit("kiosk", f"{t}/check-in/", "Check in to", "Llegada a"),
             Visit("help", "/help/", "Help for organisers", "Ayuda para organizadores"),
             Visit(
                 "register",
@@ -345,6 +348,9 @@ def visits_for(event: Event, who: str) -> list[Visit]:
             f"{manage}/entries/{event.entry.pk}/",
             "Fee due",
             "Cuota debida",
+        ),
+        Visit(
+            "console-fees", f"{manage}/fees/", "The treasurer's totals", "Los totales del tesorero"
         ),
         Visit(
             "import-players-errors",
