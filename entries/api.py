@@ -327,6 +327,7 @@ class EraseEntryApi(APIView):
         entry.refresh_from_db()
         return Response(EntryAnswerSerializer(entry, context={"request": request}).data)
 
+
 class PaymentSerializer(serializers.ModelSerializer):
     """A payment as the organisers see it (a refund negative)."""
 

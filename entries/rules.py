@@ -79,6 +79,7 @@ def erase_withdraws(entry: Entry) -> bool:
         entry.status != Entry.Status.ENTERED or not seating_begun(entry.tournament)
     )
 
+
 def owes(entry: Entry, settled: Decimal | None = None) -> Decimal:
     """What an entry still owes: its fee due less what is settled (paid or waived), never below
     0."""

@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('entries', '0001_initial'),
+        ('entries', '0002_erased_names_alike'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
