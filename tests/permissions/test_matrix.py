@@ -197,7 +197,10 @@ def test_permission_matrix_cell(world: World, row: Row, role: str, expected: int
 
 
 def test_the_matrix_names_every_api_route():
-    """A new endpoint or method must get its row: compare with the URL patterns and views."""
+    """A new endpoint or method must get its row (here, or the entries' in
+    test_entries_matrix.py): compare with the URL patterns and views."""
+    from tests.permissions.test_entries_matrix import ENTRIES_MATRIX
+
     routes: set[tuple[str, str]] = set()
 
     def walk(patterns) -> None:
@@ -215,12 +218,15 @@ def test_the_matrix_names_every_api_route():
     fill = {"t": "tournaments/x", "s": "stages", "r": "tables/1/rounds"}
     fill |= {"c": "clubs/x", "season": "x"}
     fill |= {
-        key: "1" for key in ("qual", "early", "playoff", "eve", "wes", "sid", "iid", "did", "mid")
+        key: "1"
+        for key in ("qual", "early", "playoff", "eve", "wes", "sid", "iid", "did", "mid", "ann")
     }
+    fill |= {"pay": "1", "key": "k", "bobkey": "k"}
     covered = {
-        (row.method, resolve("/api/v1/" + row.path.format(**fill)).url_name) for row in MATRIX
+        (row.method, resolve("/api/v1/" + row.path.format(**fill)).url_name)
+        for row in [*MATRIX, *ENTRIES_MATRIX]
     }
-    assert len(routes) == 56
+    assert len(routes) == 74
     assert routes == covered
 
 
