@@ -403,7 +403,13 @@ SPECTACULAR_SETTINGS = {
     # Request bodies are JSON in the schema (a generated client sent multipart labelled JSON
     # when every body was offered three ways); the CSV imports declare multipart themselves.
     "PARSER_WHITELIST": ["rest_framework.parsers.JSONParser"],
-    "ENUM_NAME_OVERRIDES": {"RoundStatusEnum": "scoring.models.RoundResult.Status"},
+    "ENUM_NAME_OVERRIDES": {
+        "RoundStatusEnum": "scoring.models.RoundResult.Status",
+        "EntryStatusEnum": "entries.models.Entry.Status",
+        "PaymentMethodEnum": "entries.models.Payment.Method",
+        # The name the tie-break's method had before payments also had a method.
+        "MethodEnum": "scoring.choices.DecisionMethod",
+    },
     # Every operation's error answers, with their bodies (config/api_schema.py).
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",

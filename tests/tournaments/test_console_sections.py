@@ -14,10 +14,12 @@ from tournaments.models import Player, PlayerChange
 SECTIONS = {  # a tab's short name, one line on a phone at 200% text; the section's heading
     "": ("Players", "Players and check-in"),
     "entries/": ("Entries", "Entries"),
+    "fees/": ("Fees", "Fees"),
     "divisions/": ("Divisions", "Divisions"),
     "stages/": ("Stages", "Stages and seating"),
     "progress/": ("Progress", "Progress"),
     "results/": ("Results", "Results and corrections"),
+    "messages/": ("Messages", "Write to the players"),
     "downloads/": ("Downloads", "Downloads"),
 }
 HTMX = {"HTTP_HX_REQUEST": "true"}
