@@ -143,8 +143,8 @@ def test_entries_permission_cell(row: Row, role: str, expected: int):
     client = client_as(world, role)
     path = "/api/v1/" + row.path.format(**world.ids())
     send = getattr(client, row.method.lower())
-    response = send(path, BODIES[row.name](world), format="json") if row.name in BODIES else send(
-        path
+    response = (
+        send(path, BODIES[row.name](world), format="json") if row.name in BODIES else send(path)
     )
     assert response.status_code == expected, content(response)[:500]
     if expected == 401:
