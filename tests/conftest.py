@@ -56,6 +56,33 @@ def redis_url() -> str:
 
 
 @pytest.fixture(scope="session", autouse=True)
+def flush_by_delete() -> Iterator[None]:
+    """After each transactional test (the browser, demo and race tests: a third of the suite)
+    Django empties every table with one TRUNCATE of all 44: on PostgreSQL that makes new files
+    for each, 1 to 2.5 s a test on this 2-core machine. A DELETE of each table's few rows leaves
+    them as empty in 0.03 s. The foreign keys are deferred to the flush's commit, by which every
+    table is empty, so the order does not matter. The sequences go on counting either way; a
+    test that asks for them to start again (reset_sequences) still gets Django's TRUNCATE."""
+    from django.db.backends.postgresql.operations import DatabaseOperations
+
+    truncate = DatabaseOperations.sql_flush
+
+    def sql_flush(self, style, tables, *, reset_sequences=False, allow_cascade=False):
+        if reset_sequences or not tables:
+            return truncate(
+                self, style, tables, reset_sequences=reset_sequences, allow_cascade=allow_cascade
+            )
+        return [
+            f"{style.SQL_KEYWORD('DELETE FROM')} {style.SQL_FIELD(self.quote_name(table))};"
+            for table in tables
+        ]
+
+    DatabaseOperations.sql_flush = sql_flush
+    yield
+    DatabaseOperations.sql_flush = truncate
+
+
+@pytest.fixture(scope="session", autouse=True)
 def cache_keys_of_this_worker() -> Iterator[None]:
     """Each pytest-xdist worker (`make test`) has a test database of its own, whose ids are the
     other's too: cached standings and pages are keyed by them, so each worker's keys begin with
