@@ -29,6 +29,7 @@ from scoring.models import RoundResult
 from tables import services as table_services
 from tables.models import Table
 from tests.browser.conftest import PHONE
+from tests.snapshots import restored
 from tournaments.models import Invitation, Player, Tournament
 
 SIZES = {
@@ -72,6 +73,12 @@ class Event:
 
 
 def build_event() -> Event:
+    """The event, made once per test process and put back for each test after the first
+    (tests/snapshots.py): every test of the sweep starts on it as built."""
+    return restored("every_page.build_event", make_event)
+
+
+def make_event() -> Event:
     lakeside, _ = load_demo()
     invitation = pending_invitation(lakeside)
     official = lakeside.staff.get(user__username=DEMO_OFFICIAL).user

@@ -6,9 +6,10 @@ name whole. Then Lakeside with a clock and time called: a taller heading, fewer 
 
 import pytest
 
-from scoring.demo import DEMO_ORGANISER, DEMO_SLUG, load_demo
+from scoring.demo import DEMO_ORGANISER, DEMO_SLUG
 from scoring.demo_events import SILVER_SLUG
 from scoring.services import clock
+from tests.snapshots import demo_tournaments
 from tournaments.models import Tournament
 
 pytestmark = pytest.mark.browser
@@ -46,7 +47,7 @@ def overlapping(first: list, second: list) -> bool:
 
 @pytest.fixture
 def demo(transactional_db):
-    load_demo()
+    demo_tournaments()  # load_demo()'s, run once per test process (tests/snapshots.py)
 
 
 def mid_stage_problems(page, where: str, rows_shown: int) -> list[str]:

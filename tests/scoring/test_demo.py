@@ -11,6 +11,7 @@ from entries.demo import ENTRIES_SLUG
 from scoring.demo import DEMO_PASSWORD, DEMO_SLUG, FINISHED_SLUG
 from scoring.demo_events import SILVER_SLUG
 from scoring.models import Placing, RoundResult
+from tests.snapshots import demo_command
 from tournaments.models import Player, Staff, StageClock, Tournament
 
 pytestmark = pytest.mark.django_db(transaction=True)  # the demo's jobs run on commit
@@ -65,7 +66,7 @@ def demo_rows() -> dict[str, int]:
 
 
 def test_load_demo_again_keeps_the_data(capsys):
-    call_command("load_demo")
+    demo_command()  # as load_demo left it (run once per test process: tests/snapshots.py)
     tournament = Tournament.objects.get(slug=DEMO_SLUG)
     tournament.players.filter(number=1).update(name="Margaret Ellison-Hughes")
     loaded = demo_rows()
@@ -77,7 +78,7 @@ def test_load_demo_again_keeps_the_data(capsys):
 
 
 def test_load_demo_adds_the_silver_games_to_a_demo_loaded_before_it():
-    call_command("load_demo")
+    demo_command()
     lakeside = Tournament.objects.get(slug=DEMO_SLUG)
     Tournament.objects.filter(slug=SILVER_SLUG).update(slug="older-event")  # as before it
     before = Tournament.objects.count()
@@ -104,6 +105,7 @@ def test_load_demo_logs_no_task_and_prints_the_logins_last(caplog, capsys):
 
 
 def test_load_demo_a_task_that_fails_still_logs_after_the_demo(caplog):
+    demo_command()  # loaded before (tests/snapshots.py): this load keeps it, quiet all the same
     call_command("load_demo")
     caplog.set_level(logging.INFO)
     logging.getLogger("celery.app.trace").info("Task after the demo succeeded")
@@ -114,6 +116,7 @@ def test_load_demo_on_every_interface_prints_the_lan_address(capsys):
     lan = lan_address()
     if lan is None:
         pytest.skip("this machine has no LAN address to print")
+    demo_command()  # loaded before (tests/snapshots.py): a load that keeps it prints the same
     call_command("load_demo", host="0.0.0.0", port="8123")
     printed = capsys.readouterr().out
     assert f"On the network   http://{lan}:8123/ (a tablet or phone on the same Wi-Fi)" in printed

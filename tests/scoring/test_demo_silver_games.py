@@ -9,6 +9,7 @@ from django.db.models import Max
 
 from scoring.demo_events import SILVER_SLUG
 from scoring.models import RoundResult
+from tests.snapshots import demo_command
 from tournaments.models import Tournament
 
 # Each test in a transaction of its own, rolled back: the demo, committed before them, stays.
@@ -20,7 +21,7 @@ def demo(django_db_setup, django_db_blocker) -> Iterator[None]:
     """The demo, committed (its jobs run on commit) once for the module; emptied after it, as
     a transactional test leaves the database."""
     with django_db_blocker.unblock():
-        call_command("load_demo")
+        demo_command()  # load_demo's, run once per test process (tests/snapshots.py)
     yield
     with django_db_blocker.unblock():
         call_command("flush", interactive=False, verbosity=0)
