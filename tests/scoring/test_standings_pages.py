@@ -15,7 +15,8 @@ from scoring import standings_html
 from tests import factories
 from tests.conftest import clear_cache
 from tests.scoring.helpers import play_stage, seat_tables
-from tournaments.models import Division
+from tests.snapshots import restored
+from tournaments.models import Division, Stage, Tournament
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -35,13 +36,28 @@ def test_a_500_player_stage_as_built_has_five_pages_of_100():
     assert standings_html.page_count(100) == 1 and standings_html.page_count(101) == 2
 
 
-@pytest.fixture
-def field(tournament, pages_of_50):
-    """A stage of 104 players at 26 tables of 4, every round played: three pages of rows."""
+def play_field() -> tuple[int, int]:
+    tournament = factories.TournamentFactory()
     stage = factories.StageFactory(tournament=tournament, rounds=2, status="seated", order=1)
     seat_tables(stage, [[f"Player {t:02d}-{s}" for s in range(4)] for t in range(26)])
     play_stage(stage, score_of=lambda seat, round_no: (seat.table.number * 7 + seat.position) % 31)
-    return stage
+    return tournament.pk, stage.pk
+
+
+@pytest.fixture
+def tournament(request, transactional_db):
+    """The field's tournament for a test of the field; a new one otherwise (tests/conftest.py)."""
+    if "field" in request.fixturenames:
+        return Tournament.objects.get(pk=request.getfixturevalue("field").tournament_id)
+    return factories.TournamentFactory()
+
+
+@pytest.fixture
+def field(transactional_db, pages_of_50):
+    """A stage of 104 players at 26 tables of 4, every round played: three pages of rows. Played
+    once per test process and put back for each test (tests/snapshots.py)."""
+    _, stage = restored("standings_pages.field", play_field)
+    return Stage.objects.get(pk=stage)
 
 
 def names(page: str) -> list[str]:
