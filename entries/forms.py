@@ -63,6 +63,7 @@ class EntryChangeForm(forms.ModelForm):
         model = Entry
         fields = ["name", "email", "phone", "household", "club", "chapter", "messages_ok"]
         labels = {"messages_ok": _("Mail me where I sit, the results and the organisers' news")}
+        help_texts = {"messages_ok": ""}  # the label says it all
 
 
 class MessageForm(forms.Form):

@@ -82,7 +82,9 @@ def erase_withdraws(entry: Entry) -> bool:
 
 def owes(entry: Entry, settled: Decimal | None = None) -> Decimal:
     """What an entry still owes: its fee due less what is settled (paid or waived), never below
-    0."""
+    0; only an entered entry owes (one waiting owes nothing yet, one out nothing any more)."""
+    if entry.status != Entry.Status.ENTERED:
+        return Decimal(0)
     settled = paid(entry) if settled is None else settled
     return max(entry.fee_due - settled, Decimal(0))
 

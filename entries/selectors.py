@@ -42,7 +42,7 @@ def entries_in_order(tournament: Tournament) -> list[Entry]:
     )
     for entry in entries:
         entry.paid = entry.paid_total
-        entry.owed = max(entry.fee_due - entry.paid_total, Decimal(0))
+        entry.owed = rules.owes(entry, entry.paid_total)
     return entries
 
 

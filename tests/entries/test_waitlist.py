@@ -9,6 +9,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
+from entries import rules
 from entries.models import Entry
 from entries.services import entering
 from tests import factories
@@ -234,3 +235,13 @@ def test_withdrawing_twice_is_refused_saying_so():
     entering.withdraw(entry)
     with pytest.raises(StateConflict, match="already withdrawn"):
         entering.withdraw(entry)
+
+
+def test_only_an_entered_entry_owes_its_fee():
+    tournament = open_tournament(capacity=1, entry_fee=Decimal("10"))
+    ann = enter(tournament, "Ann A")
+    bob = enter(tournament, "Bob B")
+    assert rules.owes(ann) == Decimal("10") and rules.owes(bob) == 0  # waiting: not yet
+    entering.withdraw(ann)
+    ann.refresh_from_db()
+    assert rules.owes(ann) == 0  # withdrawn: nothing any more
