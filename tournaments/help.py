@@ -240,8 +240,49 @@ TOPICS: tuple[Topic, ...] = (
                 "The CSV files (players, seating, scores, standings, bracket, placings) open in "
                 "any spreadsheet."
             ),
+            _(
+                "“Find your table” prints every player A to Z with their table and seat, as a "
+                "wall chart for the door; the calendar file puts the days in a phone's calendar; "
+                "entries.csv and payments.csv hold the entries and the fees taken."
+            ),
         ),
         "samboree.md",
+    ),
+    Topic(
+        "fees",
+        _("Fees"),
+        (
+            _(
+                "At the desk, the check-in page's “Fees at the desk” shows who owes and records a "
+                "payment in one step (cash unless you choose another way)."
+            ),
+            _("A refund gives back at most the money paid; a fee waived counts as settled."),
+            _(
+                "A payment recorded by mistake is deleted with a reason, and its history keeps "
+                "who recorded it and who deleted it; the totals by method are the treasurer's."
+            ),
+        ),
+        "taking-entries.md",
+    ),
+    Topic(
+        "messages",
+        _("Messages"),
+        (
+            _(
+                "Roundhouse mails on its own each player's table and seat when a stage is "
+                "seated, and their place once the final decides the placings."
+            ),
+            _(
+                "To write yourself, choose who it goes to (the entrants, the waitlist, every "
+                "player or those not checked in): the page says how many it reaches and asks "
+                "before it sends."
+            ),
+            _(
+                "Mail goes only to those who agreed to it. A mail that failed shows why; “Try "
+                "the failed again” sends it once more."
+            ),
+        ),
+        "taking-entries.md",
     ),
     Topic(
         "staff",

@@ -43,10 +43,14 @@ def pages(slug: str) -> dict[str, set[str]]:
         f"{manage}/progress/": {"progress"},
         f"{manage}/results/": {"results"},
         f"{manage}/downloads/": {"downloads"},
+        f"{manage}/fees/": {"fees"},
+        f"{manage}/messages/": {"messages"},
     }
     assert {f"{manage}/{s}/".replace("/players/", "/") for s in console.SECTIONS} | {
         f"{manage}/divisions/",
         f"{manage}/entries/",
+        f"{manage}/fees/",
+        f"{manage}/messages/",
     } == set(sections), "a console section without its help"
     return sections | {
         f"{manage}/stages/1/": {"seating"},
