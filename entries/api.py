@@ -65,7 +65,8 @@ class EntryAnswerSerializer(serializers.ModelSerializer):
     """An entry as its entrant sees it at its private address."""
 
     number = serializers.SerializerMethodField(help_text="The badge number, once entered.")
-    division = serializers.SlugRelatedField(slug_field="name", read_only=True)
+    division = serializers.SlugRelatedField(slug_field="name", read_only=True, allow_null=True)
+    email = serializers.CharField(read_only=True, help_text="Empty once the details are erased.")
     check_in_code = serializers.SerializerMethodField(
         help_text="Typed or scanned at the kiosk on the day; once entered."
     )
@@ -145,6 +146,13 @@ def _details(data: dict) -> entering.Details:
     return entering.Details(**{k: v for k, v in data.items() if v is not None or k == "division"})
 
 
+# The private address's answers beyond its shape: a wrong one is a 404, and too many wrong ones
+# from one address a 429 (config/throttles.py ENTRY_KEYS).
+KEY_ANSWERS = {
+    404: refused("There is no entry at this address.", "Error"),
+    429: refused("Too many wrong private addresses from this address in a minute.", "Error"),
+}
+
 ENTER_CONFLICT = refused(
     "Entries are closed (not yet open, past their closing time, or the first stage seated), the "
     "tournament is full without a waitlist, or the same name and email already hold an entry "
@@ -155,7 +163,13 @@ ENTER_CONFLICT = refused(
 class EntryListApi(APIView):
     permission_classes = [AllowAny]  # anyone enters; the list is the organisers'
 
-    @extend_schema(responses=OrganiserEntrySerializer(many=True))
+    @extend_schema(
+        responses={
+            200: OrganiserEntrySerializer(many=True),
+            401: refused("Not signed in.", "Error"),
+            403: refused("Not an organiser of this tournament.", "Error"),
+        }
+    )
     def get(self, request: Request, slug: str) -> Response:
         """Every entry, in the order they came, with its status, place, code and fees
         (organisers only)."""
@@ -213,12 +227,14 @@ class EntryApi(APIView):
     permission_classes = [AllowAny]
     authentication_classes = []  # the key in the address is the credential
 
-    @extend_schema(responses=EntryAnswerSerializer)
+    @extend_schema(responses={200: EntryAnswerSerializer, **KEY_ANSWERS})
     def get(self, request: Request, key: str) -> Response:
         entry = entry_at(request, key)
         return Response(EntryAnswerSerializer(entry, context={"request": request}).data)
 
-    @extend_schema(request=EntryChangeSerializer, responses=EntryAnswerSerializer)
+    @extend_schema(
+        request=EntryChangeSerializer, responses={200: EntryAnswerSerializer, **KEY_ANSWERS}
+    )
     def patch(self, request: Request, key: str) -> Response:
         """Change the entry's details (name, email, phone, household, club, chapter, messages)."""
         entry = entry_at(request, key)
@@ -230,7 +246,11 @@ class EntryApi(APIView):
         return Response(EntryAnswerSerializer(entry, context={"request": request}).data)
 
     @extend_schema(
-        responses={204: OpenApiResponse(description="Withdrawn."), 409: refused("Already out.")}
+        responses={
+            204: OpenApiResponse(description="Withdrawn."),
+            409: refused("Already out."),
+            **KEY_ANSWERS,
+        }
     )
     def delete(self, request: Request, key: str) -> Response:
         """Withdraw the entry; a place freed before seating is offered to the first waiting."""
@@ -244,7 +264,11 @@ class AcceptOfferApi(APIView):
 
     @extend_schema(
         request=None,
-        responses={200: EntryAnswerSerializer, 409: refused("No place offered is open.")},
+        responses={
+            200: EntryAnswerSerializer,
+            409: refused("No place offered is open."),
+            **KEY_ANSWERS,
+        },
     )
     def post(self, request: Request, key: str) -> Response:
         """Take the place offered: `entered`, a player from now on."""
@@ -300,7 +324,8 @@ class EntryDataApi(APIView):
                 response=OpenApiTypes.OBJECT,
                 description="The entry's data: `tournament`, `entry` (every detail kept), "
                 "`payments`, `messages` (each mail with its text), `downloaded_at`.",
-            )
+            ),
+            **KEY_ANSWERS,
         }
     )
     def get(self, request: Request, key: str) -> Response:
@@ -317,6 +342,7 @@ class EraseEntryApi(APIView):
         responses={
             200: EntryAnswerSerializer,
             409: refused("The entry's contact details were erased already."),
+            **KEY_ANSWERS,
         },
     )
     def post(self, request: Request, key: str) -> Response:
@@ -395,7 +421,10 @@ class PaymentApi(APIView):
 
     @extend_schema(
         request=PaymentDeleteSerializer,
-        responses={204: OpenApiResponse(description="Deleted; its history keeps it.")},
+        responses={
+            204: OpenApiResponse(description="Deleted; its history keeps it."),
+            400: refused("No reason given: say why it was recorded by mistake.", "ValidationError"),
+        },
     )
     def delete(self, request: Request, slug: str, entry_id: int, payment_id: int) -> Response:
         """Delete a payment recorded by mistake, saying why: its history keeps who recorded it,
