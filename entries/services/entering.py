@@ -133,6 +133,16 @@ def _same_entry(tournament: Tournament, name: str, email: str) -> Entry | None:
     )
 
 
+def _check_no_other_entry(tournament: Tournament, entry: Entry) -> None:
+    """StateConflict when another live entry holds the entry's name and email."""
+    same = _same_entry(tournament, entry.name, entry.email)
+    if same is not None and same.pk != entry.pk:
+        raise StateConflict(
+            _("%(name)s has another entry with %(email)s already.")
+            % {"name": entry.name, "email": entry.email}
+        )
+
+
 def enter(
     *, tournament: Tournament, details: Details, origin: str = "", language: str = "en"
 ) -> Entry:
@@ -235,8 +245,7 @@ def _make_player(entry: Entry, by: AbstractBaseUser | None = None) -> None:
 
 
 def _renumber(tournament: Tournament) -> None:
-    """The waiting entries numbered 1..n in their order, without gaps. In two passes, so that no
-    two rows hold one place on the way (the places are unique)."""
+    """The waiting entries numbered 1..n in their order, without gaps."""
     waiting = list(
         Entry.objects.filter(tournament=tournament, status=Status.WAITLISTED).order_by(
             "waitlist_position", "entered_at", "pk"
@@ -244,10 +253,17 @@ def _renumber(tournament: Tournament) -> None:
     )
     if all(entry.waitlist_position == n for n, entry in enumerate(waiting, start=1)):
         return
-    shift = len(waiting) + (_last_position(tournament) or 0) + 1
-    for entry in waiting:
+    _number(waiting)
+
+
+def _number(order: list[Entry]) -> None:
+    """Places 1..n on the waitlist for `order`, in two passes: first every row moved past the
+    highest place any holds, so that no two rows hold one place on the way (the places are
+    unique)."""
+    shift = max(entry.waitlist_position for entry in order) + len(order) + 1
+    for entry in order:
         Entry.objects.filter(pk=entry.pk).update(waitlist_position=entry.waitlist_position + shift)
-    for n, entry in enumerate(waiting, start=1):
+    for n, entry in enumerate(order, start=1):
         Entry.objects.filter(pk=entry.pk).update(waitlist_position=n)
 
 
@@ -358,11 +374,7 @@ def admit(entry: Entry, *, by: AbstractBaseUser) -> Entry:
             _("%(name)s withdrew: reinstate their player on the players list, or enter them again.")
             % {"name": entry.name}
         )
-    if _same_entry(tournament, entry.name, entry.email) not in (None, entry):
-        raise StateConflict(
-            _("%(name)s has another entry with %(email)s already.")
-            % {"name": entry.name, "email": entry.email}
-        )
+    _check_no_other_entry(tournament, entry)
     was = entry.status
     _make_player(entry, by=by)
     if was == Status.WAITLISTED:
@@ -412,11 +424,7 @@ def move(entry: Entry, *, position: int, by: AbstractBaseUser) -> Entry:
         .order_by("waitlist_position")
     )
     order.insert(position - 1, entry)
-    shift = last + len(order) + 1
-    for other in order:
-        Entry.objects.filter(pk=other.pk).update(waitlist_position=other.waitlist_position + shift)
-    for n, other in enumerate(order, start=1):
-        Entry.objects.filter(pk=other.pk).update(waitlist_position=n)
+    _number(order)
     entry.refresh_from_db()
     # The moved entry's history says where to and by whom (the others moved with it: unsaid).
     entry._history_user = by
@@ -462,12 +470,7 @@ def update(entry: Entry, *, changes: dict[str, Any], by: AbstractBaseUser | None
     )
     if "fee_due" in changed and entry.fee_due < 0:
         raise ValidationError({"fee_due": [_("A fee due is 0 or more.")]})
-    same = _same_entry(tournament, entry.name, entry.email)
-    if same is not None and same.pk != entry.pk:
-        raise StateConflict(
-            _("%(name)s has another entry with %(email)s already.")
-            % {"name": entry.name, "email": entry.email}
-        )
+    _check_no_other_entry(tournament, entry)
     if by is not None:
         entry._history_user = by
     entry.save(update_fields=list(changed))
