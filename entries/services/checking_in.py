@@ -24,7 +24,9 @@ def normalised(code) -> str:
     if not isinstance(code, str) or not code.strip():
         raise ValidationError({"code": [_("Type the check-in code from your entry's mail.")]})
     code = "".join(code.split()).replace("-", "").upper()
-    if len(code) > CODE_LENGTH * 4:
+    # Only ASCII letters and digits can be a code; anything else (a NUL byte, which PostgreSQL
+    # refuses in text, or an accented letter) is said to be no code rather than looked up.
+    if len(code) > CODE_LENGTH * 4 or not (code.isascii() and code.isalnum()):
         raise ValidationError({"code": [_("A check-in code has 8 letters and digits.")]})
     return code
 

@@ -54,6 +54,17 @@ def _amount(value) -> Decimal:
     return amount.quantize(Decimal("0.01"))
 
 
+def _text(value, field: str, too_long: str, *, most: int) -> str:
+    """A note or reason as stored, stripped; not a text, too long, or holding a NUL character
+    (which PostgreSQL refuses in text) is a ValidationError naming the field."""
+    value = "" if value is None else value
+    if not isinstance(value, str) or len(value) > most:
+        raise ValidationError({field: [too_long]})
+    if "\x00" in value:
+        raise ValidationError({field: [_("The text contains a NUL character: type it again.")]})
+    return value.strip()
+
+
 @transaction.atomic
 def record_payment(*, entry: Entry, amount, method: str, note: str = "", by=None) -> Payment:
     """Record a payment for the entry: a positive amount by cash, cheque, card, transfer or
@@ -66,9 +77,7 @@ def record_payment(*, entry: Entry, amount, method: str, note: str = "", by=None
         raise ValidationError(
             {"method": [_("The method is one of: %(choices)s.") % {"choices": choices}]}
         )
-    note = note or ""
-    if not isinstance(note, str) or len(note) > 300:
-        raise ValidationError({"note": [_("The note is a text of at most 300 characters.")]})
+    note = _text(note, "note", _("The note is a text of at most 300 characters."), most=300)
     amount = _amount(amount)
     if amount == 0:
         raise ValidationError({"amount": [_("The amount cannot be 0.")]})
@@ -86,7 +95,7 @@ def record_payment(*, entry: Entry, amount, method: str, note: str = "", by=None
         raise ValidationError(
             {"amount": [_("Only a refund is negative: record this as a positive amount.")]}
         )
-    payment = Payment(entry=entry, amount=amount, method=method, note=note.strip(), recorded_by=by)
+    payment = Payment(entry=entry, amount=amount, method=method, note=note, recorded_by=by)
     if by is not None:
         payment._history_user = by
     payment.save()
@@ -97,11 +106,9 @@ def record_payment(*, entry: Entry, amount, method: str, note: str = "", by=None
 def delete_payment(*, payment: Payment, by=None, reason: str = "") -> None:
     """Delete a payment recorded by mistake; its history keeps it, with who deleted it and why.
     A deletion that would leave more refunded than paid is refused (delete the refund first)."""
-    reason = (reason or "").strip()
+    reason = _text(reason, "reason", _("The reason is at most 100 characters."), most=100)
     if not reason:
         raise ValidationError({"reason": [_("Say why the payment is deleted.")]})
-    if len(reason) > 100:
-        raise ValidationError({"reason": [_("The reason is at most 100 characters.")]})
     entry = Entry.objects.select_for_update().get(pk=payment.entry_id)
     payment = Payment.objects.get(pk=payment.pk)
     if payment.method in MONEY_IN and money_paid(entry) - payment.amount < 0:

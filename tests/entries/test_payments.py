@@ -64,6 +64,7 @@ def test_each_method_is_recorded_and_counts_as_paid(as_organiser, fee_tournament
         ({"amount": "5", "method": "refund"}, "amount", "negative amount"),
         ({"amount": "1000000", "method": "cash"}, "amount", "at most"),
         ({"amount": "5", "method": "cash", "note": "x" * 301}, "note", "300"),
+        ({"amount": "5", "method": "cash", "note": "cheque\x00"}, "note", "NUL"),
         ({"amount": True, "method": "cash"}, "amount", "Give an amount"),
     ],
 )
@@ -126,6 +127,9 @@ def test_a_payment_recorded_by_mistake_is_deleted_and_its_history_keeps_it(
     assert as_official.delete(at, {"reason": "typo"}, format="json").status_code == 403
     no_reason = as_organiser.delete(at, {}, format="json")
     assert no_reason.status_code == 400 and "reason" in no_reason.json()
+    nul = as_organiser.delete(at, {"reason": "typo\x00"}, format="json")
+    assert nul.status_code == 400 and "NUL" in " ".join(nul.json()["reason"])
+    assert Payment.objects.filter(id=typo["id"]).exists()
     assert as_organiser.delete(at, {"reason": "200 typed for 20"}, format="json").status_code == 204
     assert not Payment.objects.exists()
     deleted = Payment.history.get(id=typo["id"], history_type="-")

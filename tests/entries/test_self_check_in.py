@@ -68,6 +68,16 @@ def test_a_wrong_code_is_a_404_that_says_nothing_of_other_tournaments(anon, open
     assert check_in(anon, open_event, "  ").status_code == 400
 
 
+def test_a_code_that_is_not_letters_and_digits_is_a_400_saying_so(anon, open_event):
+    # A NUL byte once reached PostgreSQL (which refuses it in text) and answered 500.
+    ann = enter(open_event, "Ana Peña")
+    for code in (f"{ann.check_in_code[:4]}\x00{ann.check_in_code[4:]}", "ABCD*123", "ÀBCD1234"):
+        answer = check_in(anon, open_event, code)
+        assert answer.status_code == 400, (code, answer.content)
+        assert answer.json()["code"] == ["A check-in code has 8 letters and digits."]
+    assert Player.objects.get(pk=ann.player_id).status == Player.Status.REGISTERED
+
+
 def test_ten_wrong_codes_a_minute_then_429_but_right_codes_still_check_in(anon, open_event):
     ann, bob = enter(open_event, "Ann Abbott"), enter(open_event, "Bob Brown")
     for n in range(10):
