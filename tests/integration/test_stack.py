@@ -2,7 +2,7 @@
 beat on PostgreSQL and a Redis of the test's own, a tournament played from players CSV to
 placings, every request through nginx."""
 
-import atexit
+import hashlib
 import json
 import os
 import shutil
@@ -210,30 +210,70 @@ def stack(request, private_redis, tmp_path) -> Iterator[Stack]:
     yield from started_stack(private_redis, tmp_path, migrated=request.module.__name__ != __name__)
 
 
-# The database migrated once per test process, that the stacks' databases are copies of.
+# The database migrated once, that the stacks' databases are copies of.
 _migrated: list[str] = []
+TEMPLATE_PREFIX = "roundhouse_stack_template_"
+TEMPLATE_LOCK = 7_312_101  # an advisory lock on the server: one process migrates it
+
+
+def migrations_digest() -> str:
+    """What a migrated database depends on: every migration file of the project, and the
+    locked versions of the packages (theirs: allauth's, axes', ...)."""
+    digest = hashlib.sha256((ROOT / "uv.lock").read_bytes())
+    for path in sorted(ROOT.glob("*/migrations/*.py")):
+        digest.update(path.relative_to(ROOT).as_posix().encode() + b"\x00" + path.read_bytes())
+    return digest.hexdigest()[:16]
 
 
 def migrated_template(pg_url: str) -> str:
-    """A database migrated as stack.sh's start migrates one, once per test process (a migrate
-    takes 10 to 40 s of this machine's 2 cores), dropped when the process ends."""
+    """A database migrated as stack.sh's start migrates one (a migrate takes 10 to 40 s of this
+    machine's 2 cores), named by the migrations it holds: made by whichever test process asks
+    first (the others wait for it on an advisory lock), and kept for the next run while the
+    migrations are the same; one of older migrations is dropped then."""
     if _migrated:
         return _migrated[0]
-    name = f"roundhouse_stack_template_{uuid.uuid4().hex[:8]}"
+    name = TEMPLATE_PREFIX + migrations_digest()
     with psycopg.connect(f"{pg_url}/postgres", autocommit=True) as conn:
-        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-    atexit.register(drop_database, pg_url, name)
+        conn.execute("SELECT pg_advisory_lock(%s)", [TEMPLATE_LOCK])
+        try:
+            names = [
+                row[0]
+                for row in conn.execute(
+                    "SELECT datname FROM pg_database WHERE datname LIKE %s",
+                    [TEMPLATE_PREFIX + "%"],
+                )
+            ]
+            if name not in names:
+                for older in names:
+                    drop_database(pg_url, older)
+                migrate_into(pg_url, name)
+        finally:
+            conn.execute("SELECT pg_advisory_unlock(%s)", [TEMPLATE_LOCK])
+    _migrated.append(name)
+    return name
+
+
+def migrate_into(pg_url: str, name: str) -> None:
+    """Migrate a new database `name`, under a working name until it is whole: a run stopped
+    half-way leaves no template that looks migrated."""
+    building = f"{name}_building"
+    drop_database(pg_url, building)
+    with psycopg.connect(f"{pg_url}/postgres", autocommit=True) as conn:
+        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(building)))
     migrate = subprocess.run(
         [sys.executable, "manage.py", "migrate", "--noinput", "--verbosity", "0"],
         cwd=ROOT,
-        env={**os.environ, "DATABASE_URL": f"{pg_url}/{name}"},
+        env={**os.environ, "DATABASE_URL": f"{pg_url}/{building}"},
         capture_output=True,
         text=True,
         timeout=300,
     )
-    assert migrate.returncode == 0, migrate.stdout + migrate.stderr
-    _migrated.append(name)
-    return name
+    if migrate.returncode != 0:
+        drop_database(pg_url, building)
+        raise AssertionError(migrate.stdout + migrate.stderr)
+    with psycopg.connect(f"{pg_url}/postgres", autocommit=True) as conn:
+        rename = sql.SQL("ALTER DATABASE {} RENAME TO {}")
+        conn.execute(rename.format(sql.Identifier(building), sql.Identifier(name)))
 
 
 def drop_database(pg_url: str, name: str) -> None:

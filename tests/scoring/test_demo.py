@@ -17,8 +17,22 @@ from tournaments.models import Player, Staff, StageClock, Tournament
 pytestmark = pytest.mark.django_db(transaction=True)  # the demo's jobs run on commit
 
 
-def test_load_demo_creates_a_samboree_with_37_players_and_logins(client, capsys):
+def test_load_demo_creates_a_samboree_with_37_players_and_logins_said_last(client, capsys, caplog):
+    """make run's screen too: no "Task ... succeeded" per inline task, the logins at the
+    bottom (one load for both: a fresh load is half a minute of the suite's 2 cores)."""
+    caplog.set_level(logging.INFO)
     call_command("load_demo", port="8123")
+    task_lines = [r.getMessage() for r in caplog.records if r.name.startswith(("celery", "kombu"))]
+    assert task_lines == []
+    printed = capsys.readouterr().out
+    lines = printed.rstrip().splitlines()
+    assert [line.split()[:2] for line in lines[-3:]] == [
+        ["Organiser", "login"],
+        ["Official", "login"],
+        ["Superuser", "admin"],
+    ]
+    assert f"http://127.0.0.1:8123/t/{DEMO_SLUG}/" in "\n".join(lines[-12:])
+    assert "HOST=0.0.0.0 make run" in printed  # how to reach it from a tablet
     tournament = Tournament.objects.get(slug=DEMO_SLUG)
     assert tournament.players.count() == 37
     assert {p.name for p in tournament.players.all()} >= {"José Ramírez", "Françoise Dubois"}
@@ -36,7 +50,6 @@ def test_load_demo_creates_a_samboree_with_37_players_and_logins(client, capsys)
     assert [s.status for s in finished.stages.all()] == ["closed", "closed"]
     roles = dict(Staff.objects.filter(tournament=tournament).values_list("user__username", "role"))
     assert roles == {"organiser": "organiser", "official": "official"}
-    printed = capsys.readouterr().out
     assert f"http://127.0.0.1:8123/t/{DEMO_SLUG}/" in printed
     assert f"organiser / {DEMO_PASSWORD}" in printed
     # The event taking entries, and an entrant's own page to open.
@@ -86,22 +99,6 @@ def test_load_demo_adds_the_silver_games_to_a_demo_loaded_before_it():
     assert Tournament.objects.get(slug=DEMO_SLUG).pk == lakeside.pk  # kept
     assert Tournament.objects.count() == before + 1
     assert Tournament.objects.get(slug=SILVER_SLUG).stages.get().status == "closed"
-
-
-def test_load_demo_logs_no_task_and_prints_the_logins_last(caplog, capsys):
-    """make run's screen: no "Task ... succeeded" per inline task, the logins at the bottom."""
-    caplog.set_level(logging.INFO)
-    call_command("load_demo", port="8123")
-    task_lines = [r.getMessage() for r in caplog.records if r.name.startswith(("celery", "kombu"))]
-    assert task_lines == []
-    printed = capsys.readouterr().out.rstrip().splitlines()
-    assert [line.split()[:2] for line in printed[-3:]] == [
-        ["Organiser", "login"],
-        ["Official", "login"],
-        ["Superuser", "admin"],
-    ]
-    assert f"http://127.0.0.1:8123/t/{DEMO_SLUG}/" in "\n".join(printed[-12:])
-    assert "HOST=0.0.0.0 make run" in "\n".join(printed)  # how to reach it from a tablet
 
 
 def test_load_demo_a_task_that_fails_still_logs_after_the_demo(caplog):
