@@ -3,8 +3,8 @@ rest: an organiser's list, changes, payments and exports are this tournament's o
 (and the superuser's); entering, the kiosk and an entry's private address are anyone's, the key
 in the address being the only credential there (a token sent with it changes nothing).
 
-Each cell builds a small world of its own: a tournament taking entries, two entered and one
-offered a place, a payment and a failed mail."""
+Each cell has a small world, built once and each cell's changes rolled back after it: a
+tournament taking entries, two entered and one offered a place, a payment and a failed mail."""
 
 from dataclasses import dataclass
 from datetime import timedelta
@@ -19,7 +19,14 @@ from rest_framework.authtoken.models import Token
 from entries.models import Delivery, Entry, Message, Payment
 from entries.services import entering
 from tests import factories
-from tests.permissions.conftest import PASSWORD, ROLES, client_as, database_state
+from tests.conftest import clear_cache
+from tests.permissions.conftest import (
+    PASSWORD,
+    ROLES,
+    built_once,
+    client_as,
+    database_state,
+)
 from tests.permissions.test_matrix import Row, content
 
 pytestmark = pytest.mark.django_db
@@ -136,9 +143,20 @@ def state() -> dict:
     return {**database_state(), **entries_rows}
 
 
+@pytest.fixture(scope="module")
+def shared_entries_world(module_transaction, django_db_blocker) -> EntriesWorld:
+    return built_once(django_db_blocker, build_entries_world)
+
+
+@pytest.fixture
+def world(shared_entries_world, db) -> EntriesWorld:
+    """The world as built, for every cell (tests/permissions/conftest.py's `world`)."""
+    clear_cache()
+    return shared_entries_world
+
+
 @pytest.mark.parametrize(("row", "role", "expected"), CELLS)
-def test_entries_permission_cell(row: Row, role: str, expected: int):
-    world = build_entries_world()
+def test_entries_permission_cell(world: EntriesWorld, row: Row, role: str, expected: int):
     before = state()
     client = client_as(world, role)
     path = "/api/v1/" + row.path.format(**world.ids())

@@ -1,7 +1,9 @@
 """Who may call what: every v1 API endpoint and method against every role, as an explicit table.
 
-Each cell builds a fresh tournament in which the call is valid apart from the role, so a cell
-that is refused is refused for the role alone, and a cell that mutates cannot leak into another.
+Each cell has a world in which the call is valid apart from the role, so a cell that is refused
+is refused for the role alone; the world is built once and each cell's changes are rolled back
+after it (tests/permissions/conftest.py, `world`), so a cell that mutates cannot leak into
+another.
 """
 
 from collections.abc import Callable
