@@ -252,10 +252,14 @@ def as_other_organiser(other_organiser) -> APIClient:
     return client_for(other_organiser)
 
 
+# The suite's password hasher, for fast_password_hasher and what builds logins outside a test.
+FAST_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture(autouse=True)
 def fast_password_hasher(settings) -> None:
     """Tests create many users: a fast hasher keeps the suite quick (production keeps PBKDF2)."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    settings.PASSWORD_HASHERS = FAST_HASHERS
 
 
 class Mailbox:

@@ -21,6 +21,8 @@ from django.db.models import Model
 from django.db.models.sql import InsertQuery
 from django.test import override_settings
 
+from tests.conftest import FAST_HASHERS
+
 # Rows every database has after migrate and flush (post_migrate makes them again, with new
 # ids): never copied. Nothing copied may refer to them (checked: NOT_COPYABLE).
 MADE_BY_MIGRATE = {"contenttypes.ContentType", "auth.Permission"}
@@ -66,7 +68,7 @@ def restored(name: str, build: Callable[[], Any]) -> Any:
     if snapshot is None:
         # The suite's fast hasher (tests/conftest.py), whoever asks first: the logins made here
         # are checked later by tests that have it.
-        with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
+        with override_settings(PASSWORD_HASHERS=FAST_HASHERS):
             value = build()
         made = {model: rows_of(model) for model in tables()}
         made = {model: rows for model, rows in made.items() if rows}

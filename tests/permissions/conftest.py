@@ -19,13 +19,12 @@ from clubs.models import PlayerLink, RatingPoint, Season
 from scoring import services as scoring_services
 from scoring import standings
 from tests import factories
-from tests.conftest import clear_cache
+from tests.conftest import FAST_HASHERS, clear_cache
 from tests.scoring.helpers import play, seat_tables
 from tournaments.models import Division, Player, Stage, Tournament
 from tournaments.services.staff import create_invitation
 
 PASSWORD = "a-long-test-password"
-FAST_HASHER = "django.contrib.auth.hashers.MD5PasswordHasher"  # as tests/conftest.py's
 
 # The columns of the matrix, in this order.
 ROLES = (
@@ -198,7 +197,7 @@ def module_transaction(django_db_setup, django_db_blocker) -> Iterator[None]:
 
 def built_once(django_db_blocker, build: Callable[[], Any]) -> Any:
     """`build()` in the module's transaction, with the suite's fast hasher (as a cell has)."""
-    with django_db_blocker.unblock(), override_settings(PASSWORD_HASHERS=[FAST_HASHER]):
+    with django_db_blocker.unblock(), override_settings(PASSWORD_HASHERS=FAST_HASHERS):
         return build()
 
 
