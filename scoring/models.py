@@ -19,6 +19,7 @@ class RoundResult(models.Model):
     class Status(models.TextChoices):
         SUBMITTED = "submitted", _("To check")
         CONFIRMED = "confirmed", _("Confirmed")
+        DISPUTED = "disputed", _("Disputed")
 
     # The stage is the table's, copied for the standings' single-query reads.
     stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="round_results")
@@ -58,11 +59,11 @@ class RoundResult(models.Model):
             ),
             models.CheckConstraint(
                 name="scoring_roundresult_status_known",
-                condition=Q(status__in=["submitted", "confirmed"]),
+                condition=Q(status__in=["submitted", "confirmed", "disputed"]),
             ),
             models.CheckConstraint(
                 name="scoring_roundresult_confirmed_has_confirmer",
-                condition=Q(status="submitted") | Q(confirmed_by__isnull=False),
+                condition=Q(status__in=["submitted", "disputed"]) | Q(confirmed_by__isnull=False),
             ),
         ]
 
@@ -114,6 +115,7 @@ class RoundResultVersion(models.Model):
         REPLACED = "replaced", _("Replaced")
         CORRECTED = "corrected", _("Corrected")
         CONFIRMED = "confirmed", _("Confirmed")
+        DISPUTED = "disputed", _("Disputed")
 
     class Source(models.TextChoices):
         API = "api", _("the API")

@@ -6,4 +6,10 @@ class TablesConfig(AppConfig):
     verbose_name = "Tables and seating"
 
     def ready(self) -> None:
-        from tables import checks  # noqa: F401  (registers the system checks)
+        from tables import (
+            checks,  # noqa: F401  (registers the system checks)
+            receivers,
+        )
+        from tournaments.signals import reporting_changed
+
+        reporting_changed.connect(receivers.reporting_changed, dispatch_uid="tables-reporting")

@@ -16,7 +16,12 @@ from tournaments.models import (
 from tournaments.services.divisions import check_division_playoffs_open
 from tournaments.services.stage_changes import check_settings_open, names_read
 from tournaments.services.tournaments import check_tiebreak_rules_open
-from tournaments.signals import player_changed, stages_changed, tournament_changed
+from tournaments.signals import (
+    player_changed,
+    reporting_changed,
+    stages_changed,
+    tournament_changed,
+)
 
 
 class ViewOnly:
@@ -72,8 +77,9 @@ class StageInline(admin.TabularInline):
     form = StageAdminForm
     extra = 0
     # Seated and closed by the services, which check and rebuild, and record how; the kind of
-    # name is the product's, gone once the name is typed over.
-    readonly_fields = ["status", "name_key", *SERVICES_RECORD]
+    # name is the product's, gone once the name is typed over. Who reports the rounds changes on
+    # the stage's own page, which signs the seats' phones out when it goes to the officials.
+    readonly_fields = ["status", "name_key", "reporting", *SERVICES_RECORD]
 
 
 class TournamentAdminForm(forms.ModelForm):
@@ -157,6 +163,8 @@ class StageAdmin(admin.ModelAdmin):
         super().save_model(request, obj, form, change)
         if change and form.changed_data:  # its name or settings: the seated stage's pages follow
             stages_changed.send(sender=Stage, tournament=obj.tournament)
+        if change and "reporting" in form.changed_data:  # the seats' phones follow, as by the page
+            reporting_changed.send(sender=Stage, stage=obj)
 
 
 @admin.register(WorkerHeartbeat)

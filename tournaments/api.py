@@ -225,6 +225,13 @@ class StageSerializer(NamesUnusedFields, serializers.ModelSerializer):
         max_value=1440,
         help_text="The stage's time limit in minutes; null for none.",
     )
+    confirm_within_minutes = serializers.IntegerField(
+        min_value=1,
+        max_value=240,
+        required=False,
+        help_text="A round the players entered and nobody confirmed for this long is listed on "
+        "the officials' board.",
+    )
 
     class Meta:
         model = Stage
@@ -250,6 +257,8 @@ class StageSerializer(NamesUnusedFields, serializers.ModelSerializer):
             "move_count",
             "time_limit_minutes",
             "time_rule",
+            "reporting",
+            "confirm_within_minutes",
             "seed",
             "seating_report",
             "advance_problem",

@@ -20,6 +20,10 @@ sender's process and transaction: its exception fails the sender's change.
   scoring/services/reopen.py reopen_locked and scoring/services/practice.py reset_practice.
   Listener: scoring/receivers.py stages_edited (scoring/apps.py). A receiver may ask for
   rebuilds, nothing more.
+- reporting_changed(stage): sent by services/stage_changes.py update_stage, in its transaction,
+  when who enters the stage's rounds (Stage.reporting) changed. Listener: tables/receivers.py
+  reporting_changed (tables/apps.py), which ends the seats' claims (back to the officials) or
+  gives every table back to its players; nothing more.
 - players_imported(tournament, numbers, by): sent by services/players.py import_players inside
   its transaction. Listener: clubs/receivers.py link_imported_players (clubs/apps.py). A
   receiver may write its own app's rows (links to members) and returns a list of sentences for
@@ -45,6 +49,9 @@ tournament_changed = Signal()
 # changed, here or in the admin): a seated stage's rounds and engines, and who advances from it
 # (what follows it); in the stage switch, an earlier stage's name.
 stages_changed = Signal()
+
+# Sent with `stage` after who enters its rounds changed (officials or players).
+reporting_changed = Signal()
 
 # Sent by import_players, inside its transaction, with `tournament` and `numbers` ({player id:
 # member number} for the rows that gave one), so that clubs links them. A receiver returns a

@@ -17,31 +17,21 @@ from django.utils.translation import gettext as _
 from scoring import rules, standings, time_called
 from scoring.exceptions import NoResult, UnusualScores, VersionChanged, VersionRequired
 from scoring.models import RoundResult, RoundResultVersion, Score
-from scoring.services import game_close, reopen
+from scoring.services import disputes, game_close, reopen
 from scoring.services.bodies import (
     ANSWER_FIELDS,
     answer_fields,
     answer_mismatches,
-    checked_players,
     parse_submission,
     result_body,
-    score_body,
     scores_of,
 )
+from scoring.services.history import RequestMeta, record_version
 from scoring.services.idempotency import body_hash, check_key, claim, remember, stored_answer
 from tables.models import Seat, Table
 from tournaments.exceptions import StateConflict
 from tournaments.models import Stage
 from tournaments.services.stage_changes import closed_message, lock_stage
-
-
-@dataclass(frozen=True)
-class RequestMeta:
-    """Where a change came from, for the history."""
-
-    source: str = "api"
-    ip_address: str | None = None
-    user_agent: str = ""
 
 
 @dataclass
@@ -79,35 +69,6 @@ def seated_for_round(
     return {s.player_id: s.player.name for s in seats if s.plays_round(round_no)}
 
 
-def _record_version(
-    result: RoundResult,
-    *,
-    scores: list[Score],
-    action: str,
-    by: AbstractBaseUser,
-    meta: RequestMeta,
-    reason: str = "",
-) -> None:
-    """Keep this version in the history; scores with their players, as _scores_of gives them."""
-    RoundResultVersion.objects.create(
-        result=result,
-        version=result.version,
-        action=action,
-        status=result.status,
-        blocked=result.blocked,
-        scores=[
-            score_body(s, s.player_id in checked_players(result))
-            for s in sorted(scores, key=lambda s: s.player.number)
-        ],
-        by=by,
-        source=meta.source,
-        ip_address=meta.ip_address,
-        user_agent=meta.user_agent[:300],
-        reason=reason,
-        warnings=result.warnings,
-    )
-
-
 def _save(
     *,
     table: Table,
@@ -126,6 +87,8 @@ def _save(
         .first()
     )
     if existing is not None:
+        existing.table = table
+        disputes.check_seat_replaces(existing, by=by)  # a seat changes no confirmed round
         current = {
             "round": round_no,
             "table": table.number,
@@ -222,7 +185,7 @@ def _save(
     )
     for score in scores:
         score.position = seat_of[score.player_id].position
-    _record_version(result, scores=scores, action=action, by=by, meta=meta, reason=reason)
+    record_version(result, scores=scores, action=action, by=by, meta=meta, reason=reason)
     if was_confirmed:
         standings.request_rebuild(stage, results=True)
     body = result_body(result, scores)
@@ -471,6 +434,7 @@ def _confirm(
             % {"round": result.round_no, "table": result.table.number, "version": result.version},
             result,
         )
+    disputes.check_seat_confirms(result, by=by)  # a seat never confirms its own entry
     if needs_another_confirmer(stage, entered_by=result.submitted_by_id, by=by.pk):
         raise ValidationError(
             _(
@@ -482,7 +446,7 @@ def _confirm(
     result.version += 1
     result.save(update_fields=["status", "confirmed_by", "version", "updated_at"])
     scores = scores_of(result)
-    _record_version(
+    record_version(
         result, scores=scores, action=RoundResultVersion.Action.CONFIRMED, by=by, meta=meta
     )
     standings.request_rebuild(result.stage, results=True)

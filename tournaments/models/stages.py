@@ -173,6 +173,27 @@ class Stage(models.Model):
         ),
     )
 
+    class Reporting(models.TextChoices):
+        OFFICIALS = "officials", _("Officials enter the rounds")
+        PLAYERS = "players", _("The players enter their own rounds")
+
+    reporting = models.CharField(
+        max_length=20,
+        choices=Reporting.choices,
+        default=Reporting.OFFICIALS,
+        help_text=_(
+            "Who enters the rounds: officials, or the players at each table from their phones "
+            "(one enters, another player at the table confirms)."
+        ),
+    )
+    confirm_within_minutes = models.PositiveSmallIntegerField(
+        default=10,
+        help_text=_(
+            "A round the players entered but nobody confirmed for this long is listed on the "
+            "officials' board."
+        ),
+    )
+
     LateEntryRule = LateEntryRule
 
     late_entry_rule = models.CharField(
@@ -302,6 +323,10 @@ class Stage(models.Model):
             ),
             models.CheckConstraint(
                 name="tournaments_stage_kind_known", condition=Q(kind__in=["qualifying", "playoff"])
+            ),
+            models.CheckConstraint(
+                name="tournaments_stage_reporting_known",
+                condition=Q(reporting__in=["officials", "players"]),
             ),
             models.CheckConstraint(
                 name="tournaments_stage_status_known",

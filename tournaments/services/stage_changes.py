@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from tournaments.exceptions import StateConflict
 from tournaments.models import Stage, Tournament
 from tournaments.presets import get_preset
-from tournaments.signals import stages_changed
+from tournaments.signals import reporting_changed, stages_changed
 from tournaments.stagenames import in_every_language, in_site_language
 from tournaments.text import unprintable_messages
 
@@ -32,6 +32,8 @@ STAGE_FIELDS = (
     "time_rule",
     "movement",
     "move_count",
+    "reporting",
+    "confirm_within_minutes",
 )
 
 
@@ -298,6 +300,9 @@ def remove_stage(*, stage: Stage) -> None:
 # double and number of rounds are announced on the day (the Samboree rules, "Mexican Train", 9).
 # A name typed over the product's also drops its kind of name (name_key), which goes with it.
 DAY_OF_PLAY_FIELDS = ("name", "name_key", "rounds", "starting_double", "requires_second_person")
+# Who enters the rounds changes at any moment until the close, results or not: an organiser hands
+# a stage back to the officials the moment the players' phones go wrong.
+ANY_TIME_FIELDS = ("reporting", "confirm_within_minutes")
 
 
 def check_settings_open(stage: Stage, changed: dict[str, Any]) -> None:
@@ -306,6 +311,9 @@ def check_settings_open(stage: Stage, changed: dict[str, Any]) -> None:
     if stage.status == Stage.Status.CLOSED:
         raise StateConflict(closed_message(stage, "settings"))
     if stage.status != Stage.Status.SEATED:
+        return
+    changed = {key: value for key, value in changed.items() if key not in ANY_TIME_FIELDS}
+    if not any(value != getattr(stage, key) for key, value in changed.items()):
         return
     started = stage.round_results.exists()
     fixed = sorted(
@@ -347,6 +355,8 @@ def update_stage(*, stage: Stage, changes: dict[str, Any]) -> Stage:
     stage.save()
     if values != before:  # the form posts every setting: a save that changed none tells nobody
         stages_changed.send(sender=Stage, tournament=stage.tournament)
+    if values["reporting"] != before["reporting"]:
+        reporting_changed.send(sender=Stage, stage=stage)
     return stage
 
 
