@@ -34,6 +34,7 @@ from scoring.api_serializers import (
 from scoring.exceptions import NoResult, UnusualScores, VersionChanged
 from scoring.models import Placing, RoundResult, TiebreakDecision
 from scoring.services import clock, closing, reopen
+from tables import reporting
 from tables.models import Table
 from tournaments.api import CsvUploadApi, StageSerializer, tournament_or_404, upload_schema
 from tournaments.models import Stage
@@ -91,6 +92,14 @@ def staffed_table(request: Request, table_id: int) -> Table:
     return table
 
 
+def reported_table(request: Request, table_id: int) -> Table:
+    """The table, for its tournament's staff or a seat claimed at it while its players report
+    (tables/reporting.py require_reporter): who may enter and confirm its rounds."""
+    table = found(Table.objects.select_related("stage__tournament"), pk=table_id)
+    reporting.require_reporter(request.user, table)
+    return table
+
+
 def result_response(body: dict, etag: str, *, status: int = 200) -> Response:
     response = Response(body, status=status)
     response["ETag"] = etag
@@ -135,11 +144,13 @@ class RoundResultApi(AnswersVersionChanged, APIView):
     )
     def get(self, request: Request, table_id: int, round_no: int) -> Response:
         result = found(
-            RoundResult.objects.select_related("stage__tournament"),
+            RoundResult.objects.select_related("stage__tournament", "table__stage"),
             table_id=table_id,
             round_no=round_no,
         )
-        if is_staff_of(request.user, result.stage.tournament):
+        if is_staff_of(request.user, result.stage.tournament) or reporting.may_report(
+            request.user, result.table
+        ):  # a seat reads its own table's rounds, to confirm them
             return result_response(services.result_body(result), result.etag)
         # Anyone else reads what the public score sheet shows: a confirmed round (a submitted
         # one answers as not reported yet, as a round with no result does), without the
@@ -198,7 +209,7 @@ class RoundResultApi(AnswersVersionChanged, APIView):
         ],
     )
     def put(self, request: Request, table_id: int, round_no: int) -> Response:
-        table = staffed_table(request, table_id)
+        table = reported_table(request, table_id)
         key = request.headers.get("Idempotency-Key", "").strip() or None
         if key is not None and len(key) > 200:
             too_long = _("The Idempotency-Key is longer than 200 characters.")
@@ -248,7 +259,7 @@ class ConfirmRoundResultApi(AnswersVersionChanged, APIView):
         ],
     )
     def post(self, request: Request, table_id: int, round_no: int) -> Response:
-        table = staffed_table(request, table_id)
+        table = reported_table(request, table_id)
         try:
             result, scores = services.confirm_table_round(
                 table=table,

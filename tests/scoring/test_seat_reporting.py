@@ -197,3 +197,24 @@ def test_a_seats_history_names_the_seat_after_its_claim_ended(players_stage, tab
     reporting.set_table_reporting(table, players=False)
     seat = reporting.seat_of(RoundResult.objects.get().submitted_by_id)
     assert reporting.seat_named(seat) == "Seat 1 (Ann)"
+
+
+def test_a_seats_token_enters_and_confirms_through_the_api_at_its_table_only(
+    players_stage, table, players
+):
+    from rest_framework.test import APIClient
+
+    other = factories.TableFactory(stage=players_stage, number=2)
+    phones = {}
+    for number in (1, 2):
+        _made, token = reporting.claim_seat(reporting.seat_to_claim(table.code, number))
+        phones[number] = APIClient()
+        phones[number].credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    url = f"/api/v1/tables/{table.pk}/rounds/1/"
+    assert phones[1].put(url, round_body(players), format="json").status_code == 201
+    assert phones[2].get(url).json()["status"] == "submitted"  # read to be confirmed
+    mine = phones[1].post(f"{url}confirm/")
+    assert mine.status_code == 409 and "another player" in mine.json()["detail"]
+    elsewhere = phones[2].put(f"/api/v1/tables/{other.pk}/rounds/1/", {}, format="json")
+    assert elsewhere.status_code == 403 and "table 1" in elsewhere.json()["detail"]
+    assert phones[2].post(f"{url}confirm/").json()["status"] == "confirmed"
