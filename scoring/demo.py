@@ -7,6 +7,7 @@ from datetime import date
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
+from scoring.demo_club_night import load_club_night
 from scoring.demo_events import (
     enter_players,
     load_silver_games,
@@ -119,6 +120,7 @@ def load_demo() -> tuple[Tournament, bool]:
     existing = Tournament.objects.filter(slug=DEMO_SLUG).first()
     if existing is not None:
         load_silver_games(organiser, official)
+        load_club_night(organiser, official)
         return existing, False
     with transaction.atomic():
         tournament = new_tournament(
@@ -159,6 +161,7 @@ def load_demo() -> tuple[Tournament, bool]:
     if not Tournament.objects.filter(slug=FINISHED_SLUG).exists():
         _load_finished(organiser, official)
     load_silver_games(organiser, official)
+    load_club_night(organiser, official)
     return tournament, True
 
 

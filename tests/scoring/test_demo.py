@@ -31,7 +31,8 @@ def test_load_demo_creates_a_samboree_with_37_players_and_logins_said_last(clien
         ["Official", "login"],
         ["Superuser", "admin"],
     ]
-    assert f"http://127.0.0.1:8123/t/{DEMO_SLUG}/" in "\n".join(lines[-12:])
+    # The addresses in the screen's last lines, above the logins (a terminal's height).
+    assert f"http://127.0.0.1:8123/t/{DEMO_SLUG}/" in "\n".join(lines[-16:])
     assert "HOST=0.0.0.0 make run" in printed  # how to reach it from a tablet
     tournament = Tournament.objects.get(slug=DEMO_SLUG)
     assert tournament.players.count() == 37

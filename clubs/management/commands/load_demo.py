@@ -11,6 +11,8 @@ from clubs.demo import SEASON_SLUG, load_club_demo
 from config.lan import ALL_INTERFACES, lan_address
 from entries.demo import demo_entry, load_entries_demo
 from scoring.demo import DEMO_OFFICIAL, DEMO_ORGANISER, DEMO_PASSWORD, load_demo, pending_invitation
+from scoring.demo_club_night import CLUB_NIGHT_SLUG, demo_seat_link
+from tournaments.models import Tournament
 
 # Celery logs every task it runs inline at INFO ("Task ... succeeded in 0.01s"): loading the demo
 # runs hundreds. kombu warns that the inline broker (memory://) names no host. Neither says
@@ -77,6 +79,13 @@ class Command(BaseCommand):
         else:
             network = "  On the network   HOST=0.0.0.0 make run, for a tablet on the same Wi-Fi\n"
         entry = demo_entry(entries_event)
+        seat = demo_seat_link(Tournament.objects.get(slug=CLUB_NIGHT_SLUG))
+        club_night = (
+            f"  Club night       {base}/t/{CLUB_NIGHT_SLUG}/ (its players enter their rounds:\n"
+            f"                   {base}/seat/{seat[0]}/ with badge {seat[1]})\n"
+            if seat
+            else ""
+        )
         own_page = (
             f"  An entry's page  {base}/t/{entries_event.slug}/entry/{entry.manage_key}/\n"
             if entry
@@ -93,6 +102,7 @@ class Command(BaseCommand):
             f"{SEASON_SLUG}/)\n"
             f"  Entries open     {base}/t/{entries_event.slug}/register/ ({entries_event.name})\n"
             f"{own_page}"
+            f"{club_night}"
             f"  API docs         {base}/api/v1/docs/\n"
             f"  Admin            {base}/admin/\n"
             f"  Sign up          {base}/accounts/signup/"
