@@ -119,7 +119,8 @@ def _scores_groups(tournament, records) -> tuple[dict[tuple, _Group], list]:
         blocked = _flag(values["blocked"], "blocked", problems) if values["blocked"] else None
         checked = _flag(values["checked"], "checked", problems) if values["checked"] else False
         status = values["status"].lower() or RoundResult.Status.SUBMITTED
-        if status not in RoundResult.Status.values:
+        # A paper sheet is entered or confirmed; a dispute is raised at the table, not uploaded.
+        if status not in (RoundResult.Status.SUBMITTED, RoundResult.Status.CONFIRMED):
             problems.append(
                 _("status %(status)s is not submitted or confirmed")
                 % {"status": repr(values["status"])}

@@ -100,6 +100,7 @@ def test_import_reports_every_bad_line_and_enters_nothing(as_organiser, tourname
         "Qualifying,1,1,12,2,Robert,12,no,\n"  # line 7
         "Qualifying,1,1,12,3,Cy,30,maybe,\n"  # line 8
         "Qualifying,1,1,12,4,Di,7,no,final\n"  # line 9
+        "Qualifying,1,2,11,4,Di,7,no,disputed\n"  # line 10: raised at the table, not uploaded
     )
     response = upload(as_organiser, tournament, text)
     assert response.status_code == 400
@@ -112,6 +113,8 @@ def test_import_reports_every_bad_line_and_enters_nothing(as_organiser, tourname
     assert "Number 2 is Bob, not 'Robert'" in rows[7]
     assert "Went_out 'maybe' is not yes or no" in rows[8]
     assert "Status 'final' is not submitted or confirmed" in rows[9]
+    line_10 = [row["message"].lower() for row in response.json()["rows"] if row["line"] == 10]
+    assert any("status 'disputed' is not submitted or confirmed" in m for m in line_10)
     assert "no result was imported" in response.json()["detail"]
     assert not RoundResult.objects.exists()
 
