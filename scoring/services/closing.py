@@ -23,9 +23,10 @@ from scoring import queue, signals, standings, time_called
 from scoring.models import Placing, RoundResult, StandingRow
 from scoring.rules import medals
 from scoring.services import games, reopen
-from tables import seating
+from tables import reporting, seating
 from tables import selectors as tables_selectors
 from tables import services as table_services
+from tables.models import SeatClaim
 from tournaments.choices import Follows
 from tournaments.exceptions import StateConflict
 from tournaments.models import Player, Stage, Tournament
@@ -98,6 +99,8 @@ def close_stage(*, stage: Stage, by: AbstractBaseUser) -> Stage:
             (
                 _("table %(table)s round %(round)s is missing")
                 if m["status"] == "missing"
+                else _("table %(table)s round %(round)s is disputed, for an official to settle")
+                if m["status"] == RoundResult.Status.DISPUTED
                 else _("table %(table)s round %(round)s is not confirmed")
             )
             % m
@@ -122,6 +125,8 @@ def close_stage(*, stage: Stage, by: AbstractBaseUser) -> Stage:
         )
     stage.status = Stage.Status.CLOSED
     stage.save(update_fields=["status"])
+    # Its players' phones are done with it: the next stage's tables have new codes.
+    reporting.end_claims(SeatClaim.objects.filter(seat__stage=stage))
     _try_what_follows(stage)
     transaction.on_commit(lambda: send_advance(stage.pk))
     return stage

@@ -218,3 +218,20 @@ def test_a_seats_token_enters_and_confirms_through_the_api_at_its_table_only(
     elsewhere = phones[2].put(f"/api/v1/tables/{other.pk}/rounds/1/", {}, format="json")
     assert elsewhere.status_code == 403 and "table 1" in elsewhere.json()["detail"]
     assert phones[2].post(f"{url}confirm/").json()["status"] == "confirmed"
+
+
+def test_a_disputed_round_keeps_the_stage_open_and_its_close_signs_the_seats_out(
+    players_stage, table, players, official, organiser
+):
+    from scoring.services import closing
+
+    players_stage.rounds = 1
+    players_stage.save()
+    ann = claim(table, 1)
+    services.submit_round_result(table=table, round_no=1, data=round_body(players), by=ann.user)
+    disputes.dispute_round(table=table, round_no=1, by=ann.user, note="Wrong")
+    with pytest.raises(StateConflict, match="round 1 is disputed, for an official to settle"):
+        closing.close_stage(stage=players_stage, by=organiser)
+    services.confirm_round_result(result=RoundResult.objects.get(), by=official)
+    closing.close_stage(stage=players_stage, by=organiser)
+    assert not SeatClaim.objects.get(pk=ann.pk).active
