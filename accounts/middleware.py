@@ -10,6 +10,7 @@ from django.utils import timezone
 from django.utils.translation import get_language_from_path
 from django.utils.translation import gettext as _
 
+from tables import reporting
 from tournaments.models import Staff
 from tournaments.services.staff import TABLET_PREFIX
 
@@ -23,7 +24,8 @@ TABLET_OPEN = ("/api/", "/accounts/logout/", "/i18n/", "/static/", "/health/")
 
 class StaffSessionMiddleware:
     """A tablet session (an official's invitation accepted without an account) reaches only its
-    own tournament's pages, the API and sign-out: no account pages, no new tournament. Every
+    own tournament's pages, the API and sign-out: no account pages, no new tournament. A seat's
+    phone (tables/reporting.py, no password either) keeps its session while its claim lasts. Every
     signed-in person's last activity is noted on their roles, at most every few minutes."""
 
     def __init__(self, get_response) -> None:
@@ -37,7 +39,11 @@ class StaffSessionMiddleware:
                 .select_related("tournament")
                 .first()
             )
-            if tablet is None and not user.tournament_roles.exists():
+            if (
+                tablet is None
+                and not user.tournament_roles.exists()
+                and reporting.claim_of(user) is None  # a seat's phone, while its claim lasts
+            ):
                 logout(request)  # a tablet removed in the admin: its session ends here
                 user = None
             elif tablet is not None and not self._allowed(request.path, tablet.tournament.slug):

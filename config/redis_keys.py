@@ -65,6 +65,8 @@ def health_ready() -> str:
 
 
 # The times one address knocked at a door anyone may use (an entry sent, a wrong private
-# address, a wrong check-in code) within the door's window. Owner: config/throttles.py.
+# address, a wrong check-in code) within the door's window; for a door counted in fixed windows
+# (a table's code), the address is followed by ":w<window>" and the key holds a count. Owner:
+# config/throttles.py.
 def throttle(scope: str, address: str) -> str:
     return f"throttle:{scope}:{address}"

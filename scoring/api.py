@@ -33,9 +33,9 @@ from scoring.api_serializers import (
 )
 from scoring.exceptions import NoResult, UnusualScores, VersionChanged
 from scoring.models import Placing, RoundResult, TiebreakDecision
-from scoring.services import clock, closing, reopen
+from scoring.services import clock, closing, disputes, reopen
 from tables import reporting
-from tables.models import Table
+from tables.models import SeatClaim, Table
 from tournaments.api import CsvUploadApi, StageSerializer, tournament_or_404, upload_schema
 from tournaments.models import Stage
 from tournaments.permissions import is_staff_of, require_organiser, require_staff
@@ -273,6 +273,51 @@ class ConfirmRoundResultApi(AnswersVersionChanged, APIView):
         return result_response(services.result_body(result, scores), result.etag)
 
 
+class DisputeInput(serializers.Serializer):
+    note = serializers.CharField(
+        max_length=disputes.NOTE_LENGTH,
+        help_text="What is wrong with the round, for the official who settles it (required).",
+    )
+
+
+class DisputeRoundResultApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        description="Dispute the round (a seat of its table while its players report, or the "
+        "tournament's staff): a submitted or confirmed round becomes `disputed`, with the note "
+        "in its history. It then counts nowhere (not in the standings, and the stage cannot "
+        "close) and the officials' board lists it until an official confirms it as it stands or "
+        "corrects it (PUT: it goes back to be confirmed). A seat cannot confirm or replace a "
+        "disputed round (409). Disputing a disputed round again changes nothing.",
+        request=DisputeInput,
+        responses={
+            200: RoundResultOutput,
+            409: refused("The stage is closed."),
+        },
+        parameters=[ETAG],
+    )
+    def post(self, request: Request, table_id: int, round_no: int) -> Response:
+        table = reported_table(request, table_id)
+        if not isinstance(request.data, dict):
+            return Response({"non_field_errors": [_("Send a JSON object.")]}, status=400)
+        unknown = sorted(set(request.data) - {"note"})
+        if unknown:
+            said = _("Unknown field: the fields are %(fields)s.") % {"fields": "note"}
+            return Response({name: [said] for name in unknown}, status=400)
+        try:
+            result = disputes.dispute_round(
+                table=table,
+                round_no=round_no,
+                by=request.user,
+                note=request.data.get("note"),
+                meta=request_meta(request),
+            )
+        except NoResult:
+            raise missing(RoundResult) from None
+        return result_response(services.result_body(result), result.etag)
+
+
 class RoundResultHistoryApi(APIView):
     permission_classes = [IsAuthenticated]
 
@@ -280,8 +325,13 @@ class RoundResultHistoryApi(APIView):
     def get(self, request: Request, table_id: int, round_no: int) -> Response:
         table = staffed_table(request, table_id)
         result = found(RoundResult, table=table, round_no=round_no)
-        versions = result.versions.select_related("by").order_by("version")
-        return Response(VersionOutput(versions, many=True).data)
+        versions = list(result.versions.select_related("by").order_by("version"))
+        # The seats whose phones made versions, in one query (an official's id is in none).
+        claims = SeatClaim.objects.filter(
+            user_id__in={version.by_id for version in versions}
+        ).select_related("seat__player")
+        seats = {claim.user_id: claim.seat for claim in claims}
+        return Response(VersionOutput(versions, many=True, context={"seats": seats}).data)
 
 
 class ImportScoresApi(CsvUploadApi):

@@ -12,6 +12,7 @@ from scoring.services.bodies import (  # a round's body: defined once, where it 
     RoundResultInput as RoundResultInput,
 )
 from scoring.services.bodies import ScoreInput as ScoreInput
+from tables import reporting
 from tournaments.api import StageSerializer
 
 
@@ -67,10 +68,35 @@ class StoredWarnings(serializers.JSONField):
     """A version's warnings as stored then, typed in the schema."""
 
 
+class SeatRef(serializers.Serializer):
+    """The seat whose phone made a version (tables/reporting.py seat_named)."""
+
+    position = serializers.IntegerField(help_text="The seat's position at the table.")
+    player = serializers.CharField(help_text="The player's name.")
+    name = serializers.CharField(help_text='How the pages name the seat: "Seat 3 (Ana)".')
+
+
 class VersionOutput(serializers.ModelSerializer):
+    """A version of a round. `seat` names the seat whose phone made it (null for an official);
+    context `seats` maps a user's id to the seat they claimed, read once for all the versions."""
+
     by = serializers.CharField(source="by.username")
     scores = StoredScores()
     warnings = StoredWarnings()
+    seat = serializers.SerializerMethodField(
+        help_text="The seat whose phone made this version; null for an official."
+    )
+
+    @extend_schema_field(SeatRef(allow_null=True))
+    def get_seat(self, version: RoundResultVersion) -> dict | None:
+        seat = self.context.get("seats", {}).get(version.by_id)
+        if seat is None:
+            return None
+        return {
+            "position": seat.position,
+            "player": seat.player.name,
+            "name": reporting.seat_named(seat),
+        }
 
     class Meta:
         model = RoundResultVersion
@@ -87,6 +113,7 @@ class VersionOutput(serializers.ModelSerializer):
             "user_agent",
             "reason",
             "warnings",
+            "seat",
         ]
 
 

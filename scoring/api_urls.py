@@ -56,6 +56,11 @@ urlpatterns = [
         name="round-result-confirm",
     ),
     path(
+        "tables/<id:table_id>/rounds/<id:round_no>/dispute/",
+        api.DisputeRoundResultApi.as_view(),
+        name="round-result-dispute",
+    ),
+    path(
         "tables/<id:table_id>/rounds/<id:round_no>/history/",
         api.RoundResultHistoryApi.as_view(),
         name="round-result-history",

@@ -12,6 +12,10 @@ urlpatterns = [
     ),
     path("stages/<id:stage_id>/late-tables/", api.LateTableApi.as_view(), name="stage-late-table"),
     path("stages/<id:stage_id>/cards.pdf", api.TableCardsApi.as_view(), name="stage-cards"),
+    path("table-codes/<str:code>/seats/", api.ClaimSeatApi.as_view(), name="table-code-seats"),
+    path(
+        "tables/<id:table_id>/reporting/", api.TableReportingApi.as_view(), name="table-reporting"
+    ),
     path(
         "tournaments/<slug:slug>/players/<id:player_id>/withdraw/",
         api.WithdrawPlayerApi.as_view(),

@@ -21,8 +21,9 @@ def build_world() -> dict[str, Any]:
     organiser = factories.StaffFactory(tournament=tournament, role="organiser").user
     official = factories.StaffFactory(tournament=tournament, role="official").user
     qualifying = factories.StageFactory(
-        tournament=tournament, order=1, name="Qualifying", rounds=4, status="seated"
-    )
+        tournament=tournament, order=1, name="Qualifying", rounds=4, status="seated",
+        reporting="players",
+    )  # fmt: skip
     first, second = seat_tables(qualifying, [["Ann", "Bob", "Cy", "Di"], ["Eve", "Fay", "Gus"]])
     play(qualifying, second, 1, [0, 10, 10])
     scoring_services.submit_round_result(
@@ -81,6 +82,7 @@ def build_world() -> dict[str, Any]:
         "entry_id": [entry.pk],
         "payment_id": [payment.pk],
         "key": [entry.manage_key],
+        "code": list(qualifying.tables.values_list("code", flat=True)),
         # body fields
         "player": players,
         "table": tables,

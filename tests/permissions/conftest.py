@@ -18,6 +18,7 @@ from rest_framework.test import APIClient
 from clubs.models import PlayerLink, RatingPoint, Season
 from scoring import services as scoring_services
 from scoring import standings
+from tables import reporting
 from tests import factories
 from tests.conftest import FAST_HASHERS, clear_cache
 from tests.scoring.helpers import play, seat_tables
@@ -35,6 +36,7 @@ ROLES = (
     "organiser",  # organiser of this tournament
     "other_organiser",  # organiser of another tournament only
     "superuser",
+    "seat",  # a phone that claimed a seat at the table of {r}, whose players report (no role)
 )
 
 
@@ -49,7 +51,9 @@ class World:
     other: Tournament
     users: dict[str, Any]
     tokens: dict[str, str]
-    qualifying: Stage  # seated, 4 rounds, table 1: Ann Bob Cy Di, round 1 submitted
+    # seated, 4 rounds, its players report; table 1: Ann Bob Cy Di, round 1 submitted, Di's
+    # seat claimed (the `seat` role)
+    qualifying: Stage
     early: Stage  # seated, 1 round, all confirmed: ready to close; Hal and Ivy tied for 3rd
     playoff: Stage  # pending: PATCH and seat go here
     table: Any  # table 1 of `qualifying`
@@ -79,6 +83,8 @@ class World:
             "wes": self.wes.pk,
             "other_stage": self.other_stage.pk,
             "other_table": self.other_table.pk,
+            "tid": self.table.pk,
+            "code": self.table.code,
             "sid": self.official_role.pk,
             "iid": self.invitation.pk,
             "did": self.division.pk,
@@ -86,6 +92,11 @@ class World:
             "mid": self.member.pk,
             "season": self.season.slug,
         }
+
+
+def seat_token(table, number: int) -> str:
+    """The token of a phone that claimed the seat of badge `number` at the table."""
+    return reporting.claim_seat(reporting.seat_to_claim(table.code, number))[1]
 
 
 def build_world() -> World:
@@ -103,8 +114,9 @@ def build_world() -> World:
     tokens = {role: Token.objects.create(user=user).key for role, user in users.items()}
 
     qualifying = factories.StageFactory(
-        tournament=this, order=1, name="Qualifying", rounds=4, starting_double=12, status="seated"
-    )
+        tournament=this, order=1, name="Qualifying", rounds=4, starting_double=12,
+        status="seated", reporting="players",
+    )  # fmt: skip
     (seated,) = seat_tables(qualifying, [["Ann", "Bob", "Cy", "Di"]])
     Player.objects.filter(pk__in=[seated[0].pk, seated[2].pk]).update(household="Smith")
     table = qualifying.tables.get()
@@ -122,6 +134,9 @@ def build_world() -> World:
         },
         by=scribe,
     )
+
+    tokens["seat"] = seat_token(table, seated[3].number)
+    users["seat"] = Token.objects.get(key=tokens["seat"]).user
 
     early = factories.StageFactory(
         tournament=this,

@@ -32,6 +32,7 @@ HOUSEHOLD_VISIBLE = {
     "organiser": True,
     "other_organiser": False,
     "superuser": True,
+    "seat": False,
 }
 
 

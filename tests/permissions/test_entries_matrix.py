@@ -26,8 +26,10 @@ from tests.permissions.conftest import (
     built_once,
     client_as,
     database_state,
+    seat_token,
 )
 from tests.permissions.test_matrix import Row, content
+from tests.scoring.helpers import seat_tables
 
 pytestmark = pytest.mark.django_db
 
@@ -74,6 +76,10 @@ def build_entries_world() -> EntriesWorld:
         ),
     }
     tokens = {role: Token.objects.create(user=user).key for role, user in users.items()}
+    # A seat's phone at the other tournament's table, whose players report.
+    stage = factories.StageFactory(tournament=other, status="seated", reporting="players")
+    (seated,) = seat_tables(stage, [["Zed", "Yan", "Xia"]])
+    tokens["seat"] = seat_token(stage.tables.get(), seated[0].number)
 
     def enter(name: str) -> Entry:
         details = entering.Details(name=name, email=f"{name.lower()}@example.org")
@@ -92,28 +98,31 @@ def build_entries_world() -> EntriesWorld:
 
 # fmt: off
 ENTRIES_MATRIX = [
-    # Statuses: anonymous, player, official, other official, organiser, other organiser, superuser.
-    #   name                 method   path                            ano ply off xof org xor sup
-    Row("entry-list",        "GET",   "{t}/entries/",                "401 403 403 403 200 403 200"),
+    # Statuses: anonymous, player, official, other official, organiser, other organiser,
+    # superuser, and a seat's phone (claimed at a table of the other tournament).
+    #   name                 method  path                         ano ply off xof org xor sup seat
+    Row("entry-list",        "GET",  "{t}/entries/",             "401 403 403 403 200 403 200 403"),
     # Anyone enters; the tournament is full, so each waits (201 all the same).
-    Row("entry-create",      "POST",  "{t}/entries/",                "201 201 201 201 201 201 201"),
-    Row("entry-detail",      "GET",   "{t}/entries/{ann}/",          "401 403 403 403 200 403 200"),
-    Row("entry-edit",        "PATCH", "{t}/entries/{ann}/",          "401 403 403 403 200 403 200"),
-    Row("entry-payments",    "GET",   "{t}/entries/{ann}/payments/", "401 403 403 403 200 403 200"),
-    Row("entry-payment-add", "POST",  "{t}/entries/{ann}/payments/", "401 403 403 403 201 403 201"),
+    Row("entry-create",      "POST", "{t}/entries/",             "201 201 201 201 201 201 201 201"),
+    Row("entry-detail",      "GET",  "{t}/entries/{ann}/",       "401 403 403 403 200 403 200 403"),
+    Row("entry-edit",        "PATCH","{t}/entries/{ann}/",       "401 403 403 403 200 403 200 403"),
+    Row("entry-payments",    "GET",  "{t}/entries/{ann}/payments/",
+                                                                 "401 403 403 403 200 403 200 403"),
+    Row("entry-payment-add", "POST", "{t}/entries/{ann}/payments/",
+                                                                 "401 403 403 403 201 403 201 403"),
     Row("entry-payment-del", "DELETE","{t}/entries/{ann}/payments/{pay}/",
-                                                                     "401 403 403 403 204 403 204"),
-    Row("export-entries",    "GET",   "{t}/exports/entries.csv",     "401 403 403 403 200 403 200"),
-    Row("export-payments",   "GET",   "{t}/exports/payments.csv",    "401 403 403 403 200 403 200"),
-    Row("message-retry",     "POST",  "{t}/messages/{mid}/retry/",   "401 403 403 403 202 403 202"),
+                                                                 "401 403 403 403 204 403 204 403"),
+    Row("export-entries",    "GET",  "{t}/exports/entries.csv",  "401 403 403 403 200 403 200 403"),
+    Row("export-payments",   "GET",  "{t}/exports/payments.csv", "401 403 403 403 200 403 200 403"),
+    Row("message-retry",     "POST", "{t}/messages/{mid}/retry/","401 403 403 403 202 403 202 403"),
     # The kiosk and an entry's private address are anyone's.
-    Row("self-check-in",     "POST",  "{t}/check-in/",               "200 200 200 200 200 200 200"),
-    Row("entry-own",         "GET",   "entries/{key}/",              "200 200 200 200 200 200 200"),
-    Row("entry-own-edit",    "PATCH", "entries/{key}/",              "200 200 200 200 200 200 200"),
-    Row("entry-own-withdraw","DELETE","entries/{key}/",              "204 204 204 204 204 204 204"),
-    Row("entry-own-accept",  "POST",  "entries/{bobkey}/accept/",    "200 200 200 200 200 200 200"),
-    Row("entry-own-data",    "GET",   "entries/{key}/data/",         "200 200 200 200 200 200 200"),
-    Row("entry-own-erase",   "POST",  "entries/{key}/erase/",        "200 200 200 200 200 200 200"),
+    Row("self-check-in",     "POST", "{t}/check-in/",            "200 200 200 200 200 200 200 200"),
+    Row("entry-own",         "GET",  "entries/{key}/",           "200 200 200 200 200 200 200 200"),
+    Row("entry-own-edit",    "PATCH","entries/{key}/",           "200 200 200 200 200 200 200 200"),
+    Row("entry-own-withdraw","DELETE","entries/{key}/",          "204 204 204 204 204 204 204 204"),
+    Row("entry-own-accept",  "POST", "entries/{bobkey}/accept/", "200 200 200 200 200 200 200 200"),
+    Row("entry-own-data",    "GET",  "entries/{key}/data/",      "200 200 200 200 200 200 200 200"),
+    Row("entry-own-erase",   "POST", "entries/{key}/erase/",     "200 200 200 200 200 200 200 200"),
 ]
 # fmt: on
 

@@ -50,84 +50,94 @@ class Row(NamedTuple):
 
 # fmt: off
 MATRIX = [
-    # Statuses: anonymous, player, official, other official, organiser, other organiser, superuser.
-    #   name                 method   path                            ano ply off xof org xor sup
-    Row("auth-token",        "POST",  "auth/token/",                 "200 200 200 200 200 200 200"),
-    Row("schema",            "GET",   "schema/",                     "200 200 200 200 200 200 200"),
-    Row("docs",              "GET",   "docs/",                       "200 200 200 200 200 200 200"),
-    Row("preset-list",       "GET",   "presets/",                    "200 200 200 200 200 200 200"),
-    Row("tournament-list",   "GET",   "tournaments/",                "200 200 200 200 200 200 200"),
+    # Statuses: anonymous, player, official, other official, organiser, other organiser,
+    # superuser, and a seat's phone (claimed at the table of {r}, whose players report).
+    #   name                 method  path                         ano ply off xof org xor sup seat
+    Row("auth-token",        "POST", "auth/token/",              "200 200 200 200 200 200 200 200"),
+    Row("schema",            "GET",  "schema/",                  "200 200 200 200 200 200 200 200"),
+    Row("docs",              "GET",  "docs/",                    "200 200 200 200 200 200 200 200"),
+    Row("preset-list",       "GET",  "presets/",                 "200 200 200 200 200 200 200 200"),
+    Row("tournament-list",   "GET",  "tournaments/",             "200 200 200 200 200 200 200 200"),
     # Organisers (here, or of another tournament) may create one; officials and players not.
-    Row("tournament-create", "POST",  "tournaments/",                "401 403 403 403 201 201 201"),
-    Row("tournament-detail", "GET",   "{t}/",                        "200 200 200 200 200 200 200"),
-    Row("tournament-edit",   "PATCH", "{t}/",                        "401 403 403 403 200 403 200"),
+    Row("tournament-create", "POST", "tournaments/",             "401 403 403 403 201 201 201 403"),
+    Row("tournament-detail", "GET",  "{t}/",                     "200 200 200 200 200 200 200 200"),
+    Row("tournament-edit",   "PATCH","{t}/",                     "401 403 403 403 200 403 200 403"),
     # Permission passes for organisers, then the state refuses: `this` has confirmed results
     # (delete: hide it instead) and is not practice (reset).
-    Row("tournament-delete", "DELETE","{t}/",                        "401 403 403 403 409 403 409"),
-    Row("tournament-reset",  "POST",  "{t}/reset/",                  "401 403 403 403 409 403 409"),
-    Row("staff-add",         "POST",  "{t}/staff/",                  "401 403 403 403 201 403 201"),
-    Row("staff-list",        "GET",   "{t}/staff/",                  "401 403 403 403 200 403 200"),
-    Row("staff-role",        "PATCH", "{t}/staff/{sid}/",            "401 403 403 403 200 403 200"),
-    Row("staff-remove",      "DELETE","{t}/staff/{sid}/",            "401 403 403 403 204 403 204"),
-    Row("invitation-list",   "GET",   "{t}/invitations/",            "401 403 403 403 200 403 200"),
-    Row("invitation-create", "POST",  "{t}/invitations/",            "401 403 403 403 201 403 201"),
-    Row("invitation-revoke", "DELETE","{t}/invitations/{iid}/",      "401 403 403 403 204 403 204"),
-    Row("player-list",       "GET",   "{t}/players/",                "200 200 200 200 200 200 200"),
-    Row("player-add",        "POST",  "{t}/players/",                "401 403 403 403 201 403 201"),
-    Row("player-import",     "POST",  "{t}/players/import/",         "401 403 403 403 201 403 201"),
-    Row("player-delete",     "DELETE","{t}/players/{eve}/",          "401 403 403 403 204 403 204"),
-    Row("player-withdraw",   "POST",  "{t}/players/{eve}/withdraw/", "401 403 403 403 200 403 200"),
-    Row("player-reinstate",  "POST",  "{t}/players/{wes}/reinstate/","401 403 403 403 200 403 200"),
-    Row("player-check-in",   "POST",  "{t}/players/{eve}/check-in/", "401 403 403 403 200 403 200"),
-    Row("division-list",     "GET",   "{t}/divisions/",              "200 200 200 200 200 200 200"),
-    Row("division-create",   "POST",  "{t}/divisions/",              "401 403 403 403 201 403 201"),
-    Row("division-detail",   "GET",   "{t}/divisions/{did}/",        "200 200 200 200 200 200 200"),
-    Row("division-edit",     "PATCH", "{t}/divisions/{did}/",        "401 403 403 403 200 403 200"),
-    Row("division-remove",   "DELETE","{t}/divisions/{did}/",        "401 403 403 403 204 403 204"),
-    Row("stage-list",        "GET",   "{t}/stages/",                 "200 200 200 200 200 200 200"),
-    Row("stage-create",      "POST",  "{t}/stages/",                 "401 403 403 403 201 403 201"),
-    Row("stage-detail",      "GET",   "{s}/{playoff}/",              "200 200 200 200 200 200 200"),
-    Row("stage-day-of-play", "PATCH", "{s}/{playoff}/",              "401 403 200 403 200 403 200"),
-    Row("stage-settings",    "PATCH", "{s}/{playoff}/",              "401 403 403 403 200 403 200"),
+    Row("tournament-delete", "DELETE","{t}/",                    "401 403 403 403 409 403 409 403"),
+    Row("tournament-reset",  "POST", "{t}/reset/",               "401 403 403 403 409 403 409 403"),
+    Row("staff-add",         "POST", "{t}/staff/",               "401 403 403 403 201 403 201 403"),
+    Row("staff-list",        "GET",  "{t}/staff/",               "401 403 403 403 200 403 200 403"),
+    Row("staff-role",        "PATCH","{t}/staff/{sid}/",         "401 403 403 403 200 403 200 403"),
+    Row("staff-remove",      "DELETE","{t}/staff/{sid}/",        "401 403 403 403 204 403 204 403"),
+    Row("invitation-list",   "GET",  "{t}/invitations/",         "401 403 403 403 200 403 200 403"),
+    Row("invitation-create", "POST", "{t}/invitations/",         "401 403 403 403 201 403 201 403"),
+    Row("invitation-revoke", "DELETE","{t}/invitations/{iid}/",  "401 403 403 403 204 403 204 403"),
+    Row("player-list",       "GET",  "{t}/players/",             "200 200 200 200 200 200 200 200"),
+    Row("player-add",        "POST", "{t}/players/",             "401 403 403 403 201 403 201 403"),
+    Row("player-import",     "POST", "{t}/players/import/",      "401 403 403 403 201 403 201 403"),
+    Row("player-delete",     "DELETE","{t}/players/{eve}/",      "401 403 403 403 204 403 204 403"),
+    Row("player-withdraw",   "POST", "{t}/players/{eve}/withdraw/",
+                                                                 "401 403 403 403 200 403 200 403"),
+    Row("player-reinstate",  "POST", "{t}/players/{wes}/reinstate/",
+                                                                 "401 403 403 403 200 403 200 403"),
+    Row("player-check-in",   "POST", "{t}/players/{eve}/check-in/",
+                                                                 "401 403 403 403 200 403 200 403"),
+    Row("division-list",     "GET",  "{t}/divisions/",           "200 200 200 200 200 200 200 200"),
+    Row("division-create",   "POST", "{t}/divisions/",           "401 403 403 403 201 403 201 403"),
+    Row("division-detail",   "GET",  "{t}/divisions/{did}/",     "200 200 200 200 200 200 200 200"),
+    Row("division-edit",     "PATCH","{t}/divisions/{did}/",     "401 403 403 403 200 403 200 403"),
+    Row("division-remove",   "DELETE","{t}/divisions/{did}/",    "401 403 403 403 204 403 204 403"),
+    Row("stage-list",        "GET",  "{t}/stages/",              "200 200 200 200 200 200 200 200"),
+    Row("stage-create",      "POST", "{t}/stages/",              "401 403 403 403 201 403 201 403"),
+    Row("stage-detail",      "GET",  "{s}/{playoff}/",           "200 200 200 200 200 200 200 200"),
+    Row("stage-day-of-play", "PATCH","{s}/{playoff}/",           "401 403 200 403 200 403 200 403"),
+    Row("stage-settings",    "PATCH","{s}/{playoff}/",           "401 403 403 403 200 403 200 403"),
     # Permission passes for organisers, then the state refuses: a playoff after another stage is
     # seated with that stage's advancers, by the close (tables/services.seat_stage).
-    Row("stage-seat",        "POST",  "{s}/{playoff}/seat/",         "401 403 403 403 409 403 409"),
-    Row("stage-tables",      "GET",   "{s}/{qual}/tables/",          "200 200 200 200 200 200 200"),
-    Row("stage-late-player", "POST",  "{s}/{qual}/late-players/",    "401 403 403 403 201 403 201"),
+    Row("stage-seat",        "POST", "{s}/{playoff}/seat/",      "401 403 403 403 409 403 409 403"),
+    Row("stage-tables",      "GET",  "{s}/{qual}/tables/",       "200 200 200 200 200 200 200 200"),
+    Row("stage-late-player", "POST", "{s}/{qual}/late-players/", "401 403 403 403 201 403 201 403"),
     # Permission passes for organisers, then the input is refused: one late player (Eve) waits,
     # and a new table of this stage seats 3 to 4.
-    Row("stage-late-table",  "POST",  "{s}/{qual}/late-tables/",     "401 403 403 403 400 403 400"),
-    Row("stage-cards",       "GET",   "{s}/{qual}/cards.pdf",        "401 403 200 403 200 403 200"),
-    Row("stage-close",       "POST",  "{s}/{early}/close/",          "401 403 403 403 202 403 202"),
+    Row("stage-late-table",  "POST", "{s}/{qual}/late-tables/",  "401 403 403 403 400 403 400 403"),
+    # Anyone claims a seat with the table's code and a badge number seated there (Di's).
+    Row("table-code-seats",  "POST", "table-codes/{code}/seats/","201 201 201 201 201 201 201 201"),
+    Row("table-reporting",   "POST", "tables/{tid}/reporting/",  "401 403 403 403 200 403 200 403"),
+    Row("stage-cards",       "GET",  "{s}/{qual}/cards.pdf",     "401 403 200 403 200 403 200 403"),
+    Row("stage-close",       "POST", "{s}/{early}/close/",       "401 403 403 403 202 403 202 403"),
     # Reopening a seated stage changes nothing (200); unseating a pending one is refused (409).
-    Row("stage-reopen",      "POST",  "{s}/{qual}/reopen/",          "401 403 403 403 200 403 200"),
-    Row("stage-unseat",      "POST",  "{s}/{playoff}/unseat/",       "401 403 403 403 409 403 409"),
-    Row("stage-standings",   "GET",   "{s}/{early}/standings/",      "200 200 200 200 200 200 200"),
-    Row("stage-tiebreak",    "POST",  "{s}/{early}/tiebreaks/",      "401 403 201 403 201 403 201"),
-    Row("standings",         "GET",   "{t}/standings/",              "200 200 200 200 200 200 200"),
-    Row("placings",          "GET",   "{t}/placings/",               "200 200 200 200 200 200 200"),
-    Row("scores-import",     "POST",  "{t}/scores/import/",          "401 403 403 403 201 403 201"),
+    Row("stage-reopen",      "POST", "{s}/{qual}/reopen/",       "401 403 403 403 200 403 200 403"),
+    Row("stage-unseat",      "POST", "{s}/{playoff}/unseat/",    "401 403 403 403 409 403 409 403"),
+    Row("stage-standings",   "GET",  "{s}/{early}/standings/",   "200 200 200 200 200 200 200 200"),
+    Row("stage-tiebreak",    "POST", "{s}/{early}/tiebreaks/",   "401 403 201 403 201 403 201 403"),
+    Row("standings",         "GET",  "{t}/standings/",           "200 200 200 200 200 200 200 200"),
+    Row("placings",          "GET",  "{t}/placings/",            "200 200 200 200 200 200 200 200"),
+    Row("scores-import",     "POST", "{t}/scores/import/",       "401 403 403 403 201 403 201 403"),
     # Round 1 is entered, not yet confirmed: only this tournament's staff read it (issue 23);
     # anyone else gets the 404 of a round with no result, as the public score sheet shows none.
-    Row("round-get",         "GET",   "{r}/1/",                      "404 404 200 404 200 404 200"),
-    Row("round-put",         "PUT",   "{r}/2/",                      "401 403 201 403 201 403 201"),
-    Row("round-confirm",     "POST",  "{r}/1/confirm/",              "401 403 200 403 200 403 200"),
-    Row("round-history",     "GET",   "{r}/1/history/",              "401 403 200 403 200 403 200"),
-    Row("export-players",    "GET",   "{t}/exports/players.csv",     "401 403 403 403 200 403 200"),
-    Row("export-seating",    "GET",   "{t}/exports/seating.csv",     "401 403 403 403 200 403 200"),
-    Row("export-scores",     "GET",   "{t}/exports/scores.csv",      "401 403 403 403 200 403 200"),
-    Row("export-standings",  "GET",   "{t}/exports/standings.csv",   "401 403 403 403 200 403 200"),
-    Row("export-bracket",    "GET",   "{t}/exports/bracket.csv",     "401 403 403 403 200 403 200"),
+    Row("round-get",         "GET",  "{r}/1/",                   "404 404 200 404 200 404 200 200"),
+    Row("round-put",         "PUT",  "{r}/2/",                   "401 403 201 403 201 403 201 201"),
+    Row("round-confirm",     "POST", "{r}/1/confirm/",           "401 403 200 403 200 403 200 200"),
+    # A seat or the staff dispute a round; organisers hand a table back to the officials.
+    Row("round-dispute",     "POST", "{r}/1/dispute/",           "401 403 200 403 200 403 200 200"),
+    Row("round-history",     "GET",  "{r}/1/history/",           "401 403 200 403 200 403 200 403"),
+    Row("export-players",    "GET",  "{t}/exports/players.csv",  "401 403 403 403 200 403 200 403"),
+    Row("export-seating",    "GET",  "{t}/exports/seating.csv",  "401 403 403 403 200 403 200 403"),
+    Row("export-scores",     "GET",  "{t}/exports/scores.csv",   "401 403 403 403 200 403 200 403"),
+    Row("export-standings",  "GET",  "{t}/exports/standings.csv","401 403 403 403 200 403 200 403"),
+    Row("export-bracket",    "GET",  "{t}/exports/bracket.csv",  "401 403 403 403 200 403 200 403"),
     # The clock: anyone reads it; only organisers start it (409 here: this stage has no limit).
-    Row("stage-clock",       "GET",   "{t}/stages/{qual}/clock/",    "200 200 200 200 200 200 200"),
-    Row("stage-clock-start", "POST",  "{t}/stages/{qual}/clock/",    "401 403 403 403 409 403 409"),
+    Row("stage-clock",       "GET",  "{t}/stages/{qual}/clock/", "200 200 200 200 200 200 200 200"),
+    Row("stage-clock-start", "POST", "{t}/stages/{qual}/clock/", "401 403 403 403 409 403 409 403"),
     # Clubs: the ladder and a rating are public; the roster (contact details) is its organisers'.
-    Row("club-roster",       "GET",   "{c}/members/",                "401 403 403 403 200 403 200"),
-    Row("club-rating",       "GET",   "{c}/members/{mid}/rating/",   "200 200 200 200 200 200 200"),
-    Row("club-ladder",       "GET",   "{c}/seasons/{season}/ladder/","200 200 200 200 200 200 200"),
+    Row("club-roster",       "GET",  "{c}/members/",             "401 403 403 403 200 403 200 403"),
+    Row("club-rating",       "GET",  "{c}/members/{mid}/rating/","200 200 200 200 200 200 200 200"),
+    Row("club-ladder",       "GET",  "{c}/seasons/{season}/ladder/",
+                                                                 "200 200 200 200 200 200 200 200"),
     # Messages are the organisers'; the world has no entry that agreed to mail: a 400 on `to`.
-    Row("message-list",      "GET",   "{t}/messages/",               "401 403 403 403 200 403 200"),
-    Row("message-send",      "POST",  "{t}/messages/",               "401 403 403 403 400 403 400"),
+    Row("message-list",      "GET",  "{t}/messages/",            "401 403 403 403 200 403 200 403"),
+    Row("message-send",      "POST", "{t}/messages/",            "401 403 403 403 400 403 400 403"),
 ]
 # fmt: on
 
@@ -153,6 +163,9 @@ BODIES: dict[str, Callable[[World], dict]] = {
     "stage-tiebreak": tiebreak_body,
     "scores-import": scores_csv,
     "round-put": round_body,
+    "round-dispute": lambda w: {"note": "Bob had 21, not 12"},
+    "table-code-seats": lambda w: {"number": w.seated[3].number},
+    "table-reporting": lambda w: {"reporting": "officials"},
     "message-send": lambda w: {"to": "players", "subject": "Parking", "body": "Behind the hall."},
 }
 # Writes that change nothing when they succeed: the token of a user who has one already.
@@ -223,12 +236,12 @@ def test_the_matrix_names_every_api_route():
         key: "1"
         for key in ("qual", "early", "playoff", "eve", "wes", "sid", "iid", "did", "mid", "ann")
     }
-    fill |= {"pay": "1", "key": "k", "bobkey": "k"}
+    fill |= {"pay": "1", "key": "k", "bobkey": "k", "tid": "1", "code": "ABCDEF"}
     covered = {
         (row.method, resolve("/api/v1/" + row.path.format(**fill)).url_name)
         for row in [*MATRIX, *ENTRIES_MATRIX]
     }
-    assert len(routes) == 74
+    assert len(routes) == 77
     assert routes == covered
 
 
