@@ -169,6 +169,7 @@ class Stack:
         headers: dict[str, str] | None = None,
         raw: bytes | None = None,
         anonymous: bool = False,
+        timeout: float = 15,
     ) -> Response:
         all_headers = {"Accept": "application/json", **(headers or {})}
         if self.token and not anonymous:
@@ -181,7 +182,7 @@ class Stack:
             self.base + path, data=data, method=method, headers=all_headers
         )
         try:
-            with urllib.request.urlopen(request, timeout=15) as answer:
+            with urllib.request.urlopen(request, timeout=timeout) as answer:
                 return Response(answer.status, dict(answer.headers), answer.read())
         except urllib.error.HTTPError as error:
             return Response(error.code, dict(error.headers), error.read())
