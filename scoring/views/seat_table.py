@@ -193,10 +193,12 @@ def seat_dispute(request: HttpRequest, round_no: int) -> HttpResponse:
 
 
 def _scores(result: RoundResult) -> list[dict]:
-    """The round's scores as they stand, by seat, for the dispute page to show what is disputed."""
+    """The round's scores as they stand, in seat order, for the dispute page to show what is
+    disputed."""
     seats = {s.player_id: s for s in result.table.seats.select_related("player")}
-    return [
-        {"seat": seats.get(score.player_id), "pips": score.pips, "went_out": score.went_out}
-        for score in result.scores.select_related("player").order_by("player__number")
+    rows = [
+        {"seat": seats[score.player_id], "pips": score.pips, "went_out": score.went_out}
+        for score in result.scores.all()
         if score.player_id in seats
     ]
+    return sorted(rows, key=lambda row: row["seat"].position)  # as the table's page lists them
