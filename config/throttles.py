@@ -57,4 +57,4 @@ class AddressLimit:
 ENTRIES = AddressLimit("entries", 60)  # entries sent from one address a minute
 ENTRY_KEYS = AddressLimit("entry-keys", 20)  # wrong private addresses tried a minute
 CHECK_IN_CODES = AddressLimit("check-in-codes", 10)  # wrong check-in codes a minute
-TABLE_CODES = AddressLimit("table-codes", 10)  # failed seat claims (wrong code or badge) a minute
+TABLE_CODES = AddressLimit("table-codes", 10)
