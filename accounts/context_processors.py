@@ -1,10 +1,11 @@
 """What the navigation bar shows a signed-in person: their home, and in a tournament where
-they have a role, its Manage and Score entry pages."""
+they have a role, its Manage and Score entry pages; to a seat's phone, its table and seat."""
 
 from django.conf import settings
 from django.http import HttpRequest
 
 from accounts import invitations
+from tables import reporting
 from tournaments.models import Staff
 
 
@@ -15,6 +16,9 @@ def navigation(request: HttpRequest) -> dict:
             "signup_open": settings.ROUNDHOUSE_SIGNUP == "open",
             "held_invitation": invitations.held(request),
         }
+    claim = reporting.claim_of(user)
+    if claim is not None:  # a player's phone: no account, no staff pages
+        return {"seat_claim": claim, "seat_name": reporting.seat_named(claim.seat)}
     match = getattr(request, "resolver_match", None)
     slug = match.kwargs.get("slug") if match else None
     nav = {"has_account": user.has_usable_password()}

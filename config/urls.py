@@ -50,6 +50,9 @@ urlpatterns += i18n_patterns(
     path("", include("scoring.public_urls")),
     path("", include("entries.public_urls")),
     path("", include("clubs.public_urls")),
+    # A player's phone at a table whose players report: the seat's pages, then the claim.
+    path("", include("scoring.seat_urls")),
+    path("", include("tables.public_urls")),
     # The organisers' help, which each section of the console links to.
     path("help/", organiser_help.help_page, name="help"),
 )

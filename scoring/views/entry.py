@@ -1,5 +1,6 @@
 """The officials' tablet pages: pick a table, enter a round, let the players check, confirm, and
-a round's history.
+a round's history. At a table whose players report, a seat's phone enters its table's rounds on
+the same entry page (reporting_table); the rest is its seat's page (scoring/views/seat_table.py).
 
 Without JavaScript the forms post here and go through the same services as the API; with it,
 scoring/static/scoring/entry.js sends the same form to the API and keeps it on the tablet until
@@ -26,7 +27,8 @@ from scoring.exceptions import KeyReused, UnusualScores, VersionChanged, Version
 from scoring.models import RoundResult, RoundResultVersion, StageStandings, TiebreakDecision
 from scoring.services import clock, reopen
 from scoring.services.results import check_round_result
-from tables.models import Table
+from tables import reporting
+from tables.models import SeatClaim, Table
 from tournaments.exceptions import StateConflict
 from tournaments.models import Stage, Tournament
 from tournaments.permissions import is_organiser, is_staff_of
@@ -49,6 +51,26 @@ def table_of(tournament: Tournament, table_id: int) -> Table:
     )
 
 
+def reporting_table(
+    request: HttpRequest, slug: str, table_id: int
+) -> tuple[Tournament, Table, SeatClaim | None]:
+    """The table whose round is entered, for its tournament's staff or a seat of this very
+    table while its players report (tables/reporting.py may_report): with the seat's claim, or
+    None for an official. A seat's phone at another table is told which table it reaches."""
+    claim = reporting.claim_of(request.user)
+    if claim is None:
+        tournament = staffed_tournament(request, slug)
+        return tournament, table_of(tournament, table_id), None
+    tournament = get_object_or_404(Tournament, slug=slug)
+    table = table_of(tournament, table_id)
+    if not reporting.may_report(request.user, table):
+        raise PermissionDenied(
+            _("This phone is seat %(position)s at table %(table)s: it reaches that table only.")
+            % {"position": claim.seat.position, "table": claim.seat.table.number}
+        )
+    return tournament, table, claim
+
+
 def meta(request: HttpRequest, source: str = "web") -> services.RequestMeta:
     return services.RequestMeta(
         source=source,
@@ -61,6 +83,8 @@ def meta(request: HttpRequest, source: str = "web") -> services.RequestMeta:
 def enter_home(request: HttpRequest, slug: str) -> HttpResponse:
     """The tables to report, and the ties an official decides (docs/DESIGN.md: the table is flagged
     for the official, who records the decision)."""
+    if reporting.claim_of(request.user) is not None:
+        return redirect("seat-table")  # a seat's phone has its own table's page
     tournament = staffed_tournament(request, slug)
     retry = request.session.pop(TIEBREAK_RETRY, None)
     seated = []
@@ -152,6 +176,8 @@ def offline_round(statuses: dict[int, str]) -> int:
 @login_required
 def enter_table(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
     """The QR code on a table card lands here: go to the first round still to report."""
+    if reporting.claim_of(request.user) is not None:
+        return redirect("seat-table")
     tournament = staffed_tournament(request, slug)
     table = table_of(tournament, table_id)
     statuses = selectors.round_statuses(table.stage).get(table.pk, {})
@@ -175,6 +201,7 @@ def _entry_context(
     key: str | None = None,
     unusual: UnusualScores | None = None,
     by: Any = None,
+    seat: SeatClaim | None = None,
 ) -> dict[str, Any]:
     sheet = selectors.table_sheet(table)
     this_round = sheet.round(round_no)
@@ -257,7 +284,11 @@ def _entry_context(
         "needs_reason": needs_reason,
         "idempotency_key": key or uuid.uuid4().hex,
         "api_url": reverse("round-result", args=[table.pk, round_no]),
-        "check_url": reverse("check-round", args=[tournament.slug, table.pk, round_no]),
+        # A seat goes back to its table's page, where another player confirms.
+        "check_url": reverse("seat-table")
+        if seat is not None
+        else reverse("check-round", args=[tournament.slug, table.pk, round_no]),
+        "seat": seat,
         "rounds": range(1, table.stage.rounds + 1),
         "clock": clock.page_clock(table.stage),
         "time_called": _time_called_notice(table, round_no, as_stands=as_stands),
@@ -344,8 +375,7 @@ def _typed(table: Table, data: dict[str, Any]) -> str:
 
 @login_required
 def enter_round(request: HttpRequest, slug: str, table_id: int, round_no: int) -> HttpResponse:
-    tournament = staffed_tournament(request, slug)
-    table = table_of(tournament, table_id)
+    tournament, table, seat = reporting_table(request, slug, table_id)
     if not 1 <= round_no <= table.stage.rounds:
         return redirect("enter-table", slug=slug, table_id=table.pk)
     if request.method == "POST" and request.POST.get("check_only"):
@@ -376,6 +406,7 @@ def enter_round(request: HttpRequest, slug: str, table_id: int, round_no: int) -
                 errors=unusual.errors,
                 unusual=unusual,
                 by=request.user,
+                seat=seat,
             )
             return render(request, "scoring/enter_round.html", context, status=400)
         except ValidationError as error:
@@ -384,7 +415,7 @@ def enter_round(request: HttpRequest, slug: str, table_id: int, round_no: int) -
             )
             # Nothing was stored under the key: the form sent again gets a key of its own.
             context = _entry_context(
-                tournament, table, round_no, data=data, errors=errors, by=request.user
+                tournament, table, round_no, data=data, errors=errors, by=request.user, seat=seat
             )
             return render(request, "scoring/enter_round.html", context, status=400)
         except (VersionRequired, VersionChanged, KeyReused) as error:
@@ -403,7 +434,7 @@ def enter_round(request: HttpRequest, slug: str, table_id: int, round_no: int) -
                     "The form now shows them; save again to replace them."
                 )
             )
-            context = _entry_context(tournament, table, round_no, by=request.user)
+            context = _entry_context(tournament, table, round_no, by=request.user, seat=seat)
             context["general_errors"] = [
                 why,
                 _("You typed: %(scores)s") % {"scores": _typed(table, data)},
@@ -412,6 +443,8 @@ def enter_round(request: HttpRequest, slug: str, table_id: int, round_no: int) -
             return render(request, "scoring/enter_round.html", context, status=status)
         if refusal:
             refusal.say(request)
+            if seat is not None:
+                return redirect("seat-table")
             return redirect("enter-table", slug=slug, table_id=table.pk)
         if table.stage.status == Stage.Status.CLOSED:  # the correction reopened it
             messages.success(
@@ -423,8 +456,15 @@ def enter_round(request: HttpRequest, slug: str, table_id: int, round_no: int) -
                 )
                 % {"stage": table.stage.display_name},
             )
+        if seat is not None:
+            messages.success(
+                request,
+                _("Round %(round)s is saved: another player at the table confirms it.")
+                % {"round": round_no},
+            )
+            return redirect("seat-table")
         return redirect("check-round", slug=slug, table_id=table.pk, round_no=round_no)
-    context = _entry_context(tournament, table, round_no, by=request.user)
+    context = _entry_context(tournament, table, round_no, by=request.user, seat=seat)
     return render(request, "scoring/enter_round.html", context)
 
 
@@ -449,6 +489,8 @@ def _checked_draft(table: Table, round_no: int, data: dict[str, Any]) -> JsonRes
 @login_required
 def check_round(request: HttpRequest, slug: str, table_id: int, round_no: int) -> HttpResponse:
     """The players read their round and running totals; then the official confirms."""
+    if reporting.claim_of(request.user) is not None:
+        return redirect("seat-table")  # a seat confirms on its table's page
     tournament = staffed_tournament(request, slug)
     table = table_of(tournament, table_id)
     result = RoundResult.objects.filter(table=table, round_no=round_no).first()

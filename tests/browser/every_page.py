@@ -25,6 +25,7 @@ from scoring.demo import (
     load_demo,
     pending_invitation,
 )
+from scoring.demo_club_night import CLUB_NIGHT_SLUG
 from scoring.models import RoundResult
 from tables import services as table_services
 from tables.models import Table
@@ -219,6 +220,33 @@ def bad_round(page) -> None:
     page.locator(".js-error:not([hidden])").first.wait_for()
 
 
+def club_night_table(number: int) -> Table:
+    """A table of the demo's Thursday Club Night, whose players report (table 3: rounds 1-2
+    confirmed, round 3 not entered; table 1: round 3 waiting for a second player)."""
+    return Table.objects.get(stage__tournament__slug=CLUB_NIGHT_SLUG, number=number)
+
+
+# The seats the sweep's phones claim at the club night's table 3, by language.
+SEAT_OF_LANGUAGE = {"en": 1, "es": 2}
+
+
+def claim_seat(page, language: str) -> None:
+    """The phone takes its seat as a player does: the table's code, then the badge number."""
+    table = club_night_table(3)
+    seat = table.seats.select_related("player").get(position=SEAT_OF_LANGUAGE[language])
+    page.goto(f"/seat/{table.code}/")
+    page.fill("#seat-number", str(seat.player.number))
+    with page.expect_navigation():
+        page.click("form.seat-form button[type=submit]")
+
+
+def wrong_badge(page) -> None:
+    """A badge number of no player at the table: the claim page says so, beside the box."""
+    page.fill("#seat-number", "999")
+    with page.expect_navigation():
+        page.click("form.seat-form button[type=submit]")
+
+
 def progress_loaded(page) -> None:
     page.locator("section.progress").first.wait_for()
 
@@ -259,6 +287,20 @@ def visits_for(event: Event, who: str) -> list[Visit]:
                 "Cómo se puntúa una ronda",
             ),
             Visit("kiosk", f"{t}/check-in/", "Check in to", "Llegada a"),
+            Visit("seat-code", "/seat/", "Table code", "Código de la mesa"),
+            Visit(
+                "seat-claim",
+                f"/seat/{club_night_table(3).code}/",
+                "Your badge number",
+                "Su número de credencial",
+            ),
+            Visit(
+                "seat-claim-wrong-badge",
+                f"/seat/{club_night_table(3).code}/",
+                "is not at table 3",
+                "no está en la mesa 3",
+                then=wrong_badge,
+            ),
             Visit("help", "/help/", "Help for organisers", "Ayuda para organizadores"),
             Visit(
                 "register",
@@ -306,6 +348,14 @@ def visits_for(event: Event, who: str) -> list[Visit]:
             Visit("member", f"{club}/members/{member}/", "Events played", "Eventos jugados"),
         ]
         return visits
+    if who == "seat":  # a player's phone at the club night's table 3
+        table = club_night_table(3)
+        night = f"/t/{CLUB_NIGHT_SLUG}/enter/{table.pk}"
+        return [
+            Visit("seat-table", "/seat/table/", "Enter round 3", "Anotar la ronda 3"),
+            Visit("seat-round-entry", f"{night}/3/", "Went out", "Salió"),
+            Visit("seat-dispute", "/seat/table/2/dispute/", "What is wrong?", "¿Qué está mal?"),
+        ]
     enter = f"{t}/enter"
     if who == "official":
         entry = f"{enter}/{event.entry_table.pk}/3/"

@@ -37,6 +37,7 @@ from tests.browser.every_page import (
     SHOTS,
     TEXT_OF_PAGE,
     build_event,
+    claim_seat,
     shoot,
     visits_for,
     wording,
@@ -155,7 +156,7 @@ def shoot_as_well(language: str, size: str, name: str, shot_as: str) -> None:
         )
 
 
-@pytest.mark.parametrize("who", ["anyone", "official", "organiser"])
+@pytest.mark.parametrize("who", ["anyone", "official", "organiser", "seat"])
 def test_every_page_at_every_size_in_both_languages_fits_at_200_percent_text(
     new_page, transactional_db, who
 ):
@@ -163,7 +164,9 @@ def test_every_page_at_every_size_in_both_languages_fits_at_200_percent_text(
     pages = {}
     for language, locale in LOCALES.items():
         pages[language] = new_page(PHONE, locale=locale)  # Accept-Language: es-ES
-        if who != "anyone":
+        if who == "seat":  # a player's phone at a table whose players report
+            claim_seat(pages[language], language)
+        elif who != "anyone":
             username = DEMO_OFFICIAL if who == "official" else DEMO_ORGANISER
             sign_in(pages[language], username, DEMO_PASSWORD)
 
