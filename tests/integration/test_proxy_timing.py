@@ -5,8 +5,9 @@ With `tcp_nopush on` beside `sendfile on`, nginx corks the socket while it sends
 off once it uncorks: the answer's last segment then waits for the client's delayed ACK, about
 40 ms, on every answer of some sizes (a 500-player event's standings page uncompressed, 73 KB:
 44 ms each, 23 a second on one connection, while nginx logged rt=0.000 and a HIT; cached
-answers of 67 KB to 85 KB all waited, and either `tcp_nopush off` or `sendfile off` ended it). Static files
-never showed it, nor compressed answers of their sizes. deploy/nginx.conf leaves tcp_nopush off.
+answers of 67 KB to 85 KB all waited, and either `tcp_nopush off` or `sendfile off` ended it).
+Static files never showed it, nor compressed answers of their sizes. deploy/nginx.conf leaves
+tcp_nopush off.
 """
 
 import http.client
