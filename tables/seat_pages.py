@@ -75,8 +75,18 @@ def seat_claim(request: HttpRequest, code: str) -> HttpResponse:
     """The table of this code, and its players' badge numbers: a player types theirs and the
     phone becomes their seat. A browser signed in as someone else (an official) is told first
     that claiming signs them out, and asked again."""
-    if (wait := throttles.TABLE_CODES.wait(request)) is not None:
+    # Counted before it is answered, in the same count as the API's claims (take: tries sent at
+    # once cannot all slip in under the limit); every answer but a wrong code or badge hands
+    # its try back.
+    if (wait := throttles.TABLE_CODES.take(request)) is not None:
         return too_many(request, wait)
+    response = _seat_claim(request, code)
+    if response.status_code not in (400, 404):
+        throttles.TABLE_CODES.give_back(request)
+    return response
+
+
+def _seat_claim(request: HttpRequest, code: str) -> HttpResponse:
     normal = reporting.normalised_code(code)
     table = (
         Table.objects.select_related("stage__tournament").filter(code=normal).first()
@@ -84,7 +94,6 @@ def seat_claim(request: HttpRequest, code: str) -> HttpResponse:
         else None
     )
     if table is None:
-        throttles.TABLE_CODES.mark(request)
         return render(request, "tables/seat_no_table.html", status=404)
     if normal != code:
         return redirect("seat-claim", code=normal)
@@ -96,7 +105,6 @@ def seat_claim(request: HttpRequest, code: str) -> HttpResponse:
         return _claim_page(request, table, number=number, sign_out=True)
     seat = reporting.seat_to_claim(normal, number)
     if seat is None:
-        throttles.TABLE_CODES.mark(request)
         if number.isdigit():
             error = _("Badge %(number)s is not at table %(table)s: check your badge.") % {
                 "number": number,

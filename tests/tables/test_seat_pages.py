@@ -4,8 +4,10 @@ use, the header of a seat, and what the phone says once its table is handed back
 
 import html
 import re
+from datetime import UTC, datetime
 
 import pytest
+import time_machine
 from django.test import Client
 
 from scoring import services
@@ -127,7 +129,34 @@ def test_a_badge_that_is_no_number_is_asked_again(client, table):
     assert not SeatClaim.objects.exists()
 
 
-def test_after_ten_failed_tries_from_one_address_every_try_waits(client, table):
+@pytest.fixture
+def start_of_a_minute():
+    """Failed tries are counted in minutes: start the test at the start of one."""
+    with time_machine.travel(datetime(2026, 5, 9, 12, 0, 1, tzinfo=UTC), tick=True) as traveller:
+        yield traveller
+
+
+def test_failed_tries_on_the_pages_and_the_api_count_together(client, table, start_of_a_minute):
+    """One door, two ways in: a guesser gets ten wrong tries a minute, not ten on each."""
+    for number in range(50, 55):
+        assert client.post(f"/en/seat/{table.code}/", {"number": str(number)}).status_code == 404
+    api = f"/api/v1/table-codes/{table.code}/seats/"
+    for number in range(55, 60):
+        answer = client.post(api, {"number": number}, content_type="application/json")
+        assert answer.status_code == 404
+    assert client.post(api, {"number": 2}, content_type="application/json").status_code == 429
+    assert client.get(f"/en/seat/{table.code}/").status_code == 429
+    assert not SeatClaim.objects.exists()
+
+
+def test_a_right_code_and_badge_are_never_counted(client, table, start_of_a_minute):
+    for _ in range(12):  # a table's players looking at the page together
+        assert client.get(f"/en/seat/{table.code}/").status_code == 200
+    answer = client.post(f"/en/seat/{table.code}/", {"number": "2"})
+    assert answer.status_code == 302 and SeatClaim.objects.count() == 1
+
+
+def test_after_ten_failed_tries_from_one_address_every_try_waits(client, table, start_of_a_minute):
     for number in range(50, 55):
         assert client.post(f"/en/seat/{table.code}/", {"number": str(number)}).status_code == 404
     for _ in range(5):
