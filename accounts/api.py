@@ -1,5 +1,6 @@
 """The v1 API of a tournament's staff and invitations (docs/API.md), for organisers."""
 
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import IsAuthenticated
@@ -13,6 +14,7 @@ from config.api import NamesUnusedFields, found
 from config.api_schema import refused
 from tournaments.api import tournament_or_404
 from tournaments.models import Invitation, Staff
+from tournaments.models.staff import MOST_DEVICES
 from tournaments.permissions import require_organiser
 from tournaments.services import staff as staffing
 
@@ -54,6 +56,22 @@ class InvitationSerializer(NamesUnusedFields, serializers.ModelSerializer):
     email = serializers.EmailField(
         required=False, allow_blank=True, help_text="Where to mail the link (optional)."
     )
+    devices = serializers.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=MOST_DEVICES,
+        error_messages={
+            "min_value": _("A link is for 1 to 50 tablets."),
+            "max_value": _("A link is for 1 to 50 tablets."),
+        },
+        help_text=(
+            "1 (the default): one person's invitation, or one tablet's. 2 to 50: one link that "
+            "up to that many tablets join, each without an account (an official's only)."
+        ),
+    )
+    uses = serializers.IntegerField(
+        read_only=True, help_text="How many joined with it: at most `devices`."
+    )
 
     class Meta:
         model = Invitation
@@ -69,6 +87,8 @@ class InvitationSerializer(NamesUnusedFields, serializers.ModelSerializer):
             "accepted_by",
             "accepted_at",
             "revoked_at",
+            "devices",
+            "uses",
         ]
         read_only_fields = [
             "id",
@@ -79,6 +99,7 @@ class InvitationSerializer(NamesUnusedFields, serializers.ModelSerializer):
             "accepted_by",
             "accepted_at",
             "revoked_at",
+            "uses",
         ]
 
     def get_url(self, invitation: Invitation) -> str:
@@ -184,9 +205,24 @@ class InvitationListApi(APIView):
 class InvitationDetailApi(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(responses={204: None})
+    @extend_schema(
+        responses={
+            204: None,
+            409: refused(
+                "A one-person invitation accepted already: remove the person from the staff "
+                "instead."
+            ),
+        },
+        description=(
+            "Revoke: the link stops working. A one-person invitation: 409 once it was accepted "
+            "(remove the person). A link for several tablets (`devices` > 1): 204 whatever its "
+            "state, and every tablet that joined with it is signed out (its session and token "
+            "end, its role goes)."
+        ),
+    )
     def delete(self, request: Request, slug: str, invitation_id: int) -> Response:
-        """Revoke: the link stops working. 409 once it was accepted (remove the person)."""
+        """Revoke: the link stops working. 409 once a one-person invitation was accepted
+        (remove the person); a link for several tablets signs all its tablets out."""
         tournament = tournament_or_404(slug)
         require_organiser(request.user, tournament)
         invitation = found(Invitation, pk=invitation_id, tournament=tournament)

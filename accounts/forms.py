@@ -5,6 +5,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts import invitations
 from tournaments.models import Staff
+from tournaments.models.staff import MOST_DEVICES
 from tournaments.services.staff import InvitationUnusable
 
 
@@ -21,6 +22,37 @@ class InvitationForm(forms.Form):
         label=_("Days it stays valid"),
         widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
     )
+    devices = forms.IntegerField(
+        required=False,  # left empty: 1, today's one-person invitation
+        min_value=1,
+        max_value=MOST_DEVICES,
+        initial=1,
+        label=_("How many tablets"),
+        help_text=_(
+            "1: the link works once, for one person or one tablet. More: one link for that "
+            "many tablets at the tables (officials), each joining without an account; "
+            "revoking it signs them all out."
+        ),
+        error_messages={
+            "min_value": _("A link is for 1 to 50 tablets."),
+            "max_value": _("A link is for 1 to 50 tablets."),
+        },
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+    )
+
+    def clean(self) -> dict:
+        data = super().clean()
+        if "devices" in data and data["devices"] is None:
+            data["devices"] = 1
+        if (data.get("devices") or 1) > 1 and data.get("role") == Staff.Role.ORGANISER:
+            self.add_error(
+                "devices",
+                _(
+                    "A link for several tablets gives the official's role (a tablet enters "
+                    "scores only): choose official, or 1 for an organiser's invitation."
+                ),
+            )
+        return data
 
 
 class RoleForm(forms.Form):

@@ -12,6 +12,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from accounts import invitations
 from accounts.forms import InvitationForm, RoleForm
@@ -79,7 +80,9 @@ def home(request: HttpRequest) -> HttpResponse:
 
 def join(request: HttpRequest, key: str) -> HttpResponse:
     """An invitation's link: accept it (signed in), or sign in, create an account, or (an
-    official on a shared tablet) go on without one."""
+    official on a shared tablet) go on without one. A link for several tablets offers only the
+    last: an account is refused it (staffing.refuse_accounts), and the session does not hold it
+    for a sign-up."""
     invitation = get_object_or_404(
         Invitation.objects.select_related("tournament", "created_by", "accepted_by"), key=key
     )
@@ -90,6 +93,8 @@ def join(request: HttpRequest, key: str) -> HttpResponse:
             if request.POST.get("as") == "tablet":
                 staff = staffing.join_on_tablet(invitation=invitation)
                 login(request, staff.user, backend="accounts.backends.UsernameBackend")
+            elif invitation.for_tablets:
+                staffing.refuse_accounts(invitation)
             elif request.user.is_authenticated:
                 staff = staffing.accept_invitation(invitation=invitation, user=request.user)
             else:
@@ -98,7 +103,7 @@ def join(request: HttpRequest, key: str) -> HttpResponse:
             problem = refusal.text
         else:
             return redirect(invitations.welcome(request, staff))
-    if problem is None and not request.user.is_authenticated:
+    if problem is None and not request.user.is_authenticated and not invitation.for_tablets:
         invitations.hold(request, invitation)  # accepted as soon as they sign up or sign in
     context = {
         "invitation": invitation,
@@ -131,7 +136,7 @@ def _staff_context(request: HttpRequest, tournament: Tournament, **forms) -> dic
         "events": tournament.staff_events.select_related("invitation")[:50],
         "invite_form": forms.get("invite_form")
         or InvitationForm(
-            initial={"role": "official", "days": settings.ROUNDHOUSE_INVITATION_DAYS}
+            initial={"role": "official", "days": settings.ROUNDHOUSE_INVITATION_DAYS, "devices": 1}
         ),
         "role_choices": Staff.Role.choices,
     }
@@ -164,6 +169,7 @@ def _invite(request: HttpRequest, tournament: Tournament, form: InvitationForm) 
         by=request.user,
         email=data["email"],
         expires_at=timezone.now() + timedelta(days=data["days"]),
+        devices=data["devices"],
     )
     if invitation.email and (problem := send_invitation(request, invitation)):
         messages.warning(request, problem)
@@ -181,8 +187,23 @@ def _change(request: HttpRequest, tournament: Tournament, action: str) -> HttpRe
             invitation = get_object_or_404(
                 Invitation, pk=request.POST.get("invitation"), tournament=tournament
             )
+            signed_in = invitation.staff_joined.filter(joined_via=Staff.Joined.TABLET).count()
             staffing.revoke_invitation(invitation=invitation, by=request.user)
-            messages.success(request, _("The invitation was revoked: its link no longer works."))
+            if invitation.for_tablets and signed_in:
+                messages.success(
+                    request,
+                    ngettext(
+                        "The link was revoked: it no longer works, and its tablet is signed out.",
+                        "The link was revoked: it no longer works, and its %(count)s tablets "
+                        "are signed out.",
+                        signed_in,
+                    )
+                    % {"count": signed_in},
+                )
+            else:
+                messages.success(
+                    request, _("The invitation was revoked: its link no longer works.")
+                )
         else:
             member = get_object_or_404(
                 Staff.objects.select_related("user"),

@@ -381,7 +381,8 @@ def _printed(stage: Stage) -> str:
 
 def _invitations_page(stage: Stage, invitations: list[tuple[str, Invitation]], styles) -> list:
     """A last page of officials' invitations, each a QR code that works once: whoever scans it
-    at a table joins as an official (on a shared tablet without an account if they choose)."""
+    at a table joins as an official (on a shared tablet without an account if they choose). A
+    link for several tablets says for how many, and how many joined."""
     story: list = [
         *practice_lines(stage.tournament, styles),
         _paragraph(_markup(stage.tournament.name, styles["event"]), styles["event"]),
@@ -392,10 +393,13 @@ def _invitations_page(stage: Stage, invitations: list[tuple[str, Invitation]], s
         expires = formats.date_format(
             timezone.localtime(invitation.expires_at, stage.tournament.zone), "DATETIME_FORMAT"
         )
-        text = Paragraph(
-            _("Works once, until %(when)s.") % {"when": expires} + "<br/>" + escape(url),
-            styles["small"],
+        said = (
+            _("For up to %(devices)s tablets (%(joined)s joined), until %(when)s.")
+            % {"devices": invitation.devices, "joined": invitation.uses, "when": expires}
+            if invitation.for_tablets
+            else _("Works once, until %(when)s.") % {"when": expires}
         )
+        text = Paragraph(said + "<br/>" + escape(url), styles["small"])
         row = GridTable([[QrCode(url, QR_SIZE), text]], colWidths=[1.7 * inch, 5.3 * inch])
         row.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "MIDDLE")]))
         story += [row, Spacer(1, 0.1 * inch)]

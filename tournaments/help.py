@@ -297,6 +297,10 @@ TOPICS: tuple[Topic, ...] = (
                 "without an account”: that tablet then enters this event's scores only."
             ),
             _(
+                "For the tablets at the tables, one link does for all: say how many tablets. "
+                "Revoking that link signs out every tablet that joined with it."
+            ),
+            _(
                 "Everyone with a role is listed with how they joined and when they were last "
                 "active; change a role or remove someone here (a removed tablet is signed out "
                 "at once)."

@@ -73,7 +73,12 @@ def test_api_makes_lists_and_revokes_an_invitation(as_organiser, tournament, org
         ({"email": "not-an-address"}, "email", "valid email"),
         ({"expires_at": "2020-01-01T00:00:00Z"}, "expires_at", "in the future"),
         ({"expires_at": "2099-01-01T00:00:00Z"}, "expires_at", "90 days at the most"),
-        ({"uses": 5}, "uses", "Unknown field"),
+        ({"uses": 5}, "uses", "set by Roundhouse"),
+        ({"tablets": 5}, "tablets", "Unknown field"),
+        ({"devices": 0}, "devices", "1 to 50 tablets"),
+        ({"devices": 51}, "devices", "1 to 50 tablets"),
+        ({"devices": "many"}, "devices", "valid integer"),
+        ({"role": "organiser", "devices": 3}, "devices", "gives the official's role"),
     ],
 )
 def test_a_bad_invitation_is_400_and_makes_nothing(as_organiser, tournament, body, field, message):

@@ -31,7 +31,8 @@ from tables import services as table_services
 from tables.models import Table
 from tests.browser.conftest import PHONE
 from tests.snapshots import restored
-from tournaments.models import Invitation, Player, Tournament
+from tournaments.models import Invitation, Player, Staff, Tournament
+from tournaments.services import staff as staffing
 
 SIZES = {
     "phone": PHONE,
@@ -68,6 +69,8 @@ class Event:
     withdrawable: Player
     withdrawn: Player
     invitation: Invitation  # pending, an official's
+    tablets_link: Invitation  # a link for 10 tablets, 3 of them joined
+    used_up_link: Invitation  # a link for 2 tablets, both joined
     entry_page: str  # an entrant's own page, in the demo's event taking entries
     data: frozenset[str]  # what the organisers typed: names, clubs, stages, usernames
     entry: Entry  # a player's entry, taken before the day (with another still waiting)
@@ -84,6 +87,16 @@ def make_event() -> Event:
     invitation = pending_invitation(lakeside)
     official = lakeside.staff.get(user__username=DEMO_OFFICIAL).user
     organiser = lakeside.staff.get(user__username=DEMO_ORGANISER).user
+    tablets_link, used_up_link = (
+        staffing.create_invitation(
+            tournament=lakeside, role="official", by=organiser, devices=devices
+        )
+        for devices in (10, 2)
+    )
+    for link, joining in ((tablets_link, 3), (used_up_link, 2)):
+        for _ in range(joining):
+            staffing.join_on_tablet(invitation=link)
+        link.refresh_from_db()
     stage = lakeside.stages.get(order=1)
     tables = {table.number: table for table in stage.tables.all()}
     # The demo as README.md tells it: round 3 entered at tables 1-8, checked at 1-6.
@@ -138,6 +151,7 @@ def make_event() -> Event:
         *Tournament.objects.get(slug=FINISHED_SLUG).stages.values_list("name", flat=True),
         DEMO_OFFICIAL,
         DEMO_ORGANISER,
+        *Staff.objects.filter(joined_via="tablet").values_list("user__username", flat=True),
         "admin",
         REASON,
         *Entry.objects.values_list("name", flat=True),
@@ -153,6 +167,8 @@ def make_event() -> Event:
         withdrawable=tables[4].seats.order_by("position").first().player,
         withdrawn=withdrawn,
         invitation=invitation,
+        tablets_link=tablets_link,
+        used_up_link=used_up_link,
         entry_page=f"/t/{taking.slug}/entry/{entrants.manage_key}/",
         data=frozenset(data),
         entry=entry,
@@ -192,6 +208,7 @@ class Visit:
     english: str  # words of the page, in its main part
     spanish: str  # the same words in Spanish
     then: Callable | None = None
+    status: int | None = None  # what it answers when not a 2xx (a page saying why it refuses)
 
 
 def upload(page, name: str, text: str, button: str) -> None:
@@ -327,6 +344,19 @@ def visits_for(event: Event, who: str) -> list[Visit]:
                 f"/join/{event.invitation.key}/",
                 "Continue without an account",
                 "Continuar sin cuenta",
+            ),
+            Visit(
+                "join-tablets",
+                f"/join/{event.tablets_link.key}/",
+                "3 of 10 tablets joined",
+                "3 de 10 tabletas han entrado",
+            ),
+            Visit(
+                "join-used-up",
+                f"/join/{event.used_up_link.key}/",
+                "for a new link",
+                "un enlace nuevo",
+                status=409,
             ),
             Visit(
                 "entry-erase",
@@ -472,6 +502,12 @@ def visits_for(event: Event, who: str) -> list[Visit]:
             f"{manage}/staff/invitations/{event.invitation.pk}/",
             "Scan the code",
             "Escanee el código",
+        ),
+        Visit(
+            "invitation-tablets",
+            f"{manage}/staff/invitations/{event.tablets_link.pk}/",
+            "it works for up to 10 tablets",
+            "funciona para hasta 10 tabletas",
         ),
         Visit("my-tournaments", "/", "My tournaments", "Mis torneos"),
         Visit("account-email", "/accounts/email/", "Email", "correo electrónico"),

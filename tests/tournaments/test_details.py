@@ -206,5 +206,9 @@ def test_the_organisers_cards_end_with_the_officials_invitations(
         "Officials: scan one code each to join"
         in PdfReader(io.BytesIO(printed)).pages[1].extract_text()
     )
+    # A link for several tablets says for how many.
+    create_invitation(tournament=tournament, role="official", by=organiser, devices=8)
+    page = PdfReader(io.BytesIO(cards(as_organiser, stage))).pages[1].extract_text()
+    assert "For up to 8 tablets (0 joined), until" in " ".join(page.split())
     # An official prints the cards without anyone's invitations.
     assert len(pdfium.PdfDocument(cards(as_official, stage))) == 1

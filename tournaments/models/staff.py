@@ -32,6 +32,14 @@ class Staff(models.Model):
     joined_at = models.DateTimeField(auto_now_add=True)
     # Last sign-in or page seen while signed in (accounts.middleware), at most every few minutes.
     last_seen_at = models.DateTimeField(null=True, blank=True)
+    # The invitation they joined by: revoking a link for several tablets signs out its tablets.
+    invitation = models.ForeignKey(
+        "Invitation",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="staff_joined",
+    )
 
     class Meta:
         verbose_name_plural = "staff"
@@ -57,9 +65,15 @@ def new_invitation_key() -> str:
     return secrets.token_urlsafe(24)
 
 
+# A link for several tablets is for this many at the most.
+MOST_DEVICES = 50
+
+
 class Invitation(models.Model):
     """A link (and its QR code) that gives whoever opens it first a role in one tournament:
-    it works once, until it expires or is revoked."""
+    it works once, until it expires or is revoked. A link for several tablets (devices > 1)
+    is an official's; up to `devices` tablets each join with it without an account, and
+    revoking it signs them all out."""
 
     class Status(models.TextChoices):
         PENDING = "pending", _("Waiting to be accepted")
@@ -92,6 +106,13 @@ class Invitation(models.Model):
         related_name="+",
     )
     revoked_at = models.DateTimeField(null=True, blank=True)
+    devices = models.PositiveSmallIntegerField(
+        default=1,
+        help_text="How many tablets may join with the link (1: one person or one tablet).",
+    )
+    # How many joined with it: a counter, not a count of Staff rows, so that removing a tablet
+    # does not let another join with a link used up.
+    uses = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         ordering = ["-created_at", "-pk"]
@@ -104,16 +125,38 @@ class Invitation(models.Model):
                 name="tournaments_invitation_used_once",
                 condition=Q(accepted_at__isnull=True) | Q(revoked_at__isnull=True),
             ),
+            models.CheckConstraint(
+                name="tournaments_invitation_devices_known",
+                condition=Q(devices__gte=1, devices__lte=MOST_DEVICES),
+            ),
+            # Tablets enter scores; they never run the tournament.
+            models.CheckConstraint(
+                name="tournaments_invitation_devices_official",
+                condition=Q(devices=1) | Q(role="official"),
+            ),
+            models.CheckConstraint(
+                name="tournaments_invitation_uses_at_most_devices",
+                condition=Q(uses__lte=models.F("devices")),
+            ),
         ]
 
     def __str__(self) -> str:
         return f"{self.get_role_display()} of {self.tournament}"
 
+    @property
+    def for_tablets(self) -> bool:
+        """A link for several tablets, rather than one person's invitation."""
+        return self.devices > 1
+
     def status_at(self, now) -> str:
+        """A link for several tablets is "accepted" once all of them joined, and may be revoked
+        after (which signs them out); a one-person invitation is one or the other."""
         if self.accepted_at is not None:
             return self.Status.ACCEPTED
         if self.revoked_at is not None:
             return self.Status.REVOKED
+        if self.for_tablets and self.uses >= self.devices:
+            return self.Status.ACCEPTED
         if self.expires_at <= now:
             return self.Status.EXPIRED
         return self.Status.PENDING

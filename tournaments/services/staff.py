@@ -3,7 +3,9 @@ staff log (StaffEvent) with who did it and when.
 
 An invitation works once: the first person to accept it gets its role. An official on a shared
 tablet may accept one without an account: a "tablet" user with no password, an official of
-this tournament only, whose session ends when an organiser removes them.
+this tournament only, whose session ends when an organiser removes them. A link for several
+tablets (Invitation.devices > 1) is an official's that up to that many tablets join, each
+without an account; no account joins with it, and revoking it signs all its tablets out.
 """
 
 from datetime import datetime, timedelta
@@ -17,9 +19,11 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
+from rest_framework.authtoken.models import Token
 
 from tournaments.exceptions import StateConflict
 from tournaments.models import Invitation, Staff, StaffEvent, Tournament
+from tournaments.models.staff import MOST_DEVICES
 from tournaments.permissions import CREATE_TOURNAMENT, ORGANISERS_GROUP
 from tournaments.text import unprintable_messages
 from tournaments.usernames import accounts_named
@@ -31,6 +35,10 @@ TABLET_PREFIX = "tablet-"
 
 class InvitationUnusable(StateConflict):
     """The invitation was accepted, revoked or has expired; the message says which, and when."""
+
+
+class TabletsOnly(InvitationUnusable):
+    """An account (signing in or up) used a link for several tablets: those join without one."""
 
 
 def grant_organiser(user: AbstractBaseUser) -> None:
@@ -189,10 +197,25 @@ def create_invitation(
     by: AbstractBaseUser,
     email: str = "",
     expires_at: datetime | None = None,
+    devices: int = 1,
 ) -> Invitation:
-    """A new invitation to `role` in the tournament; the caller shows or mails its link."""
+    """A new invitation to `role` in the tournament; the caller shows or mails its link. With
+    `devices` > 1, one link that up to that many tablets join, officials without an account."""
     if role not in Staff.Role.values:
         raise ValidationError({"role": [_("Choose official or organiser.")]})
+    if not 1 <= devices <= MOST_DEVICES:
+        raise ValidationError({"devices": [_("A link is for 1 to 50 tablets.")]})
+    if devices > 1 and role != Staff.Role.OFFICIAL:
+        raise ValidationError(
+            {
+                "devices": [
+                    _(
+                        "A link for several tablets gives the official's role (a tablet enters "
+                        "scores only): choose official, or 1 for an organiser's invitation."
+                    )
+                ]
+            }
+        )
     now = timezone.now()
     expires_at = expires_at or default_expiry()
     if expires_at <= now:
@@ -207,6 +230,7 @@ def create_invitation(
         email=email,
         created_by=by,
         expires_at=expires_at,
+        devices=devices,
     )
     log(
         tournament=tournament,
@@ -227,6 +251,11 @@ def unusable_reason(invitation: Invitation) -> str | None:
     """Why the invitation cannot be accepted (None while it can), said so that the person
     holding it knows what to ask for."""
     status = invitation.status
+    if status == Invitation.Status.ACCEPTED and invitation.for_tablets:
+        return _(
+            "All %(devices)s tablets this link was made for have joined: it works for no more. "
+            "Ask an organiser of %(tournament)s for a new link."
+        ) % {"devices": invitation.devices, "tournament": invitation.tournament}
     if status == Invitation.Status.ACCEPTED:
         name = invitation.accepted_by.get_username() if invitation.accepted_by else _("someone")
         return _(
@@ -269,8 +298,10 @@ def lock_usable_invitation(invitation: Invitation) -> Invitation:
 @transaction.atomic
 def accept_invitation(*, invitation: Invitation, user: AbstractBaseUser) -> Staff:
     """Give `user` the invitation's role (an organiser keeps theirs when invited as official)
-    and use the invitation up. InvitationUnusable when it was used, revoked or has expired."""
+    and use the invitation up. InvitationUnusable when it was used, revoked or has expired;
+    TabletsOnly for a link for several tablets."""
     invitation = lock_usable_invitation(invitation)
+    refuse_accounts(invitation)
     tournament = invitation.tournament
     staff = Staff.objects.filter(tournament=tournament, user=user).first()
     previous = staff.role if staff else ""
@@ -281,6 +312,7 @@ def accept_invitation(*, invitation: Invitation, user: AbstractBaseUser) -> Staf
             role=invitation.role,
             joined_via=Staff.Joined.INVITATION,
             last_seen_at=timezone.now(),  # accepting it is their activity
+            invitation=invitation,
         )
     elif staff.role == Staff.Role.OFFICIAL and invitation.role == Staff.Role.ORGANISER:
         staff.role = Staff.Role.ORGANISER
@@ -288,7 +320,8 @@ def accept_invitation(*, invitation: Invitation, user: AbstractBaseUser) -> Staf
     if staff.role == Staff.Role.ORGANISER:
         grant_organiser(user)
     invitation.accepted_by, invitation.accepted_at = user, timezone.now()
-    invitation.save(update_fields=["accepted_by", "accepted_at"])
+    invitation.uses = 1
+    invitation.save(update_fields=["accepted_by", "accepted_at", "uses"])
     log(
         tournament=tournament,
         action=StaffEvent.Action.ACCEPTED,
@@ -301,10 +334,26 @@ def accept_invitation(*, invitation: Invitation, user: AbstractBaseUser) -> Staf
     return staff
 
 
+def refuse_accounts(invitation: Invitation) -> None:
+    """TabletsOnly when the invitation is a link for several tablets: an account signing in or
+    up with it would take a tablet's place, with whatever else the account may do."""
+    if invitation.for_tablets:
+        raise TabletsOnly(
+            _(
+                "This link is for the tablets at the tables of %(tournament)s only: each joins "
+                "without an account. To join with your account, ask an organiser for an "
+                "invitation of your own."
+            )
+            % {"tournament": invitation.tournament}
+        )
+
+
 @transaction.atomic
 def join_on_tablet(*, invitation: Invitation) -> Staff:
     """Accept an official's invitation without an account: a user with no password who may
-    enter and confirm this tournament's scores only, until an organiser removes them."""
+    enter and confirm this tournament's scores only, until an organiser removes them. A link
+    for several tablets counts each one, under its row lock: of more tablets than it has room
+    for joining at once, the last ones are told it is used up."""
     invitation = lock_usable_invitation(invitation)
     if invitation.role != Staff.Role.OFFICIAL:
         raise StateConflict(
@@ -331,9 +380,14 @@ def join_on_tablet(*, invitation: Invitation) -> Staff:
         role=Staff.Role.OFFICIAL,
         joined_via=Staff.Joined.TABLET,
         last_seen_at=timezone.now(),  # joining is the tablet's activity
+        invitation=invitation,
     )
-    invitation.accepted_by, invitation.accepted_at = user, timezone.now()
-    invitation.save(update_fields=["accepted_by", "accepted_at"])
+    invitation.uses += 1
+    if invitation.for_tablets:  # "accepted" once all joined (Invitation.status_at)
+        invitation.save(update_fields=["uses"])
+    else:
+        invitation.accepted_by, invitation.accepted_at = user, timezone.now()
+        invitation.save(update_fields=["accepted_by", "accepted_at", "uses"])
     log(
         tournament=invitation.tournament,
         action=StaffEvent.Action.TABLET,
@@ -348,8 +402,13 @@ def join_on_tablet(*, invitation: Invitation) -> Staff:
 @transaction.atomic
 def revoke_invitation(*, invitation: Invitation, by: AbstractBaseUser) -> Invitation:
     """Revoke an invitation not yet accepted; revoking twice, or an expired one, is harmless.
-    StateConflict when it was accepted already (remove the person instead)."""
+    StateConflict when it was accepted already (remove the person instead). A link for several
+    tablets is revoked whatever its state, and signs out every tablet that joined with it."""
     invitation = Invitation.objects.select_for_update().get(pk=invitation.pk)
+    if invitation.for_tablets:
+        _revoke(invitation, by)
+        sign_out_tablets(invitation, by)
+        return invitation
     if invitation.accepted_at is not None:
         raise StateConflict(
             _(
@@ -362,6 +421,11 @@ def revoke_invitation(*, invitation: Invitation, by: AbstractBaseUser) -> Invita
                 else _("them")
             }
         )
+    _revoke(invitation, by)
+    return invitation
+
+
+def _revoke(invitation: Invitation, by: AbstractBaseUser) -> None:
     if invitation.revoked_at is None:
         invitation.revoked_by, invitation.revoked_at = by, timezone.now()
         invitation.save(update_fields=["revoked_by", "revoked_at"])
@@ -373,7 +437,31 @@ def revoke_invitation(*, invitation: Invitation, by: AbstractBaseUser) -> Invita
             role=invitation.role,
             invitation=invitation,
         )
-    return invitation
+
+
+def sign_out_tablets(invitation: Invitation, by: AbstractBaseUser) -> int:
+    """End every tablet that joined with the invitation: its Staff row goes, its user (no
+    password) is switched off, which ends its session at its next request, and any token it
+    had is deleted. Each is in the staff log, removed by `by`. How many were signed out."""
+    tablets = list(
+        Staff.objects.filter(invitation=invitation, joined_via=Staff.Joined.TABLET)
+        .select_related("user", "tournament")
+        .order_by("pk")
+    )
+    users = [staff.user for staff in tablets if not staff.user.has_usable_password()]
+    Staff.objects.filter(pk__in=[staff.pk for staff in tablets]).delete()
+    get_user_model().objects.filter(pk__in=[user.pk for user in users]).update(is_active=False)
+    Token.objects.filter(user__in=users).delete()
+    for staff in tablets:
+        log(
+            tournament=staff.tournament,
+            action=StaffEvent.Action.REMOVED,
+            by=by,
+            subject=staff.user.get_username(),
+            role=staff.role,
+            invitation=invitation,
+        )
+    return len(tablets)
 
 
 def _check_not_last_organiser(staff: Staff) -> None:
