@@ -112,8 +112,10 @@ def test_every_app_unit_reads_the_environment_file_and_runs_as_the_roundhouse_us
             assert directives(unit, "WantedBy") == ["roundhouse.target"], unit.name
 
 
-def test_the_target_starts_at_boot():
+def test_the_target_starts_at_boot_and_the_backup_each_night():
     assert directives(UNITS / "roundhouse.target", "WantedBy") == ["multi-user.target"]
+    assert directives(UNITS / "roundhouse-backup.timer", "WantedBy") == ["timers.target"]
+    assert directives(UNITS / "roundhouse-backup.timer", "OnCalendar") == ["*-*-* 03:30:00"]
 
 
 def test_the_web_unit_checks_the_deployment_and_migrates_before_it_serves():
