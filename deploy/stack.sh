@@ -154,30 +154,16 @@ check_tools() {
 
 # deploy/nginx.conf with the stack's ports and folders filled in, and checked with nginx -t.
 write_nginx_conf() {
-  mkdir -p "$STACK_DIR/nginx-temp"
   # A fresh cache at each start: the database may have changed since the last one.
   rm -rf "${STACK_DIR:?}/nginx-cache"
+  # Not nginx.pid: stack.sh writes that one itself, as for its other processes.
   NGINX_PORT="$NGINX_PORT" UPSTREAM="127.0.0.1:$PORT" STAFF_UPSTREAM="127.0.0.1:$STAFF_PORT" \
     STATIC_ROOT="$STATIC_ROOT" \
     NGINX_STATE="$STACK_DIR" NGINX_ACCESS_LOG="$STACK_DIR/nginx-access.log" \
+    NGINX_MAIN="pid $STACK_DIR/nginx-master.pid;" \
     NCHAN_LOAD="$NCHAN_LOAD" LIVE_PUBLISH_ALLOW="allow 127.0.0.1;" \
-    SERVER_NAMES="127.0.0.1 localhost" \
-    "$PY" - "$NGINX_TEMPLATE" "$STACK_DIR/nginx.conf" <<'PY'
-import os
-import re
-import sys
-
-names = (
-    "NGINX_PORT", "UPSTREAM", "STAFF_UPSTREAM", "STATIC_ROOT", "NGINX_STATE", "NGINX_ACCESS_LOG",
-    "NCHAN_LOAD", "LIVE_PUBLISH_ALLOW", "SERVER_NAMES",
-)
-template = open(sys.argv[1], encoding="utf-8").read()
-if not os.environ["NCHAN_LOAD"]:  # no nchan: its locations would not pass nginx -t
-    template = re.sub(r"(?ms)^[ \t]*# live push: begin$.*?^[ \t]*# live push: end\n", "", template)
-pattern = r"\$\{(" + "|".join(names) + r")\}"
-with open(sys.argv[2], "w", encoding="utf-8") as conf:
-    conf.write(re.sub(pattern, lambda match: os.environ[match[1]], template))
-PY
+    SERVER_NAMES="127.0.0.1 localhost" PYTHON="$PY" \
+    bash "$ROOT/deploy/render-nginx.sh" "$STACK_DIR/nginx.conf"
   local checked
   if ! checked="$("$NGINX" -t -q -p "$STACK_DIR" -c "$STACK_DIR/nginx.conf" \
     -g "$NGINX_GLOBALS" 2>&1)"; then
