@@ -83,6 +83,10 @@ def seat_table(request: HttpRequest) -> HttpResponse:
     sheet = selectors.table_sheet(table)
     rounds = _rounds(claim, sheet)
     next_round = next((r for r in rounds if r["status"] == "missing"), None)
+    # Newest first, up to the next round to enter: a phone at 200% text is not a scroll past a
+    # dozen empty rounds; the ones after it are said in a line.
+    to_come = [r["round_no"] for r in rounds if r["status"] == "missing" and r is not next_round]
+    shown = [r for r in rounds if r["status"] != "missing" or r is next_round][::-1]
     with PageRefusal() as refusal:
         reporting.refuse_unless_players_report(table)
     context = {
@@ -94,7 +98,8 @@ def seat_table(request: HttpRequest) -> HttpResponse:
         "seats": [
             {"seat": seat, "total": sheet.totals().get(seat.player_id, 0)} for seat in sheet.seats
         ],
-        "rounds": rounds,
+        "rounds": shown,
+        "to_come": (to_come[0], to_come[-1]) if to_come else None,
         "next_round": next_round,
         "refused": refusal.text,
         "open": stage.status != Stage.Status.CLOSED and not refusal,

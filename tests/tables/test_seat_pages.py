@@ -198,10 +198,20 @@ def test_the_pages_are_in_spanish_under_es(client, table):
 # ---- the seat's table page ---------------------------------------------------------------
 
 
+def test_the_table_page_lists_rounds_newest_first_up_to_the_next_to_enter(table, official):
+    ann = phone(table, 1)
+    for round_no in (1, 2):
+        services.submit_round_result(table=table, round_no=round_no, data=body(table), by=official)
+    page = text(ann.get("/en/seat/table/"))
+    assert page.index("Round 3") < page.index("Round 2") < page.index("Round 1")
+    assert "Round 4 is still to play." in page and "Round 4</h3>" not in page
+
+
 def test_the_table_page_says_each_rounds_state_and_offers_the_next_to_enter(table):
     ann = phone(table, 1)
     page = text(ann.get("/en/seat/table/"))
-    assert "Enter round 1" in page and page.count("Not entered yet.") == 4
+    assert "Enter round 1" in page and page.count("Not entered yet.") == 1
+    assert "Rounds 2 to 4 are still to play." in page  # not three empty panels at 200% text
     assert f"/t/{table.stage.tournament.slug}/enter/{table.pk}/1/" in page
     assert "Ann" in page and "Di" in page  # who sits where
 
