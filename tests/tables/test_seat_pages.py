@@ -337,3 +337,15 @@ def test_leaving_the_seat_signs_the_phone_out_and_ends_its_claim(table):
     assert answer["Location"] == "/en/seat/"
     assert not SeatClaim.objects.get().active
     assert ann.get("/en/seat/table/")["Location"] == "/en/seat/"
+
+
+def test_the_events_standings_page_leads_a_player_to_the_seat_pages(client, table, stage):
+    """A player who did not scan the card finds the way in from the event's own page."""
+    page = text(client.get(f"/en/t/{stage.tournament.slug}/"))
+    assert 'href="/en/seat/"' in page and "Enter your table's scores" in page
+    spanish = text(client.get(f"/es/t/{stage.tournament.slug}/"))
+    assert 'href="/es/seat/"' in spanish and "anotan aquí sus propias rondas" in spanish
+    stage.reporting = "officials"
+    stage.save()  # (not update_stage: no rebuild, so a page drawn anew, not the one kept above)
+    reporting_by_officials = text(Client().get(f"/en/t/{stage.tournament.slug}/?page=all"))
+    assert 'href="/en/seat/"' not in reporting_by_officials
