@@ -1,0 +1,286 @@
+"""The organiser's and officials' pages of tables whose players enter their own rounds: the
+stage's setting, each table's code and its hand-back to the officials, the table cards, the
+officials' board of rounds to settle, and the round's history naming the seat."""
+
+import pytest
+from django.urls import reverse
+
+from scoring import services
+from tables import reporting
+from tables.models import SeatClaim
+from tests import factories
+from tests.scoring.conftest import round_body
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def stage(tournament):
+    return factories.StageFactory(
+        tournament=tournament, order=1, rounds=4, starting_double=12, status="seated"
+    )
+
+
+@pytest.fixture
+def table(stage):
+    """Table 1: Ann, Bob, Cy and Di in seats 1 to 4; table 2 empty but for its code."""
+    table = factories.TableFactory(stage=stage, number=1)
+    for position, name in enumerate(["Ann", "Bob", "Cy", "Di"], start=1):
+        player = factories.PlayerFactory(tournament=stage.tournament, number=position, name=name)
+        factories.SeatFactory(table=table, player=player, position=position)
+    return table
+
+
+@pytest.fixture
+def players(table):
+    return [seat.player for seat in table.seats.order_by("position")]
+
+
+@pytest.fixture
+def players_stage(stage, table):
+    stage.reporting = "players"
+    stage.save()
+    return stage
+
+
+@pytest.fixture
+def organiser_client(client, organiser):
+    client.force_login(organiser)
+    return client
+
+
+@pytest.fixture
+def official_client(client, official):
+    client.force_login(official)
+    return client
+
+
+def claim(table, number):
+    return reporting.claim_seat(reporting.seat_to_claim(table.code, number))[0]
+
+
+def stage_page(tournament, stage):
+    return reverse("manage-stage", args=[tournament.slug, stage.order])
+
+
+def reporting_url(tournament, stage):
+    return reverse("manage-reporting", args=[tournament.slug, stage.order])
+
+
+def table_url(tournament, stage, number=1):
+    return reverse("manage-table-reporting", args=[tournament.slug, stage.order, number])
+
+
+def said(answer) -> str:
+    return " ".join(str(m) for m in answer.context["messages"])
+
+
+# ---- the stage's setting ---------------------------------------------------------------------
+
+
+def test_the_stage_page_asks_who_enters_the_rounds_with_a_hint_for_each(
+    organiser_client, tournament, stage
+):
+    page = organiser_client.get(stage_page(tournament, stage)).content.decode()
+    assert "Who enters the rounds" in page
+    assert "The players at each table" in page and "another player at the table confirms" in page
+    assert "List a round not confirmed after this many minutes" in page
+    assert "#players-report" in page  # its help topic
+
+
+def test_an_organiser_lets_the_players_enter_a_seated_stages_rounds(
+    organiser_client, tournament, stage, table
+):
+    answer = organiser_client.post(
+        reporting_url(tournament, stage),
+        {"reporting": "players", "confirm_within_minutes": "5"},
+        follow=True,
+    )
+    stage.refresh_from_db()
+    assert (stage.reporting, stage.confirm_within_minutes) == ("players", 5)
+    assert "the players at each table enter its rounds" in said(answer)
+    assert "after 5 minutes" in said(answer)
+    assert table.code in answer.content.decode()
+
+
+def test_the_setting_changes_after_the_first_result(
+    organiser_client, organiser, tournament, stage, table, players
+):
+    services.submit_round_result(table=table, round_no=1, data=round_body(players), by=organiser)
+    organiser_client.post(
+        reporting_url(tournament, stage), {"reporting": "players", "confirm_within_minutes": "10"}
+    )
+    stage.refresh_from_db()
+    assert stage.reporting == "players"
+
+
+@pytest.mark.parametrize(
+    ("posted", "error"),
+    [
+        (
+            {"reporting": "sometimes", "confirm_within_minutes": "10"},
+            "the officials or the players",
+        ),
+        ({"confirm_within_minutes": "10"}, "the officials or the players"),
+        ({"reporting": "players", "confirm_within_minutes": "0"}, "from 1 to 240"),
+        ({"reporting": "players", "confirm_within_minutes": "241"}, "from 1 to 240"),
+        ({"reporting": "players", "confirm_within_minutes": "ten"}, "from 1 to 240"),
+    ],
+)
+def test_a_bad_setting_is_refused_beside_its_field_and_changes_nothing(
+    organiser_client, tournament, stage, posted, error
+):
+    answer = organiser_client.post(reporting_url(tournament, stage), posted)
+    assert answer.status_code == 400
+    assert error in answer.content.decode()
+    stage.refresh_from_db()
+    assert (stage.reporting, stage.confirm_within_minutes) == ("officials", 10)
+
+
+def test_switching_a_seated_stage_to_the_officials_asks_first(
+    organiser_client, tournament, players_stage, table
+):
+    phone = claim(table, 1)
+    url = reporting_url(tournament, players_stage)
+    asked = organiser_client.post(url, {"reporting": "officials", "confirm_within_minutes": "10"})
+    page = asked.content.decode()
+    assert asked.status_code == 200
+    assert "Every player's phone at 1 table is signed out" in page
+    assert 'name="confirm"' in page
+    players_stage.refresh_from_db()
+    assert players_stage.reporting == "players"
+    assert SeatClaim.objects.get(pk=phone.pk).active
+
+    done = organiser_client.post(
+        url, {"reporting": "officials", "confirm_within_minutes": "10", "confirm": "on"},
+        follow=True,
+    )  # fmt: skip
+    players_stage.refresh_from_db()
+    assert players_stage.reporting == "officials"
+    assert not SeatClaim.objects.get(pk=phone.pk).active
+    assert "Every player's phone is signed out" in said(done)
+
+
+def test_an_official_cannot_change_who_enters_the_rounds(
+    official_client, tournament, players_stage
+):
+    posted = {"reporting": "officials", "confirm_within_minutes": "10", "confirm": "on"}
+    answer = official_client.post(reporting_url(tournament, players_stage), posted)
+    assert answer.status_code == 403
+    players_stage.refresh_from_db()
+    assert players_stage.reporting == "players"
+
+
+def test_a_closed_stages_setting_is_said_not_to_change(organiser_client, tournament, stage):
+    stage.status = "closed"
+    stage.save()
+    answer = organiser_client.post(
+        reporting_url(tournament, stage),
+        {"reporting": "players", "confirm_within_minutes": "10"},
+        follow=True,
+    )
+    assert "is closed: its settings can no longer change" in said(answer)
+    stage.refresh_from_db()
+    assert stage.reporting == "officials"
+    assert "Rounds: Officials enter the rounds." in answer.content.decode()
+
+
+def test_a_stage_added_in_the_console_may_be_entered_by_its_players(
+    organiser_client, tournament, stage
+):
+    from tests.tables.views.conftest import new_stage
+
+    manage = reverse("manage-add-stage", args=[tournament.slug])
+    organiser_client.post(manage, new_stage(reporting="players", confirm_within_minutes="7"))
+    added = tournament.stages.get(order=2)
+    assert (added.reporting, added.confirm_within_minutes) == ("players", 7)
+    organiser_client.post(manage, new_stage(name="Final 2"))  # left out: the officials, 10
+    left_out = tournament.stages.get(order=3)
+    assert (left_out.reporting, left_out.confirm_within_minutes) == ("officials", 10)
+
+
+# ---- each table ------------------------------------------------------------------------------
+
+
+def test_a_players_table_shows_its_code_and_how_many_seats_are_taken(
+    organiser_client, tournament, players_stage, table
+):
+    claim(table, 1)
+    claim(table, 1)  # a second phone of the same seat: still one seat
+    claim(table, 3)
+    page = organiser_client.get(stage_page(tournament, players_stage)).content.decode()
+    assert table.code in page
+    assert "Seats taken on a phone: 2 of 4" in page
+    assert "Hand table 1 to the officials…" in page
+
+
+def test_handing_a_table_to_the_officials_asks_first_then_signs_its_phones_out(
+    organiser_client, tournament, players_stage, table
+):
+    phone = claim(table, 2)
+    asked = organiser_client.get(table_url(tournament, players_stage))
+    assert "Its players' phones are signed out at once (1 phone now)" in asked.content.decode()
+    table.refresh_from_db()
+    assert not table.officials_report
+
+    done = organiser_client.post(
+        table_url(tournament, players_stage), {"reporting": "officials"}, follow=True
+    )
+    table.refresh_from_db()
+    assert table.officials_report
+    assert not SeatClaim.objects.get(pk=phone.pk).active
+    assert "Table 1 is the officials' now" in said(done)
+    assert "Give table 1 back to its players" in done.content.decode()
+
+    back = organiser_client.post(
+        table_url(tournament, players_stage), {"reporting": "players"}, follow=True
+    )
+    table.refresh_from_db()
+    assert not table.officials_report
+    assert "Table 1 is its players' again" in said(back)
+
+
+def test_a_bad_choice_for_a_table_is_refused_and_changes_nothing(
+    organiser_client, tournament, players_stage, table
+):
+    answer = organiser_client.post(
+        table_url(tournament, players_stage), {"reporting": "nobody"}, follow=True
+    )
+    assert "the officials or its players" in said(answer)
+    table.refresh_from_db()
+    assert not table.officials_report
+
+
+def test_a_table_of_an_officials_stage_is_not_given_to_its_players(
+    organiser_client, tournament, stage, table
+):
+    answer = organiser_client.post(
+        table_url(tournament, stage), {"reporting": "players"}, follow=True
+    )
+    assert "change the stage's setting first" in said(answer)
+    table.refresh_from_db()
+    assert not table.officials_report
+
+
+def test_no_such_table_is_not_found(organiser_client, tournament, players_stage):
+    assert organiser_client.get(table_url(tournament, players_stage, 9)).status_code == 404
+
+
+def test_an_official_cannot_hand_a_table_back(official_client, tournament, players_stage, table):
+    answer = official_client.post(table_url(tournament, players_stage), {"reporting": "officials"})
+    assert answer.status_code == 403
+    table.refresh_from_db()
+    assert not table.officials_report
+
+
+def test_a_closed_stages_table_says_it_can_no_longer_change(
+    organiser_client, tournament, players_stage, table
+):
+    players_stage.status = "closed"
+    players_stage.save()
+    answer = organiser_client.post(
+        table_url(tournament, players_stage), {"reporting": "officials"}, follow=True
+    )
+    assert "is closed: its tables can no longer change" in said(answer)
+    table.refresh_from_db()
+    assert not table.officials_report
