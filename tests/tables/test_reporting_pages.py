@@ -284,3 +284,48 @@ def test_a_closed_stages_table_says_it_can_no_longer_change(
     assert "is closed: its tables can no longer change" in said(answer)
     table.refresh_from_db()
     assert not table.officials_report
+
+
+# ---- the table cards -------------------------------------------------------------------------
+
+
+def card_pages(client, stage):
+    import io
+
+    import pypdfium2 as pdfium
+    import zxingcpp
+    from pypdf import PdfReader
+
+    answer = client.get(f"/api/v1/stages/{stage.pk}/cards.pdf")
+    assert answer.status_code == 200
+    pages = PdfReader(io.BytesIO(answer.content)).pages
+    texts = [" ".join(page.extract_text().split()) for page in pages]  # lines as one
+    codes = [
+        [code.text for code in zxingcpp.read_barcodes(page.render(scale=2).to_pil())]
+        for page in pdfium.PdfDocument(answer.content)
+    ]
+    return texts, codes
+
+
+def test_a_players_card_carries_its_code_and_the_qr_code_of_its_seat_page(
+    as_official, tournament, players_stage, table
+):
+    second = factories.TableFactory(stage=players_stage, number=2)
+    for number in (5, 6):
+        player = factories.PlayerFactory(tournament=tournament, number=number)
+        factories.SeatFactory(table=second, player=player, position=number - 4)
+    second.officials_report = True  # handed to the officials: its card is theirs
+    second.save()
+    (first_text, second_text), (first_codes, second_codes) = card_pages(as_official, players_stage)
+    assert f"Table code {table.code}" in first_text  # in large type
+    assert "Scan, then type your badge number" in first_text
+    assert first_codes == [f"http://testserver/en/seat/{table.code}/"]
+    assert "Table code" not in second_text and "Scan to enter scores" in second_text
+    assert second_codes == [f"http://testserver/t/{tournament.slug}/enter/{second.pk}/"]
+
+
+def test_an_officials_card_is_unchanged(as_official, tournament, stage, table):
+    (text,), (codes,) = card_pages(as_official, stage)
+    assert "Table code" not in text and table.code not in text
+    assert "Scan to enter scores" in text
+    assert codes == [f"http://testserver/t/{tournament.slug}/enter/{table.pk}/"]
