@@ -329,3 +329,92 @@ def test_an_officials_card_is_unchanged(as_official, tournament, stage, table):
     assert "Table code" not in text and table.code not in text
     assert "Scan to enter scores" in text
     assert codes == [f"http://testserver/t/{tournament.slug}/enter/{table.pk}/"]
+
+
+# ---- the officials' board --------------------------------------------------------------------
+
+
+def board_url(tournament, stage):
+    return reverse("progress", args=[tournament.slug, stage.order])
+
+
+def entered_by_a_seat(table, players, round_no, minutes_ago):
+    """A round entered from Ann's phone `minutes_ago` minutes ago, not confirmed since."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from scoring.models import RoundResult
+
+    ann = claim(table, 1)
+    services.submit_round_result(
+        table=table, round_no=round_no, data=round_body(players), by=ann.user
+    )
+    RoundResult.objects.filter(table=table, round_no=round_no).update(
+        updated_at=timezone.now() - timedelta(minutes=minutes_ago)
+    )
+
+
+def test_the_board_lists_a_disputed_round_with_who_disputed_it_and_why(
+    official_client, tournament, players_stage, table, players
+):
+    from scoring.services import disputes
+
+    ann, bob = claim(table, 1), claim(table, 2)
+    services.submit_round_result(table=table, round_no=1, data=round_body(players), by=ann.user)
+    disputes.dispute_round(table=table, round_no=1, by=bob.user, note="Cy had 3, not 30")
+    page = official_client.get(board_url(tournament, players_stage)).content.decode()
+    assert "Rounds for an official to settle" in page
+    assert "disputed by Seat 2 (Bob)" in page and "Cy had 3, not 30" in page
+    entry = reverse("enter-round", args=[tournament.slug, table.pk, 1])
+    assert f'href="{entry}">Confirm or correct table 1, round 1' in page
+    assert '⚠ <span class="chip-label">disputed</span>' in page  # the grid: a sign and a word
+    assert "1 disputed." in page
+
+
+def test_the_board_lists_a_round_not_confirmed_for_longer_than_the_stage_allows(
+    organiser_client, tournament, players_stage, table, players
+):
+    entered_by_a_seat(table, players, 1, minutes_ago=12)
+    page = organiser_client.get(board_url(tournament, players_stage)).content.decode()
+    assert "entered by Seat 1 (Ann), not confirmed for 12 minutes" in page
+
+
+def test_a_round_within_the_stages_minutes_is_not_listed_yet(
+    organiser_client, tournament, players_stage, table, players
+):
+    entered_by_a_seat(table, players, 1, minutes_ago=3)
+    page = organiser_client.get(board_url(tournament, players_stage)).content.decode()
+    assert "Rounds for an official to settle" not in page
+
+
+def test_an_official_reads_each_tables_code_on_the_board(
+    official_client, tournament, players_stage, table
+):
+    page = official_client.get(board_url(tournament, players_stage)).content.decode()
+    assert table.code in page
+    assert reverse("enter", args=[tournament.slug]) in page  # their way back: score entry
+
+
+def test_an_officials_stage_board_shows_no_code(organiser_client, tournament, stage, table):
+    page = organiser_client.get(board_url(tournament, stage)).content.decode()
+    assert table.code not in page
+
+
+def test_someone_not_on_the_staff_cannot_open_the_board(client, tournament, players_stage):
+    client.force_login(factories.UserFactory())
+    assert client.get(board_url(tournament, players_stage)).status_code == 403
+
+
+def test_the_rounds_to_settle_are_read_in_a_few_queries_however_many(
+    django_assert_max_num_queries, players_stage, table, players
+):
+    from scoring import selectors
+    from scoring.services import disputes
+
+    for round_no in (1, 2, 3):
+        entered_by_a_seat(table, players, round_no, minutes_ago=30)
+    disputes.dispute_round(table=table, round_no=3, by=claim(table, 2).user, note="wrong")
+    with django_assert_max_num_queries(3):
+        found = selectors.rounds_to_settle(players_stage)
+    assert [(item.round_no, item.disputed) for item in found] == [(3, True), (1, False), (2, False)]
