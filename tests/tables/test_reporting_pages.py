@@ -418,3 +418,52 @@ def test_the_rounds_to_settle_are_read_in_a_few_queries_however_many(
     with django_assert_max_num_queries(3):
         found = selectors.rounds_to_settle(players_stage)
     assert [(item.round_no, item.disputed) for item in found] == [(3, True), (1, False), (2, False)]
+
+
+# ---- the round's history ---------------------------------------------------------------------
+
+
+def test_the_history_names_the_seat_of_a_phones_version_and_shows_the_disputes_note(
+    official_client, official, tournament, players_stage, table, players
+):
+    from scoring.services import disputes
+
+    ann, bob = claim(table, 1), claim(table, 2)
+    services.submit_round_result(table=table, round_no=1, data=round_body(players), by=ann.user)
+    disputes.dispute_round(table=table, round_no=1, by=bob.user, note="Cy had 3, not 30")
+    url = reverse("round-history", args=[tournament.slug, table.pk, 1])
+    page = official_client.get(url).content.decode()
+    assert "Entered by Seat 1 (Ann), from a player's phone at" in page
+    assert "isputed by Seat 2 (Bob), from a player's phone at" in page
+    assert "What is wrong: “Cy had 3, not 30”" in page
+    assert "It is disputed: it counts for nobody" in page
+    assert ann.user.username not in page  # the seat's own user is no name for anybody
+
+
+def test_the_history_reads_the_seats_in_one_query_however_many_versions(
+    official_client, tournament, players_stage, table, players
+):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from scoring.models import RoundResult
+
+    url = reverse("round-history", args=[tournament.slug, table.pk, 1])
+    ann = claim(table, 1)
+    services.submit_round_result(table=table, round_no=1, data=round_body(players), by=ann.user)
+    official_client.get(url)  # the session and the like, read once
+    with CaptureQueriesContext(connection) as one:
+        official_client.get(url)
+    for seat in (2, 3, 4):  # entered again from three more phones
+        etag = RoundResult.objects.get(table=table, round_no=1).etag
+        body = round_body(players, pips=(0, seat, 30, 7))
+        services.submit_round_result(
+            table=table, round_no=1, data=body, by=claim(table, seat).user, if_match=etag
+        )
+    with CaptureQueriesContext(connection) as more:
+        page = official_client.get(url).content.decode()
+    assert (
+        "Seat 4 (Di), from a player&#x27;s phone" in page
+        or "Seat 4 (Di), from a player's phone" in page
+    )
+    assert len(more.captured_queries) == len(one.captured_queries)
