@@ -1,12 +1,15 @@
 """Reads of round results: a table's score sheet with running totals, and reporting progress."""
 
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 
-from django.db.models import F, OuterRef, QuerySet, Subquery
+from django.db.models import F, OuterRef, Q, QuerySet, Subquery
 from django.shortcuts import get_object_or_404
+from django.utils import timezone
 
 from scoring import rules, time_called
-from scoring.models import RoundResult, Score
+from scoring.models import RoundResult, RoundResultVersion, Score
+from tables import reporting
 from tables import selectors as tables_selectors
 from tables.models import Seat, Table
 from tournaments.models import Stage
@@ -176,6 +179,69 @@ def current_stage(stages: QuerySet[Stage]) -> Stage | None:
     """The latest of these stages that is seated or closed: what the hall is playing or just
     played. Pass a tournament's stages, or a queryset that selects what the caller needs too."""
     return played_stages(stages).first()
+
+
+@dataclass
+class ToSettle:
+    """A round for an official to settle (the officials' board): disputed, by whom and why;
+    or entered by a seat and not confirmed for longer than the stage allows, and for how long."""
+
+    table: Table
+    round_no: int
+    disputed: bool
+    by: str  # who disputed it, or who entered it
+    note: str = ""
+    minutes: int = 0  # how long it has waited, for one not confirmed
+
+
+def rounds_to_settle(stage: Stage, now: datetime | None = None) -> list[ToSettle]:
+    """The stage's disputed rounds, then those its players entered and nobody confirmed for
+    longer than stage.confirm_within_minutes (a players' stage only), each in table and round
+    order: in three queries however many there are."""
+    now = now or timezone.now()
+    late = now - timedelta(minutes=stage.confirm_within_minutes)
+    waiting = Q(status=RoundResult.Status.DISPUTED)
+    if stage.reporting == Stage.Reporting.PLAYERS:
+        waiting |= Q(
+            status=RoundResult.Status.SUBMITTED,
+            updated_at__lte=late,
+            submitted_by__seat_claim__isnull=False,
+        )
+    results = list(
+        RoundResult.objects.filter(waiting, stage=stage)
+        .select_related("table", "submitted_by")
+        .order_by("table__number", "round_no")
+    )
+    disputes = {}  # result id -> its latest dispute (who, why)
+    disputed = [r.pk for r in results if r.status == RoundResult.Status.DISPUTED]
+    for version in (
+        RoundResultVersion.objects.filter(
+            result_id__in=disputed, action=RoundResultVersion.Action.DISPUTED
+        )
+        .select_related("by")
+        .order_by("result_id", "version")
+    ):
+        disputes[version.result_id] = version
+    seats = reporting.seats_of(
+        [r.submitted_by_id for r in results] + [v.by_id for v in disputes.values()]
+    )
+
+    def named(user) -> str:
+        seat = seats.get(user.pk)
+        return reporting.seat_named(seat) if seat is not None else user.get_username()
+
+    found = []
+    for result in results:
+        if result.status == RoundResult.Status.DISPUTED:
+            version = disputes.get(result.pk)
+            by = named(version.by) if version is not None else ""
+            note = version.reason if version is not None else ""
+            found.append(ToSettle(result.table, result.round_no, True, by, note))
+        else:
+            minutes = int((now - result.updated_at).total_seconds() // 60)
+            by = named(result.submitted_by)
+            found.append(ToSettle(result.table, result.round_no, False, by, minutes=minutes))
+    return sorted(found, key=lambda item: not item.disputed)  # stable: table order kept
 
 
 def round_statuses(stage: Stage) -> dict[int, dict[int, str]]:

@@ -7,6 +7,7 @@ import logging
 import unicodedata
 from collections.abc import Callable
 from pathlib import Path
+from urllib.parse import urljoin
 from xml.sax.saxutils import escape
 
 import pymupdf_fonts
@@ -14,6 +15,7 @@ import segno
 import uharfbuzz
 from bidi.algorithm import get_base_level, get_display
 from bidi.mirror import MIRRORED
+from django.urls import reverse
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 from reportlab.lib import colors
@@ -32,7 +34,7 @@ from reportlab.platypus import (
 )
 from reportlab.platypus import Table as GridTable
 
-from tables import selectors
+from tables import reporting, selectors
 from tables.models import Table
 from tournaments.models import Invitation, Stage, Tournament
 from tournaments.presets import get_preset
@@ -242,6 +244,8 @@ def _styles() -> dict[str, ParagraphStyle]:
     return {
         "event": ParagraphStyle("event", **title, fontSize=19, leading=24, spaceAfter=2),
         "table": ParagraphStyle("table", **title, fontSize=38, leading=44, spaceAfter=4),
+        # A players' table's code: its label in the body's size, the code as large as the table.
+        "code": ParagraphStyle("code", **text, fontSize=12.5, leading=44, spaceBefore=4),
         "body": ParagraphStyle("body", **text, fontSize=12.5, leading=17),
         "cell": ParagraphStyle("cell", **text, fontSize=10.5, leading=13),
         "small": ParagraphStyle("small", **text, fontSize=8.5, leading=11),
@@ -257,7 +261,11 @@ def practice_lines(tournament: Tournament, styles: dict) -> list:
     return [_paragraph(said, styles["table"])]
 
 
-def _table_page(stage: Stage, table: Table, entry_url: str, styles: dict) -> list:
+def _table_page(
+    stage: Stage, table: Table, entry_url: str, styles: dict, seat_url: str | None = None
+) -> list:
+    """A table's card: `seat_url`, the page its players claim their seats on, when they enter
+    its rounds (its code is then printed large beside that page's QR code)."""
     seats = list(table.seats.all())
     heading_width = 5.4 * inch - 12  # a cell's text: its width less the padding, 6 pt a side
     preset = get_preset(stage.tournament.preset)
@@ -295,7 +303,16 @@ def _table_page(stage: Stage, table: Table, entry_url: str, styles: dict) -> lis
     ]
     if above := selectors.over_max_note(stage, seats):
         heading.append(Paragraph(f"<b>{escape(above)}</b>", styles["body"]))
-    qr_cell = [QrCode(entry_url, QR_SIZE), Paragraph(_("Scan to enter scores"), styles["small"])]
+    if seat_url is None:
+        qr_cell = [
+            QrCode(entry_url, QR_SIZE),
+            Paragraph(_("Scan to enter scores"), styles["small"]),
+        ]
+    else:  # the players enter the rounds: the code, large, and the QR code of its seat page
+        code = f"{escape(_('Table code'))} <font size=38><b>{escape(table.code)}</b></font>"
+        heading.append(Paragraph(code, styles["code"]))
+        hint = _("Scan, then type your badge number")
+        qr_cell = [QrCode(seat_url, QR_SIZE), Paragraph(hint, styles["small"])]
     top = GridTable([[heading, qr_cell]], colWidths=[5.4 * inch, 1.6 * inch])
     top.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "TOP")]))
 
@@ -406,6 +423,12 @@ def _invitations_page(stage: Stage, invitations: list[tuple[str, Invitation]], s
     return story
 
 
+def seat_page(table: Table, entry_url: str) -> str:
+    """The table's seat page (/<lang>/seat/<CODE>/, in the card's language) on the site's origin
+    that the entry link names (tournaments.links, from the caller's request)."""
+    return urljoin(entry_url, reverse("seat-claim", kwargs={"code": table.code}))
+
+
 def stage_cards_pdf(
     stage: Stage,
     *,
@@ -413,7 +436,9 @@ def stage_cards_pdf(
     invitations: list[tuple[str, Invitation]] = (),
 ) -> bytes:
     """The stage's table cards as one PDF, a page per table in table order; then, given
-    pending officials' invitations (their links), a page of their QR codes."""
+    pending officials' invitations (their links), a page of their QR codes. A table whose
+    players enter its rounds carries its code and its seat page's QR code (seat_page) instead
+    of the officials' entry link."""
     buffer = io.BytesIO()
     document = SimpleDocTemplate(
         buffer, pagesize=letter,
@@ -427,7 +452,9 @@ def stage_cards_pdf(
     for table in selectors.tables_with_seats(stage):
         if story:
             story.append(PageBreak())
-        story.extend(_table_page(stage, table, entry_url(table), styles))
+        entry = entry_url(table)
+        seat = seat_page(table, entry) if reporting.players_report(table) else None
+        story.extend(_table_page(stage, table, entry, styles, seat))
     if invitations:
         story += [PageBreak(), *_invitations_page(stage, list(invitations), styles)]
     document.build(story)

@@ -10,6 +10,7 @@ them.
 """
 
 import secrets
+from collections.abc import Iterable
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -113,6 +114,14 @@ def seat_of(user_id: int | None) -> Seat | None:
         return None
     claim = SeatClaim.objects.select_related("seat__player").filter(user_id=user_id).first()
     return claim.seat if claim is not None else None
+
+
+def seats_of(user_ids: Iterable[int | None]) -> dict[int, Seat]:
+    """seat_of for many users in one query (a page of rounds or versions): user id -> the seat
+    it claimed; an official or nobody is not in it."""
+    wanted = {user_id for user_id in user_ids if user_id is not None}
+    claims = SeatClaim.objects.select_related("seat__player").filter(user_id__in=wanted)
+    return {claim.user_id: claim.seat for claim in claims} if wanted else {}
 
 
 def seat_named(seat: Seat) -> str:

@@ -29,6 +29,16 @@ urlpatterns = [
         views.rating_options,
         name="manage-rating-options",
     ),
+    path(
+        "t/<slug:slug>/manage/stages/<id:order>/reporting/",
+        views.reporting_settings,
+        name="manage-reporting",
+    ),
+    path(
+        "t/<slug:slug>/manage/stages/<id:order>/tables/<id:number>/reporting/",
+        views.table_reporting,
+        name="manage-table-reporting",
+    ),
     path("t/<slug:slug>/manage/stages/<id:order>/late/", views.add_late_player, name="manage-late"),
     path(
         "t/<slug:slug>/manage/stages/<id:order>/late-table/",

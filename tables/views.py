@@ -7,6 +7,7 @@ from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
+from django.db.models import Count, Q
 from django.forms.models import model_to_dict
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -14,17 +15,20 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from config.refusals import PageRefusal, refusal_redirects
-from tables import by_rating, checkin, seating, selectors, services, strengths
+from tables import by_rating, checkin, reporting, seating, selectors, services, strengths
 from tables.forms import LatePlayerForm, LateTableForm, RatingOptionsForm, SeatStageForm
+from tables.models import SeatClaim, Table
 from tournaments import services as tournament_services
 from tournaments.console import form_action, organised_tournament, said
 from tournaments.exceptions import StateConflict
 from tournaments.forms import (
     DayOfPlayForm,
     MovementForm,
+    ReportingForm,
     TableSizesForm,
 )
 from tournaments.models import Player, Stage, Tournament
+from tournaments.services.stage_changes import closed_message
 
 
 @login_required
@@ -43,7 +47,13 @@ def _stage_page(
 ) -> HttpResponse:
     """The stage's page; a settings form given in `forms` is shown as sent, with its errors."""
     report = stage.seating_report or {}
-    tables = list(selectors.tables_with_seats(stage))
+    # A players' stage: how many of each table's seats a phone holds now (its code beside it).
+    claimed = Q(seats__claims__ended_at__isnull=True, seats__claims__isnull=False)
+    tables = list(
+        selectors.tables_with_seats(stage).annotate(
+            claimed=Count("seats", filter=claimed, distinct=True)
+        )
+    )
     # Each table's mean rating at seating, when ratings seated the stage (tables.by_rating).
     means = report.get("table_ratings", [])
     for index, table in enumerate(tables):
@@ -58,6 +68,7 @@ def _stage_page(
         "day_form": forms.get("day_form") or _settings_form(DayOfPlayForm, stage),
         "sizes_form": forms.get("sizes_form") or _settings_form(TableSizesForm, stage),
         "movement_form": forms.get("movement_form") or _settings_form(MovementForm, stage),
+        "reporting_form": forms.get("reporting_form") or _settings_form(ReportingForm, stage),
         # A qualifying stage after another may be a game seated from the game before it.
         "may_move": stage.kind == Stage.Kind.QUALIFYING
         and tournament.stages.filter(order__lt=stage.order).exists(),
@@ -401,4 +412,95 @@ def unseat_stage(request: HttpRequest, slug: str, order: int) -> HttpResponse:
         )
         % {"stage": stage.display_name},
     )
+    return redirect("manage-stage", slug=slug, order=order)
+
+
+def _signs_phones_out(stage: Stage, post: Any) -> bool:
+    """Whether saving the stage's reporting as posted ends its players' seats: a seated stage
+    its players report, going to the officials (asked first: tables/confirm_reporting.html)."""
+    return (
+        stage.status == Stage.Status.SEATED
+        and stage.reporting == Stage.Reporting.PLAYERS
+        and post.get("reporting") == Stage.Reporting.OFFICIALS
+    )
+
+
+@login_required
+@form_action
+def reporting_settings(request: HttpRequest, slug: str, order: int) -> HttpResponse:
+    """Who enters the stage's rounds, and after how many minutes a round the players entered
+    and nobody confirmed is listed on the officials' board: at any time until the close. A
+    seated stage handed to the officials asks first, since every seat's phone is signed out."""
+    tournament = organised_tournament(request, slug)
+    stage = get_object_or_404(Stage, tournament=tournament, order=order)
+    if _signs_phones_out(stage, request.POST) and request.POST.get("confirm") != "on":
+        form = ReportingForm(request.POST)
+        if form.is_valid():
+            context = {
+                "tournament": tournament,
+                "stage": stage,
+                "action": "stage",
+                "tables": stage.tables.filter(officials_report=False).count(),
+                "phones": SeatClaim.objects.filter(
+                    seat__stage=stage, ended_at__isnull=True
+                ).count(),
+                "minutes": form.cleaned_data["confirm_within_minutes"],
+            }
+            return render(request, "tables/confirm_reporting.html", context)
+    signed_out = _signs_phones_out(stage, request.POST)
+
+    def done(stage: Stage) -> str:
+        if stage.reporting == Stage.Reporting.PLAYERS:
+            said = ngettext(
+                "%(stage)s: the players at each table enter its rounds; a round not confirmed "
+                "after %(minutes)s minute is listed on the officials' board.",
+                "%(stage)s: the players at each table enter its rounds; a round not confirmed "
+                "after %(minutes)s minutes is listed on the officials' board.",
+                stage.confirm_within_minutes,
+            )
+        elif signed_out:
+            said = _(
+                "%(stage)s: the officials enter its rounds. Every player's phone is signed out."
+            )
+        else:
+            said = _("%(stage)s: the officials enter its rounds.")
+        return said % {"stage": stage.display_name, "minutes": stage.confirm_within_minutes}
+
+    return _change_stage(request, slug, order, ReportingForm, "reporting_form", done)
+
+
+@login_required
+@refusal_redirects("manage-stage", "slug", "order")
+def table_reporting(request: HttpRequest, slug: str, order: int, number: int) -> HttpResponse:
+    """One table of a players' stage handed to the officials (GET asks first: its players'
+    phones are signed out at once), or given back to its players (a POST of the stage's page)."""
+    tournament = organised_tournament(request, slug)
+    stage = get_object_or_404(Stage, tournament=tournament, order=order)
+    table = get_object_or_404(Table.objects.select_related("stage"), stage=stage, number=number)
+    if stage.status == Stage.Status.CLOSED:
+        raise StateConflict(closed_message(stage, "tables"))
+    if request.method != "POST":
+        if stage.reporting != Stage.Reporting.PLAYERS or table.officials_report:
+            return redirect("manage-stage", slug=slug, order=order)
+        phones = SeatClaim.objects.filter(seat__table=table, ended_at__isnull=True).count()
+        context = {"tournament": tournament, "stage": stage, "table": table, "phones": phones}
+        return render(request, "tables/confirm_reporting.html", {**context, "action": "table"})
+    wanted = request.POST.get("reporting", "")
+    if wanted not in Stage.Reporting.values:
+        messages.error(
+            request,
+            _("Choose who enters the rounds of table %(table)s: the officials or its players.")
+            % {"table": table.number},
+        )
+        return redirect("manage-stage", slug=slug, order=order)
+    players = wanted == Stage.Reporting.PLAYERS
+    reporting.set_table_reporting(table, players=players)
+    if players:
+        said = _("Table %(table)s is its players' again: they take their seats with its code.")
+    else:
+        said = _(
+            "Table %(table)s is the officials' now: its players' phones are signed out, and an "
+            "official enters its rounds."
+        )
+    messages.success(request, said % {"table": table.number})
     return redirect("manage-stage", slug=slug, order=order)

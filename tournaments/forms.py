@@ -230,7 +230,60 @@ class MovementForm(forms.Form):
         return self.cleaned_data.get("move_count") or 0
 
 
-class NewStageForm(DayOfPlayForm, TableSizesForm, MovementForm):
+class ReportingForm(forms.Form):
+    """Who enters a stage's rounds (Stage.reporting), and how long a round the players entered
+    may wait for a second player before the officials' board lists it. Both change at any time
+    until the close (tournaments.services.stage_changes.ANY_TIME_FIELDS)."""
+
+    # Each choice with its one-line hint (the field's template shows the hint under its label).
+    HINTS = {
+        Stage.Reporting.OFFICIALS: _(
+            "An official enters and confirms each table's rounds, on a tablet or a phone."
+        ),
+        Stage.Reporting.PLAYERS: _(
+            "One player enters each round on a phone, another player at the table confirms "
+            "it; an official settles a round they dispute."
+        ),
+    }
+
+    reporting = forms.ChoiceField(
+        choices=[
+            (Stage.Reporting.OFFICIALS, _("The officials")),
+            (Stage.Reporting.PLAYERS, _("The players at each table")),
+        ],
+        initial=Stage.Reporting.OFFICIALS,
+        label=_("Who enters the rounds"),
+        error_messages={
+            "required": _("Choose who enters the rounds: the officials or the players."),
+            "invalid_choice": _("Choose who enters the rounds: the officials or the players."),
+        },
+        widget=forms.RadioSelect,
+        template_name="tournaments/widgets/reporting_field.html",
+    )
+    confirm_within_minutes = forms.IntegerField(
+        min_value=1,
+        max_value=240,
+        initial=10,
+        label=_("List a round not confirmed after this many minutes"),
+        error_messages={
+            key: _("Type a number of minutes from 1 to 240.")
+            for key in ("required", "invalid", "min_value", "max_value")
+        },
+        help_text=_(
+            "A round the players entered and no other player confirmed for this long is listed "
+            "on the officials' board, for an official to settle."
+        ),
+        widget=NUMERIC,
+        template_name="tournaments/widgets/for_players_field.html",
+    )
+
+    def hints(self) -> list[tuple[str, str, str]]:
+        """(value, label, hint) of each choice, for the field's template."""
+        choices = self.fields["reporting"].choices
+        return [(value, label, self.HINTS[value]) for value, label in choices]
+
+
+class NewStageForm(DayOfPlayForm, TableSizesForm, MovementForm, ReportingForm):
     """A stage added in the console, last in order: its settings as create_stage takes them,
     which checks them against the tournament's set and preset."""
 
@@ -280,15 +333,27 @@ class NewStageForm(DayOfPlayForm, TableSizesForm, MovementForm):
         "move_count",
         "time_limit_minutes",
         "time_rule",
+        "reporting",
+        "confirm_within_minutes",
     ]
 
     def clean_time_rule(self) -> str:
         return self.cleaned_data.get("time_rule") or Stage.TimeRule.FINISH_ROUND
 
+    # Left out (a form of before, a script): a stage its officials report, as always.
+    def clean_reporting(self) -> str:
+        return self.cleaned_data.get("reporting") or Stage.Reporting.OFFICIALS
+
+    def clean_confirm_within_minutes(self) -> int:
+        minutes = self.cleaned_data.get("confirm_within_minutes")
+        return minutes if minutes is not None else self.fields["confirm_within_minutes"].initial
+
     def __init__(self, *args, **kwargs) -> None:
         # On the console beside the player form, whose fields share names: ids of its own.
         kwargs.setdefault("auto_id", "stage-%s")
         super().__init__(*args, **kwargs)
+        self.fields["reporting"].required = False
+        self.fields["confirm_within_minutes"].required = False
 
     @classmethod
     def following(cls, tournament: Tournament) -> "NewStageForm":
@@ -297,8 +362,12 @@ class NewStageForm(DayOfPlayForm, TableSizesForm, MovementForm):
         dealt as the preset deals."""
         stages = tournament.stages.order_by("-order")
         like = stages.filter(kind=Stage.Kind.PLAYOFF).first() or stages.first()
-        if like is not None:
-            return cls(initial=further_level(like))
+        if like is not None:  # a level after players who reported report theirs too
+            reporting = {
+                "reporting": like.reporting,
+                "confirm_within_minutes": like.confirm_within_minutes,
+            }
+            return cls(initial={**further_level(like), **reporting})
         low, high = get_preset(tournament.preset).table_bounds(tournament.domino_set)
         first = {
             "kind": Stage.Kind.QUALIFYING,

@@ -19,6 +19,7 @@ GUIDES: dict[str, Promise] = {
     "club-season.md": _("A club's season"),
     "officials.md": _("Officials on the day"),
     "taking-entries.md": _("Taking entries before the day"),
+    "club-night.md": _("A club night with no officials"),
     "when-something-goes-wrong.md": _("When something goes wrong on the day"),
 }
 
@@ -145,6 +146,33 @@ TOPICS: tuple[Topic, ...] = (
             _("Print the table cards from Downloads once the stage is seated."),
         ),
         "samboree.md",
+    ),
+    Topic(
+        "players-report",
+        _("Tables that enter their own rounds"),
+        (
+            _(
+                "In the stage's settings, “Who enters the rounds”: the players at each table. "
+                "One player enters each round on a phone, another player at the table confirms "
+                "it."
+            ),
+            _(
+                "Print the table cards: each carries its table's code and a QR code. A player "
+                "scans it, types their badge number, and the phone is their seat. The codes "
+                "are new for every stage."
+            ),
+            _(
+                "The progress board lists the rounds for an official to settle: a round a "
+                "player disputed, and a round nobody confirmed within the stage's minutes. "
+                "Confirm it or correct it from its entry page."
+            ),
+            _(
+                "On the stage's page, “Hand table N to the officials…” signs its players' phones "
+                "out at once; switching the whole stage to the officials signs every phone out. "
+                "Both can change at any time until the close."
+            ),
+        ),
+        "club-night.md",
     ),
     Topic(
         "clock",

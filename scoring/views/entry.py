@@ -580,7 +580,11 @@ def history_page(request: HttpRequest, slug: str, table_id: int, round_no: int) 
     table = table_of(tournament, table_id)
     result = get_object_or_404(RoundResult, table=table, round_no=round_no)
     versions = list(result.versions.select_related("by").order_by("-version"))
+    seats = reporting.seats_of(version.by_id for version in versions)  # a player's phone's
     for version in versions:  # its unusual scores: checked by the official, or not
+        version.seat_name = (
+            reporting.seat_named(seats[version.by_id]) if version.by_id in seats else ""
+        )
         names = {line["player"]: line["name"] for line in version.scores}
         version.flags = selectors.flags_of(version.warnings, names)
     context = {"tournament": tournament, "table": table, "result": result, "versions": versions}

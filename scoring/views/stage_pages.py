@@ -154,8 +154,12 @@ def _close_context(tournament: Tournament, stage: Stage) -> dict[str, Any]:
 
 @login_required
 def progress(request: HttpRequest, slug: str, order: int) -> HttpResponse:
-    """Which tables have reported: tables x rounds, missing, to check, confirmed or flagged."""
-    tournament = organised(request, slug)
+    """Which tables have reported: tables x rounds, missing, to check, confirmed, disputed or
+    flagged; and the rounds for an official to settle. The officials' board: an official watches
+    it too (and reads a players' table's code from it, to help them at the table)."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    if not is_staff_of(request.user, tournament):
+        organised(request, slug)  # its refusal, which shows an official the way to score entry
     stage = get_object_or_404(Stage, tournament=tournament, order=order)
     statuses = selectors.round_statuses(stage)
     meta = standings.standings_meta(stage) if stage.status != Stage.Status.PENDING else None
@@ -171,7 +175,7 @@ def progress(request: HttpRequest, slug: str, order: int) -> HttpResponse:
     table_ids = {row["table"].number: row["table"].pk for row in tables}
     counts = {
         state: sum(1 for t in tables for _, s in t["rounds"] if s == state)
-        for state in ("missing", "submitted", "confirmed")
+        for state in ("missing", "submitted", "confirmed", "disputed")
     }
     context = {
         "tournament": tournament,
@@ -181,6 +185,9 @@ def progress(request: HttpRequest, slug: str, order: int) -> HttpResponse:
         "flags": tiebreak_flags(meta, table_ids, request.session.pop(TIEBREAK_RETRY, None)),
         "rounds": range(1, stage.rounds + 1),
         "unusual": selectors.unusual_results(stage),
+        "to_settle": selectors.rounds_to_settle(stage),
+        "players_report": stage.reporting == Stage.Reporting.PLAYERS,
+        "organiser": is_organiser(request.user, tournament),
     }
     template = "scoring/_progress.html" if request.htmx else "scoring/progress.html"
     return render(request, template, context)

@@ -536,6 +536,26 @@ def visits_for(event: Event, who: str) -> list[Visit]:
             "Export their data",
             "Exportar sus datos",
         ),
+        # Tables whose players report: the stage's codes and setting, handing a table to the
+        # officials (asked first), and the board's rounds to settle (table 1's, waiting).
+        Visit(
+            "club-night-stage",
+            f"/t/{CLUB_NIGHT_SLUG}/manage/stages/1/",
+            "Seats taken on a phone",
+            "Asientos ocupados en un teléfono",
+        ),
+        Visit(
+            "club-night-hand-table-back",
+            f"/t/{CLUB_NIGHT_SLUG}/manage/stages/1/tables/1/reporting/",
+            "Hand table 1 to the officials?",
+            "¿Pasar la mesa 1 a los oficiales?",
+        ),
+        Visit(
+            "club-night-board",
+            f"/t/{CLUB_NIGHT_SLUG}/manage/stages/1/progress/",
+            "Table code",
+            "Código de la mesa",
+        ),
         Visit(
             "club-night-members",
             f"/t/{CLUB_SLUG}-night-1/manage/members/",

@@ -39,7 +39,7 @@ def pages(slug: str) -> dict[str, set[str]]:
         f"{manage}/": {"players", "settings"},
         f"{manage}/divisions/": {"divisions"},
         f"{manage}/entries/": {"entries"},
-        f"{manage}/stages/": {"stages"},
+        f"{manage}/stages/": {"stages", "players-report"},  # Add a stage: who enters its rounds
         f"{manage}/progress/": {"progress"},
         f"{manage}/results/": {"results"},
         f"{manage}/downloads/": {"downloads"},
@@ -53,7 +53,7 @@ def pages(slug: str) -> dict[str, set[str]]:
         f"{manage}/messages/",
     } == set(sections), "a console section without its help"
     return sections | {
-        f"{manage}/stages/1/": {"seating"},
+        f"{manage}/stages/1/": {"seating", "players-report"},
         f"{manage}/stages/1/clock/": {"clock"},
         f"{manage}/stages/1/progress/": {"progress"},
         f"{manage}/stages/1/close/": {"closing"},
