@@ -27,7 +27,7 @@ CLUB_NIGHT_PLAYERS = [
     "Frank Osei", "Gloria Benavides", "Harold Finch", "Inez Carvalho", "Jack Morrow",
     "Kay Delgado", "Leon Park", "Marjorie Quinn", "Ned Albright", "Opal Sutter",
 ]  # fmt: skip
-DISPUTE_NOTE = "Harold's 23 should be 32: the sheet was read upside down."
+DISPUTE_NOTE = "The third score should be 32, not 23: the sheet was read upside down."
 
 
 def _phone(seat: Seat):
