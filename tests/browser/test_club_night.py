@@ -199,6 +199,8 @@ def history_names_the_seats(new_page, official, stage, tables) -> None:
     ]
     assert versions[1].reason == "Seat 3 had 21, not 12"
     history = page.locator("ol.history")
-    for version in versions:
-        expect(history).to_contain_text(version.by.username)
+    for _action, who in said:  # a seat by its seat and player, an official by their username
+        expect(history).to_contain_text(who)
+    expect(history).to_contain_text("Disputed by Seat 2 (Player 06), from a player's phone")
     expect(history).to_contain_text("Seat 3 had 21, not 12")
+    expect(history).not_to_contain_text(reporting.SEAT_PREFIX)  # no seat's raw username
