@@ -22,14 +22,14 @@ from scoring.models import RoundResult
 from scoring.services import disputes
 from scoring.views.entry import meta
 from tables import reporting
-from tables.models import SeatClaim
+from tables.models import Seat, SeatClaim
 from tournaments.exceptions import StateConflict
 from tournaments.models import Stage
 
 
-def entered_by(result: RoundResult) -> str:
-    """Who entered the round's scores as they stand: a seat by its name, else an official."""
-    seat = reporting.seat_of(result.submitted_by_id)
+def entered_by(seat: Seat | None) -> str:
+    """Who entered a round's scores as they stand, given the seat that did (reporting.seat_of
+    or seats_of): a seat by its name, else an official."""
     return reporting.seat_named(seat) if seat is not None else _("an official")
 
 
@@ -39,11 +39,13 @@ def _rounds(claim: SeatClaim, sheet: selectors.Sheet) -> list[dict]:
     table = claim.seat.table
     statuses = selectors.round_statuses(table.stage).get(table.pk, {})
     results = {r.round_no: r for r in RoundResult.objects.filter(table=table)}
+    seats = reporting.seats_of(r.submitted_by_id for r in results.values())  # one query
     rows = []
     for round_no, status in sorted(statuses.items()):
         result = results.get(round_no)
-        by = entered_by(result) if result is not None else ""
-        mine = result is not None and reporting.seat_of(result.submitted_by_id) == claim.seat
+        entered = seats.get(result.submitted_by_id) if result is not None else None
+        by = entered_by(entered) if result is not None else ""
+        mine = entered is not None and entered == claim.seat
         rows.append(
             {
                 "round_no": round_no,
@@ -187,7 +189,7 @@ def seat_dispute(request: HttpRequest, round_no: int) -> HttpResponse:
         "tournament": table.stage.tournament,
         "result": result,
         "round_no": round_no,
-        "by": entered_by(result),
+        "by": entered_by(reporting.seat_of(result.submitted_by_id)),
         "rows": _scores(result),
         "note": note,
         "errors": errors,

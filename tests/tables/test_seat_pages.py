@@ -349,3 +349,26 @@ def test_the_events_standings_page_leads_a_player_to_the_seat_pages(client, tabl
     stage.save()  # (not update_stage: no rebuild, so a page drawn anew, not the one kept above)
     reporting_by_officials = text(Client().get(f"/en/t/{stage.tournament.slug}/?page=all"))
     assert 'href="/en/seat/"' not in reporting_by_officials
+
+
+def test_the_table_page_reads_who_entered_each_round_in_one_query(table, official):
+    """Each round names the seat that entered it: read for all rounds at once, not per round."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    phone(table, 1)  # Ann's phone enters round 1
+    bob = phone(table, 2)
+    ann_user = SeatClaim.objects.get(seat__position=1).user
+
+    def queries() -> int:
+        with CaptureQueriesContext(connection) as captured:
+            assert bob.get("/en/seat/table/").status_code == 200
+        return len(captured)
+
+    services.submit_round_result(table=table, round_no=1, data=body(table), by=ann_user)
+    queries()  # the phone's first page writes when it was last seen: not this page's reads
+    one = queries()
+    for round_no in (2, 3, 4):
+        services.submit_round_result(table=table, round_no=round_no, data=body(table), by=official)
+    assert queries() == one
+    assert "Entered by Seat 1 (Ann)" in text(bob.get("/en/seat/table/"))
