@@ -142,12 +142,17 @@ def require_reporter(user: AbstractBaseUser | AnonymousUser, table: Table) -> Se
         require_staff(user, table.stage.tournament)
         return None
     if claim.seat.table_id != table.pk:
-        raise PermissionDenied(
-            _("This phone is seat %(position)s at table %(table)s: it reaches that table only.")
-            % {"position": claim.seat.position, "table": claim.seat.table.number}
-        )
+        raise PermissionDenied(elsewhere(claim))
     refuse_unless_players_report(table)
     return claim
+
+
+def elsewhere(claim: SeatClaim) -> str:
+    """What a seat's phone is told at another table than its own (the API and the pages)."""
+    return _("This phone is seat %(position)s at table %(table)s: it reaches that table only.") % {
+        "position": claim.seat.position,
+        "table": claim.seat.table.number,
+    }
 
 
 def may_report(user: AbstractBaseUser | AnonymousUser, table: Table) -> bool:

@@ -64,10 +64,7 @@ def reporting_table(
     tournament = get_object_or_404(Tournament, slug=slug)
     table = table_of(tournament, table_id)
     if not reporting.may_report(request.user, table):
-        raise PermissionDenied(
-            _("This phone is seat %(position)s at table %(table)s: it reaches that table only.")
-            % {"position": claim.seat.position, "table": claim.seat.table.number}
-        )
+        raise PermissionDenied(reporting.elsewhere(claim))
     return tournament, table, claim
 
 
