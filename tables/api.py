@@ -415,7 +415,7 @@ class ClaimSeatApi(APIView):
             raise NotFound(_("No table has this code, or no player with this number sits at it."))
         claim, token = reporting.claim_seat(seat)
         throttles.TABLE_CODES.give_back(request._request)
-        login(request._request, claim.user, backend="django.contrib.auth.backends.ModelBackend")
+        login(request._request, claim.user, backend=reporting.SEAT_BACKEND)
         body = {
             "token": token,
             "table": seat.table_id,

@@ -28,6 +28,9 @@ from tournaments.permissions import is_staff_of, require_staff
 
 # A seat's user is named so in the admin and the history's raw data; the pages name the seat.
 SEAT_PREFIX = "seat-"
+# How a claim signs its browser in (the claim page and the API's claim): as the seat's own user,
+# whatever the site's other backends (its sign-in one refuses a user without a password).
+SEAT_BACKEND = "django.contrib.auth.backends.ModelBackend"
 
 
 def normalised_code(code: str) -> str:

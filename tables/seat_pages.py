@@ -22,9 +22,6 @@ from config.refusals import PageRefusal
 from tables import reporting
 from tables.models import CODE_LENGTH, Table
 
-# How the claim signs the phone in: as the seat's own user, whatever the site's other backends.
-SEAT_BACKEND = "django.contrib.auth.backends.ModelBackend"
-
 
 def too_many(request: HttpRequest, wait: int) -> HttpResponse:
     """429, saying how many seconds to wait (the entrants' page for the same)."""
@@ -117,7 +114,7 @@ def _seat_claim(request: HttpRequest, code: str) -> HttpResponse:
         claim, _token = reporting.claim_seat(seat)
     if refusal:
         return _claim_page(request, table, status=refusal.status, refused=refusal.text)
-    login(request, claim.user, backend=SEAT_BACKEND)
+    login(request, claim.user, backend=reporting.SEAT_BACKEND)
     messages.success(
         request,
         _("This phone is now %(seat)s at table %(table)s.")
