@@ -36,6 +36,15 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
                 item.add_marker(mark)
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """The tests' own WhiteNoise looks in a folder nothing writes. The checkout's static/ is where
+    each stack a test starts runs collectstatic, which deletes and rewrites files there: a
+    WhiteNoise starting in this process while one does listed a file and then found it gone."""
+    from django.conf import settings
+
+    settings.STATIC_ROOT = Path(config.rootpath) / ".pytest_cache" / "no-static"
+
+
 def services_missing(reason: str) -> None:
     """Skip with a visible reason, or fail when CI says the services must be there."""
     if REQUIRE_SERVICES:
