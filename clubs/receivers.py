@@ -5,12 +5,13 @@ from typing import Any
 from clubs import ladder_services, rating_store, services
 from clubs.models import ClubTournament
 from tournaments.models import Stage, Tournament
+from tournaments.signals import ImportLinks
 
 
 def link_imported_players(
     sender: Any, *, tournament: Tournament, numbers: dict[int, str], by: Any = None, **kwargs: Any
-) -> list[str]:
-    """Players imported with member numbers: linked to the members with them; the sentences say
+) -> ImportLinks:
+    """Players imported with member numbers: linked to the members with them; the answer says
     which numbers were not."""
     return services.link_by_numbers(tournament=tournament, numbers=numbers, by=by)
 

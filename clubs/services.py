@@ -25,6 +25,7 @@ from tournaments import permissions
 from tournaments import services as tournament_services
 from tournaments.csvfiles import ImportRejected, read_csv
 from tournaments.models import Player, Tournament
+from tournaments.signals import ImportLinks
 from tournaments.text import check_printable, folded, free_slug, hidden_character
 
 # ---- a club and its tournaments -----------------------------------------------------------------
@@ -337,13 +338,14 @@ def unlink(*, player: Player) -> None:
 
 def link_by_numbers(
     *, tournament: Tournament, numbers: dict[int, str], by: AbstractBaseUser | None
-) -> list[str]:
+) -> ImportLinks:
     """Link the players of an import to the members with their member numbers, in the club
-    that owns the tournament; what could not be linked, said in sentences for the organiser."""
+    that owns the tournament; what could not be linked, said in sentences for the organiser,
+    and the numbers no member has."""
     club = owning_club(tournament)
     if club is None:
-        return [_("%(tournament)s belongs to no club: the member numbers were not linked.")
-                % {"tournament": tournament.name}]  # fmt: skip
+        note = _("%(tournament)s belongs to no club: the member numbers were not linked.")
+        return ImportLinks([note % {"tournament": tournament.name}], list(numbers.values()))
     members = {
         m.member_number: m
         for m in club.members.filter(member_number__in=set(numbers.values()), erased_at=None)
@@ -377,7 +379,7 @@ def link_by_numbers(
             _("No member of %(club)s has the member number %(numbers)s: not linked.")
             % {"club": club.name, "numbers": ", ".join(unknown)},
         )
-    return notes
+    return ImportLinks(notes, unknown)
 
 
 # ---- a person's data ----------------------------------------------------------------------------

@@ -27,7 +27,7 @@ from config.api import NamesUnusedFields, found
 from config.api_schema import refused
 from tournaments import services
 from tournaments.api_divisions import DivisionNameField
-from tournaments.csvfiles import ImportRejected, unknown_columns
+from tournaments.csvfiles import ImportRejected, columns_given, unknown_columns
 from tournaments.models import Player, Stage, Tournament
 from tournaments.permissions import (
     is_organiser,
@@ -554,7 +554,10 @@ IMPORT_PLAYERS_DESCRIPTION = (
     "header row names at least `number` and `name`; `household`, `club`, `status`, `division` "
     "(or `age` / `birth_year`) and `member_number` are optional, and other columns are left out "
     "and named in `ignored_columns`.\n\n"
-    'Without `mode` (or `mode=add`): 201 `{"created": N}`, or 400 listing every bad line by '
+    'Without `mode` (or `mode=add`): 201 `{"created": N}` and, when the file has a '
+    "`member_number` column, `unknown_member_numbers` (a row's number links its player to the "
+    "member of the tournament's club with it; the numbers no member has are listed, their "
+    "players imported unlinked), or 400 listing every bad line by "
     "number (a number already in the tournament is one), nothing created.\n\n"
     "`mode=update` (a corrected list): a row whose number is a player's updates the fields the "
     "header names among name, household, club and division (a column left out keeps its values; "
@@ -570,6 +573,12 @@ IMPORT_PLAYERS_DESCRIPTION = (
 )
 
 
+UNKNOWN_NUMBERS = (
+    "The file's member numbers that no member of the club that owns the tournament has: those "
+    "players are imported, not linked (every number, for a tournament of no club)."
+)
+
+
 class ImportPlayersApi(CsvUploadApi):
     what = "player"
     ignores_columns = True
@@ -582,6 +591,11 @@ class ImportPlayersApi(CsvUploadApi):
                 "PlayersImported",
                 {
                     "created": serializers.IntegerField(),
+                    "unknown_member_numbers": serializers.ListField(
+                        child=serializers.CharField(),
+                        required=False,
+                        help_text=f"With a member_number column. {UNKNOWN_NUMBERS}",
+                    ),
                     "ignored_columns": serializers.ListField(
                         child=serializers.CharField(),
                         required=False,
@@ -595,6 +609,12 @@ class ImportPlayersApi(CsvUploadApi):
                     "created": serializers.IntegerField(),
                     "updated": serializers.IntegerField(),
                     "unchanged": serializers.IntegerField(),
+                    "unknown_member_numbers": serializers.ListField(
+                        child=serializers.CharField(),
+                        required=False,
+                        help_text=f"With a member_number column, not with dry_run=true. "
+                        f"{UNKNOWN_NUMBERS}",
+                    ),
                     "changes": inline_serializer(
                         "PlayerFieldChange",
                         {
@@ -622,27 +642,35 @@ class ImportPlayersApi(CsvUploadApi):
     def imported(self, *, tournament: Tournament, content: bytes, request: Request) -> Response:
         options = ImportPlayersOptions(data=request.data)
         options.is_valid(raise_exception=True)
+        unknown: list[str] = []  # the member numbers no member of the club has
+        numbered = "member_number" in columns_given(content, columns=services.IMPORT_COLUMNS)
         if options.validated_data["mode"] != "update":
-            return super().imported(tournament=tournament, content=content, request=request)
+            players = services.import_players(
+                tournament=tournament, content=content, by=request.user, unknown_numbers=unknown
+            )
+            body: dict[str, object] = {"created": len(players)}
+            if numbered:
+                body["unknown_member_numbers"] = unknown
+            return self.answer(body, content, status.HTTP_201_CREATED)
         dry_run = options.validated_data["dry_run"]
         plan = services.update_players_from_csv(
-            tournament=tournament, content=content, by=request.user, dry_run=dry_run
+            tournament=tournament,
+            content=content,
+            by=request.user,
+            dry_run=dry_run,
+            unknown_numbers=unknown,
         )
-        body: dict[str, object] = {
-            "created": len(plan.created),
-            "updated": len(plan.updated),
-            "unchanged": plan.unchanged,
-        }
+        body = {"created": len(plan.created), "updated": len(plan.updated),
+                "unchanged": plan.unchanged}  # fmt: skip
         if dry_run:
             body["changes"] = [
                 {"number": change.number, "field": change.field, "old": change.old,
                  "new": change.new}
                 for change in plan.changes
             ]  # fmt: skip
+        elif numbered:  # a dry run links nobody
+            body["unknown_member_numbers"] = unknown
         return self.answer(body, content, status.HTTP_200_OK)
-
-    def create(self, *, tournament: Tournament, content: bytes, request: Request) -> int:
-        return len(services.import_players(tournament=tournament, content=content, by=request.user))
 
 
 class StageListApi(APIView):

@@ -26,10 +26,12 @@ sender's process and transaction: its exception fails the sender's change.
   gives every table back to its players; nothing more.
 - players_imported(tournament, numbers, by): sent by services/players.py import_players inside
   its transaction. Listener: clubs/receivers.py link_imported_players (clubs/apps.py). A
-  receiver may write its own app's rows (links to members) and returns a list of sentences for
-  the organiser; its exception fails the import.
+  receiver may write its own app's rows (links to members) and returns an ImportLinks (the
+  sentences for the organiser, the numbers no member has); its exception fails the import.
 
 Django's post_delete of a Tournament: forget_players_history, below."""
+
+from typing import NamedTuple
 
 from django.db.models.signals import post_delete
 from django.dispatch import Signal, receiver
@@ -54,9 +56,17 @@ stages_changed = Signal()
 reporting_changed = Signal()
 
 # Sent by import_players, inside its transaction, with `tournament` and `numbers` ({player id:
-# member number} for the rows that gave one), so that clubs links them. A receiver returns a
-# list of sentences for the organiser (the numbers it could not link).
+# member number} for the rows that gave one), so that clubs links them. A receiver returns an
+# ImportLinks.
 players_imported = Signal()
+
+
+class ImportLinks(NamedTuple):
+    """What a players_imported receiver answers: sentences for the organiser, and the member
+    numbers of the file that no member has (the API names them)."""
+
+    notes: list[str]
+    unknown_numbers: list[str]
 
 
 @receiver(post_delete, sender=Tournament)

@@ -3,6 +3,7 @@ show them), the roster with contact details and ratings for the club's organiser
 bad request is told."""
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 from rest_framework.test import APIClient
 
 from clubs.models import PlayerLink
@@ -114,3 +115,31 @@ def test_the_roster_is_the_club_organisers_only(club, season, members):
     ]
     assert refused.status_code == 403
     assert refused.json()["detail"] == "Only an organiser of Pine Valley may read its roster."
+
+
+def test_the_players_import_names_the_member_numbers_no_member_has(club, members):
+    owned = factories.ClubTournamentFactory(club=club)
+    organiser = factories.StaffFactory(tournament=owned.tournament, role="organiser").user
+    api = APIClient()
+    api.force_authenticate(organiser)
+    url = f"/api/v1/tournaments/{owned.tournament.slug}/players/import/"
+    content = b"number,name,member_number\n1,Ann Lee,PV-1\n2,Guest,\n3,Carl Diaz,NOSUCH-43\n"
+
+    answer = api.post(url, {"file": SimpleUploadedFile("p.csv", content)}, format="multipart")
+
+    assert answer.status_code == 201, answer.content
+    assert answer.json() == {"created": 3, "unknown_member_numbers": ["NOSUCH-43"]}
+    linked = PlayerLink.objects.filter(player__tournament=owned.tournament)
+    assert [(link.player.number, link.member.name) for link in linked] == [(1, "Ann Lee")]
+
+    corrected = b"number,name,member_number\n3,Carl Diaz,\n4,Di Nash,PV-4\n5,Eve,PV-99\n"
+    answer = api.post(
+        url, {"file": SimpleUploadedFile("p.csv", corrected), "mode": "update"}, format="multipart"
+    )
+    assert answer.status_code == 200, answer.content
+    assert answer.json()["unknown_member_numbers"] == ["PV-99"]
+    assert linked.filter(player__number=4, member__name="Di Nash").exists()
+
+    without = b"number,name\n6,Fay\n"  # no member numbers: nothing to say of them
+    answer = api.post(url, {"file": SimpleUploadedFile("p.csv", without)}, format="multipart")
+    assert answer.json() == {"created": 1}

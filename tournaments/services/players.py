@@ -348,15 +348,16 @@ def import_players(
     content: bytes,
     by: AbstractBaseUser | None = None,
     notes: list[str] | None = None,
+    unknown_numbers: list[str] | None = None,
 ) -> list[Player]:
     """Create every player of a CSV file, or none: ImportRejected lists every bad row.
 
     The rows' member numbers go out with players_imported (clubs links the players by them);
     what its receivers say (a number no member has) is added to `notes`, and a name that two
-    players now share (same_names)."""
+    players now share (same_names); the numbers they could not link to `unknown_numbers`."""
     check_not_finished(tournament, change="player")
     rows = parse_players_csv(tournament=tournament, content=content)
-    players = _create_rows(tournament, rows, by=by, notes=notes)
+    players = _create_rows(tournament, rows, by=by, notes=notes, unknown_numbers=unknown_numbers)
     if notes is not None:
         notes.extend(same_names(tournament, players))
     return players
@@ -368,6 +369,7 @@ def _create_rows(
     *,
     by: AbstractBaseUser | None,
     notes: list[str] | None,
+    unknown_numbers: list[str] | None = None,
 ) -> list[Player]:
     """Create the parsed rows' players (in the caller's transaction), and link them by their
     member numbers (players_imported)."""
@@ -399,8 +401,10 @@ def _create_rows(
         answers = players_imported.send(sender=Tournament, tournament=tournament, numbers=numbers,
                                         by=by)  # fmt: skip
         for _receiver, said in answers:
-            if notes is not None and said:
-                notes.extend(said)
+            if notes is not None:
+                notes.extend(said.notes)
+            if unknown_numbers is not None:
+                unknown_numbers.extend(said.unknown_numbers)
     return players
 
 
@@ -460,6 +464,7 @@ def update_players_from_csv(
     dry_run: bool = False,
     expected: str | None = None,
     notes: list[str] | None = None,
+    unknown_numbers: list[str] | None = None,
 ) -> PlayersUpdate:
     """A corrected players file: the rows whose number is a player's update the fields of
     UPDATED_FIELDS that the header names (a missing column keeps its values; one entry in each
@@ -528,7 +533,9 @@ def update_players_from_csv(
         record_change(player, by=by, reason=PlayerChange.UPDATED)
         player.save(update_fields=list(changed))  # "division" saves division_id
         player_changed.send(sender=Player, player=player)
-    plan.created = _create_rows(tournament, new_rows, by=by, notes=notes)
+    plan.created = _create_rows(
+        tournament, new_rows, by=by, notes=notes, unknown_numbers=unknown_numbers
+    )
     if notes is not None:
         notes.extend(same_names(tournament, plan.created + plan.updated))
     return plan
