@@ -15,7 +15,7 @@ Ties. Equal on the rule's value, members are separated by these tie-breaks, in o
 
 - points and best_n: more 1st places, then more 2nd places, and so on (in the counted events);
   then the lower average pips per round over every event played;
-- average: more rounds played; then more 1st places, then more 2nd places, and so on.
+- average: more 1st places, then more 2nd places, and so on; then more rounds played.
 
 Still equal, they share the place (1=, 1=, 3). Every member whose tie was broken or shared gets
 notes saying how: whom they are ahead of or behind and on what, or with whom they share.
@@ -43,7 +43,7 @@ RULES = (POINTS, BEST_N, AVERAGE)
 
 # The tie-breaks of each rule, in order (see the module's docstring).
 TIE_BREAKS = {POINTS: ("places", "average"), BEST_N: ("places", "average"),
-              AVERAGE: ("rounds", "places")}  # fmt: skip
+              AVERAGE: ("places", "rounds")}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -400,8 +400,8 @@ def rule_words(rule: Rule) -> str:
             minimum,
         ) % {"min": minimum}
         ties = _(
-            "Equal averages: more rounds played first, then more 1st places, more 2nd places "
-            "and so on; still equal, the place is shared."
+            "Equal averages: more 1st places first, then more 2nd places and so on; then more "
+            "rounds played; still equal, the place is shared."
         )
     else:
         text = _(

@@ -209,10 +209,20 @@ def test_average_ranks_the_lowest_first_and_lists_those_short_of_min_rounds_afte
     assert (lines[0].rounds, lines[0].pips) == (9, 45)
 
 
-def test_average_tie_is_broken_on_more_rounds_then_shared():
+def test_average_tie_is_broken_on_places_before_rounds_played():
+    # The rule's words (and the guide) say places first: a better night beats more nights.
+    rule = Rule(AVERAGE, events=(1, 2))
+    ann = entrant(1, (1, 1, 4, 20))  # 5 over 4 rounds, a 1st place
+    bob = entrant(2, (1, 2, 4, 20), (2, 2, 4, 20))  # 5 over 8 rounds, two 2nd places
+    lines = rank([ann, bob], rule)
+    assert [(line.place, line.name) for line in lines] == [(1, "Ann Lee"), (2, "Bob Ortiz")]
+    assert notes(lines[0]) == "Ahead of Bob Ortiz: more 1st places (1 to 0)."
+
+
+def test_average_tie_on_places_is_broken_on_more_rounds_then_shared():
     rule = Rule(AVERAGE, events=(1, 2))
     ann = entrant(1, (1, 2, 4, 20))  # 5 over 4 rounds
-    bob = entrant(2, (1, 3, 4, 20), (2, 3, 4, 20))  # 5 over 8 rounds: ahead
+    bob = entrant(2, (1, 2, 8, 40))  # 5 over 8 rounds, the same 2nd place: ahead
     cy = entrant(3, (2, 2, 4, 20))  # as Ann: a 2nd place, 4 rounds, 5
     lines = rank([ann, bob, cy], rule)
     assert table(lines) == [
@@ -223,17 +233,8 @@ def test_average_tie_is_broken_on_more_rounds_then_shared():
     assert notes(lines[0]) == "Ahead of Ann Lee and Cy Park: more rounds played (8 to 4)."
     assert notes(lines[2]) == (
         "Behind Bob Ortiz: fewer rounds played (4 to 8). Shares 2nd place with Ann Lee: equal "
-        "on average per round, rounds played and places."
+        "on average per round, places and rounds played."
     )
-
-
-def test_average_tie_on_rounds_is_broken_on_places():
-    rule = Rule(AVERAGE, events=(1, 2))
-    ann = entrant(1, (1, 1, 4, 20))
-    bob = entrant(2, (2, 2, 4, 20))
-    lines = rank([ann, bob], rule)
-    assert [line.place for line in lines] == [1, 2]
-    assert notes(lines[0]) == "Ahead of Bob Ortiz: more 1st places (1 to 0)."
 
 
 def test_average_with_no_minimum_still_needs_a_round():
