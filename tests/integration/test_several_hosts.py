@@ -147,7 +147,11 @@ def test_the_balancer_spreads_requests_over_both_hosts_and_passes_no_publisher_o
     finally:
         page.close()
 
-    # stop, told nothing of the hosts, stops both: their number is in the stack's env file.
+    # status and stop, told nothing of the hosts, see both: their number is in the env file.
+    status = stack.run("status", env={"STACK_HOSTS": ""})
+    assert status.returncode == 0, status.stdout + status.stderr
+    assert re.search(r"(?m)^nginx2 +running", status.stdout), status.stdout
+    assert "host 2\nready    200" in status.stdout and "\nbalanced 200" in status.stdout
     processes = stack.pids()
     assert len(processes) > 10  # ten roles, with their gunicorn and nginx workers
     stopped = stack.run("stop", env={"STACK_HOSTS": ""})
