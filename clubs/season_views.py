@@ -121,12 +121,13 @@ class SeasonForm(forms.Form):
         return parse_points(self.cleaned_data.get("points_table", ""))
 
     def clean(self) -> dict[str, Any]:
-        """A field the chosen rule does not use (hidden on the page) is ignored, not refused."""
+        """A field the chosen rule does not use (hidden on the page) is not refused: a value it
+        cannot read is dropped, one it can is kept for when the rule changes back."""
         cleaned = super().clean()
         rule = cleaned.get("rule")
         for name, rules in self.RULE_FIELDS.items():
-            if rule and rule not in rules:
-                self.errors.pop(name, None)
+            if rule and rule not in rules and name in self.errors:
+                del self.errors[name]
                 cleaned[name] = self.UNUSED[name]
         return cleaned
 
