@@ -11,6 +11,11 @@ nowhere, and their confirmed rounds and pips). A *rule* is one of:
 - average: the season's pips per round played, lowest first; a member with fewer than
   min_rounds rounds is listed after the ranked ones, not ranked.
 
+Places. An event's place is the member's place among the *members* who played it (the rule's
+`places` MEMBERS: guests, players linked to nobody, are left out, as the ratings leave them
+out), or among everyone it placed (EVERYONE: the event's own placings). An event that placed a
+member nowhere counts nothing for them: not in their events, rounds or pips.
+
 Ties. Equal on the rule's value, members are separated by these tie-breaks, in order:
 
 - points and best_n: more 1st places, then more 2nd places, and so on (in the counted events);
@@ -18,14 +23,17 @@ Ties. Equal on the rule's value, members are separated by these tie-breaks, in o
 - average: more 1st places, then more 2nd places, and so on; then more rounds played.
 
 Still equal, they share the place (1=, 1=, 3). Every member whose tie was broken or shared gets
-notes saying how: whom they are ahead of or behind and on what, or with whom they share.
+notes saying how: whom they are ahead of or behind and on what, or with whom they share. Under
+points and best_n, members with no points are not separated: they share the place after those
+who scored, with no note (nothing was won to break a tie on; the rule's words say so).
 """
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from typing import Any
@@ -40,6 +48,11 @@ from scoring.results import ordinal
 
 POINTS, BEST_N, AVERAGE = "points", "best_n", "average"
 RULES = (POINTS, BEST_N, AVERAGE)
+# The points a new season offers for 1st, 2nd, 3rd... place (the organiser may change them).
+DEFAULT_POINTS = (10, 8, 6, 5, 4, 3, 2, 1)
+# Whom a member's place in an event is counted among (see the module's docstring).
+MEMBERS, EVERYONE = "members", "everyone"
+PLACES = (MEMBERS, EVERYONE)
 
 # The tie-breaks of each rule, in order (see the module's docstring).
 TIE_BREAKS = {POINTS: ("places", "average"), BEST_N: ("places", "average"),
@@ -70,6 +83,8 @@ class Rule:
     points_table: tuple[int, ...] = ()
     best_n: int | None = None
     min_rounds: int = 0
+    # EVERYONE: the places as given; a season's rule says which (ladder_services.season_rule).
+    places: str = EVERYONE
 
 
 @dataclass
@@ -135,6 +150,8 @@ def check_rule(rule: Rule) -> None:
                 )
                 % {"n": rule.best_n, "m": len(rule.events)}
             ]
+    if rule.places not in PLACES:
+        errors["places"] = [_("Choose whom each event's places are counted among.")]
     if rule.min_rounds < 0:
         errors["min_rounds"] = [_("The minimum number of rounds cannot be negative.")]
     if errors:
@@ -171,10 +188,36 @@ def _points(place: int | None, table: Sequence[int]) -> int:
     return table[place - 1] if place is not None and 1 <= place <= len(table) else 0
 
 
+def places_among_members(entrants: Iterable[Entrant]) -> list[Entrant]:
+    """The entrants with each event's place given again among themselves: 1 + the number of
+    entrants the event placed strictly ahead (equal places stay equal: 1, 2, 2, 4)."""
+    entrants = list(entrants)
+    by_event: dict[int, list[int]] = {}
+    for entrant in entrants:
+        for played in entrant.played:
+            if played.place is not None:
+                by_event.setdefault(played.event_id, []).append(played.place)
+    for places in by_event.values():
+        places.sort()
+
+    def among(played: Played) -> Played:
+        if played.place is None:
+            return played
+        return replace(played, place=bisect_left(by_event[played.event_id], played.place) + 1)
+
+    return [replace(e, played=tuple(among(p) for p in e.played)) for e in entrants]
+
+
+def _no_points(standing: _Standing, rule: Rule) -> bool:
+    return rule.kind != AVERAGE and standing.primary == 0
+
+
 def _standing(entrant: Entrant, rule: Rule) -> _Standing:
     order = {event_id: index for index, event_id in enumerate(rule.events)}
+    # An event that placed the member nowhere is not a result of theirs: it counts nothing.
     played = sorted(
-        (p for p in entrant.played if p.event_id in order), key=lambda p: order[p.event_id]
+        (p for p in entrant.played if p.event_id in order and p.place is not None),
+        key=lambda p: order[p.event_id],
     )
     counted = played
     if rule.kind == BEST_N:
@@ -195,7 +238,10 @@ def _standing(entrant: Entrant, rule: Rule) -> _Standing:
 
 
 def _key(standing: _Standing, rule: Rule, deepest: int) -> tuple:
-    """What the ladder sorts by: the rule's value, then its tie-breaks (smaller is better)."""
+    """What the ladder sorts by: the rule's value, then its tie-breaks (smaller is better). No
+    points: nothing to break a tie on, all equal."""
+    if _no_points(standing, rule):
+        return (Fraction(0), *(None for _name in TIE_BREAKS[rule.kind]))
     places = tuple(-standing.places[place] for place in range(1, deepest + 1))
     primary = standing.primary if rule.kind == AVERAGE else -standing.primary
     breaks = {
@@ -211,7 +257,10 @@ def rank(entrants: Iterable[Entrant], rule: Rule) -> list[Line]:
     """The ladder: the ranked lines best first (a shared place repeated), then those not ranked
     (most rounds first). Refused (check_rule) when the rule cannot be built by."""
     check_rule(rule)
+    if rule.places == MEMBERS:
+        entrants = places_among_members(entrants)
     standings = [_standing(entrant, rule) for entrant in entrants]
+    standings = [s for s in standings if s.played]  # placed in none of the season's events
     deepest = max((max(s.places, default=0) for s in standings), default=0)
     ranked = sorted(
         (s for s in standings if s.primary is not None),
@@ -223,7 +272,7 @@ def rank(entrants: Iterable[Entrant], rule: Rule) -> list[Line]:
         first = keys.index(keys[index])  # the first of those equal to it in everything
         line = _line(standing, place=first + 1)
         line.shared = keys.count(keys[index]) > 1
-        line.notes = _tie_notes(index, ranked, keys, rule)
+        line.notes = [] if _no_points(standing, rule) else _tie_notes(index, ranked, keys, rule)
         lines.append(line)
     unranked = sorted(
         (s for s in standings if s.primary is None),
@@ -418,4 +467,15 @@ def rule_words(rule: Rule) -> str:
             "Equal points: more 1st places first, then more 2nd places and so on; then the "
             "lower average pips per round; still equal, the place is shared."
         )
-    return f"{text} {ties}"
+        ties += " " + _("Members with no points share the place after those who scored.")
+    return f"{text} {ties} {places_words(rule.places)}"
+
+
+def places_words(places: str) -> str:
+    """Whom an event's places are counted among, in the active language."""
+    if places == MEMBERS:
+        return _(
+            "Each event's places are counted among the club's members who played it: guests "
+            "are left out."
+        )
+    return _("Each event's places are its own, guests included.")

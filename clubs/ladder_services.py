@@ -52,6 +52,7 @@ def season_rule(season: Season, events: Iterable[Tournament] | None = None) -> l
         points_table=tuple(season.points_table or ()),
         best_n=season.best_n,
         min_rounds=season.min_rounds,
+        places=season.places,
     )
 
 
@@ -209,6 +210,7 @@ def save_season(
     best_n: int | None,
     min_rounds: int,
     events: list[int],
+    places: str = Season.Places.MEMBERS,
 ) -> Season:
     """Create a season (season None) or change one: its rule and the club's tournaments it counts
     (tournament ids; each counted by one season at most). Refused (ValidationError, by field),
@@ -235,6 +237,7 @@ def save_season(
         points_table=tuple(points_table) if rule != ladder.AVERAGE else (),
         best_n=best_n if rule == ladder.BEST_N else None,
         min_rounds=min_rounds,
+        places=places,
     )
     try:
         ladder.check_rule(rule_data)
@@ -258,6 +261,7 @@ def save_season(
         "points_table": list(rule_data.points_table),
         "best_n": rule_data.best_n,
         "min_rounds": min_rounds,
+        "places": places,
     }
     if season is None:
         try:

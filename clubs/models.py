@@ -60,6 +60,16 @@ class Season(models.Model):
         default=0,
         help_text=_("Lowest average: members with fewer rounds are listed below the ranked ones."),
     )
+
+    class Places(models.TextChoices):
+        MEMBERS = "members", _("Among the club's members (guests left out)")
+        EVERYONE = "everyone", _("Among everyone the event placed, guests included")
+
+    # Whom each event's places count among (clubs.ladder); seasons made before the choice keep
+    # their events' own places (migration 0003).
+    places = models.CharField(
+        _("Places counted"), max_length=10, choices=Places.choices, default=Places.MEMBERS
+    )
     ladder_built_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
@@ -69,6 +79,9 @@ class Season(models.Model):
             models.CheckConstraint(
                 name="clubs_season_rule_known",
                 condition=Q(rule__in=["points", "best_n", "average"]),
+            ),
+            models.CheckConstraint(
+                name="clubs_season_places_known", condition=Q(places__in=["members", "everyone"])
             ),
         ]
 

@@ -2,6 +2,7 @@
 counts (clubs.ladder_services.save_season), and building its ladder now."""
 
 import re
+from collections.abc import Iterable
 from typing import Any
 
 from django import forms
@@ -13,7 +14,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from clubs import ladder_services
+from clubs import ladder, ladder_services
 from clubs.models import Club, ClubTournament, Season
 from clubs.views import organised_club, post_only
 from config.refusals import PageRefusal
@@ -61,6 +62,15 @@ class SeasonForm(forms.Form):
             "10, 8, 6, 5, 4, 3, 2, 1. A place beyond them scores 0."
         ),
     )
+    places = forms.ChoiceField(
+        label=gettext_lazy("Places counted"),
+        choices=Season.Places.choices,
+        widget=forms.RadioSelect,
+        help_text=gettext_lazy(
+            "Whom each event's places are counted among: among the members, the club's best "
+            "member of the night is 1st even when a guest won."
+        ),
+    )
     best_n = forms.IntegerField(
         label=gettext_lazy("Best N events"),
         required=False,
@@ -99,8 +109,49 @@ class SeasonForm(forms.Form):
         ]
         self.taken = [own for own in owned if own.season_id and own.season != season]
 
+    # The fields of only some rules, and which (the page shows only the chosen rule's: CSS).
+    RULE_FIELDS = {
+        "points_table": (ladder.POINTS, ladder.BEST_N),
+        "best_n": (ladder.BEST_N,),
+        "min_rounds": (ladder.AVERAGE,),
+    }
+    UNUSED = {"points_table": [], "best_n": None, "min_rounds": 0}
+
     def clean_points_table(self) -> list[int]:
         return parse_points(self.cleaned_data.get("points_table", ""))
+
+    def clean(self) -> dict[str, Any]:
+        """A field the chosen rule does not use (hidden on the page) is not refused: a value it
+        cannot read is dropped, one it can is kept for when the rule changes back."""
+        cleaned = super().clean()
+        rule = cleaned.get("rule")
+        for name, rules in self.RULE_FIELDS.items():
+            if rule and rule not in rules and name in self.errors:
+                del self.errors[name]
+                cleaned[name] = self.UNUSED[name]
+        return cleaned
+
+    def groups(self) -> list[tuple[forms.BoundField, str]]:
+        """Each field, with the classes of the rules it belongs to ("" for every rule)."""
+        classes = {ladder.POINTS: "for-points", ladder.BEST_N: "for-best-n",
+                   ladder.AVERAGE: "for-average"}  # fmt: skip
+        return [
+            (field, " ".join(classes[rule] for rule in self.RULE_FIELDS.get(field.name, ())))
+            for field in self
+        ]
+
+
+def points_text(points: Iterable[int]) -> str:
+    return ", ".join(str(value) for value in points)
+
+
+# A new season's form: the usual points by place, places among the members.
+NEW_SEASON = {
+    "rule": Season.Rule.POINTS,
+    "points_table": points_text(ladder.DEFAULT_POINTS),
+    "places": Season.Places.MEMBERS,
+    "min_rounds": 0,
+}
 
 
 def _initial(season: Season) -> dict[str, Any]:
@@ -108,9 +159,11 @@ def _initial(season: Season) -> dict[str, Any]:
         "name": season.name,
         "slug": season.slug,
         "rule": season.rule,
-        "points_table": ", ".join(str(points) for points in season.points_table or []),
+        # A season by the average has no points: offered the usual ones, if it changes rule.
+        "points_table": points_text(season.points_table or ladder.DEFAULT_POINTS),
         "best_n": season.best_n,
         "min_rounds": season.min_rounds,
+        "places": season.places,
         "events": list(season.events.values_list("tournament_id", flat=True)),
     }
 
@@ -139,7 +192,7 @@ def _save(request: HttpRequest, club: Club, season: Season | None) -> HttpRespon
                 return redirect("club-season", slug=club.slug, season_slug=saved.slug)
         status = 400
     else:
-        initial = _initial(season) if season else {"rule": Season.Rule.POINTS, "min_rounds": 0}
+        initial = _initial(season) if season else NEW_SEASON
         form, status = SeasonForm(initial=initial, club=club, season=season), 200
     context = {
         "club": club,

@@ -1,13 +1,15 @@
 """A club started by an organiser (who becomes its first organiser), and the tournaments it owns
 (one club at most for a tournament; only someone who organises both may add it). Its roster:
 members added, corrected and imported from CSV; the players of its tournaments linked to them (by
-member number, or by an organiser's choice: never by a name alone); a member's data exported and
-erased on request.
+member number, or by an organiser's choice, one player at a time or every exact match of a name
+at once: never by a name alone, unasked); a member's data exported and erased on request.
 
 A member number is unique in its club: every path (the form, the CSV import, the players' import)
 refuses a number used twice with a message naming the other member, and changes nothing.
 """
 
+from collections import Counter
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -334,6 +336,64 @@ def unlink(*, player: Player) -> None:
     if club is not None:  # the player's rounds no longer count for the member
         rating_store.request_rating(club_id=club.pk, tournament_id=player.tournament_id)
         ladder_services.request_ladders_of(tournament_id=player.tournament_id, decided_only=True)
+
+
+@dataclass(frozen=True)
+class SameNames:
+    """What link_same_names did: the players it linked, and those it left for a person."""
+
+    linked: list[Player]
+    several_members: list[Player]  # more than one member has the player's name
+    several_players: list[Player]  # another player not linked yet has the same name
+
+
+@transaction.atomic
+def link_same_names(*, tournament: Tournament, by: AbstractBaseUser | None) -> SameNames:
+    """Link, in one step an organiser asked for, every player not linked yet whose name is
+    exactly one member's: the same name as `candidates` compares them (tournaments.text.folded:
+    accents, capitals and spaces aside), one member of the club not erased and not linked to
+    another player of the tournament, and no other player not linked with that name. The others
+    are left for a person to choose, and said. Undone with unlink_players."""
+    club = owning_club(tournament)
+    if club is None:
+        raise ValidationError(
+            _("%(tournament)s belongs to no club.") % {"tournament": tournament.name}
+        )
+    taken = PlayerLink.objects.filter(player__tournament=tournament).values("member_id")
+    by_name: dict[str, list[Member]] = {}
+    for member in club.members.filter(erased_at__isnull=True).exclude(pk__in=taken):
+        by_name.setdefault(folded(member.name), []).append(member)
+    players = list(tournament.players.filter(member_link__isnull=True).order_by("number", "pk"))
+    namesakes = Counter(folded(player.name) for player in players)
+    done = SameNames([], [], [])
+    for player in players:
+        name = folded(player.name)
+        found = by_name.get(name, [])
+        if len(found) > 1:
+            done.several_members.append(player)
+        elif found and namesakes[name] > 1:
+            done.several_players.append(player)
+        elif found:
+            link(player=player, member=found[0], by=by, how=PlayerLink.How.NAME, rerate=False)
+            done.linked.append(player)
+    if done.linked:  # one run for them all, from the tournament's event
+        rating_store.request_rating(club_id=club.pk, tournament_id=tournament.pk)
+        ladder_services.request_ladders_of(tournament_id=tournament.pk, decided_only=True)
+    return done
+
+
+@transaction.atomic
+def unlink_players(*, tournament: Tournament, player_ids: list[int]) -> int:
+    """Unlink these players of the tournament (link_same_names undone in one step); how many
+    were linked is returned. Players of another tournament are left alone; harmless twice."""
+    deleted, _kinds = PlayerLink.objects.filter(
+        player__tournament=tournament, player_id__in=player_ids
+    ).delete()
+    club = owning_club(tournament) if deleted else None
+    if club is not None:
+        rating_store.request_rating(club_id=club.pk, tournament_id=tournament.pk)
+        ladder_services.request_ladders_of(tournament_id=tournament.pk, decided_only=True)
+    return deleted
 
 
 def link_by_numbers(

@@ -42,6 +42,16 @@ urlpatterns = [
     # A club tournament's players and the roster, beside the tournament's console.
     path("t/<slug:slug>/manage/members/", views.tournament_members, name="tournament-members"),
     path(
+        "t/<slug:slug>/manage/members/same-names/",
+        views.link_same_names,
+        name="tournament-link-same-names",
+    ),
+    path(
+        "t/<slug:slug>/manage/members/unlink/",
+        views.unlink_players,
+        name="tournament-unlink-players",
+    ),
+    path(
         "t/<slug:slug>/manage/members/<id:player_id>/",
         views.link_player,
         name="tournament-link-player",

@@ -170,15 +170,87 @@ def _club_tournament(request: HttpRequest, slug: str) -> tuple[Tournament, Club]
     return tournament, club
 
 
+def _just_linked_key(tournament: Tournament) -> str:
+    return f"clubs:same-names:{tournament.pk}"
+
+
 @login_required
 def tournament_members(request: HttpRequest, slug: str) -> HttpResponse:
-    """The tournament's players: each linked member, or the members who may be them to pick."""
+    """The tournament's players: each linked member, or the members who may be them to pick;
+    after "Link every exact match", the players it linked, to unlink in one step (once)."""
     tournament, club = _club_tournament(request, slug)
     found = services.name_candidates(tournament=tournament)
-    players = tournament.players.select_related("member_link__member").order_by("number")
+    players = list(tournament.players.select_related("member_link__member").order_by("number"))
     rows = [{"player": p, "candidates": found.get(p.pk, [])} for p in players]
-    context = {"tournament": tournament, "club": club, "rows": rows}
+    ids = request.session.pop(_just_linked_key(tournament), [])
+    just_linked = [p for p in players if p.pk in ids and getattr(p, "member_link", None)]
+    context = {
+        "tournament": tournament,
+        "club": club,
+        "rows": rows,
+        # Players a single member's name matches: what "Link every exact match" would link.
+        "exact": sum(len(row["candidates"]) == 1 for row in rows),
+        "just_linked": just_linked,
+    }
     return render(request, "clubs/tournament_members.html", context)
+
+
+@login_required
+def link_same_names(request: HttpRequest, slug: str) -> HttpResponse:
+    """Link every player whose name is exactly one member's (POST); say what was done and what
+    is left, and offer to unlink them all."""
+    if request.method != "POST":
+        return redirect("tournament-members", slug=slug)
+    tournament, _club = _club_tournament(request, slug)
+    done = services.link_same_names(tournament=tournament, by=request.user)
+    count = len(done.linked)
+    parts = [
+        ngettext("Linked %(count)s player.", "Linked %(count)s players.", count) % {"count": count}
+        if count
+        else _("No player's name is exactly one member's: nobody was linked.")
+    ]
+    if several := len(done.several_members):
+        parts.append(
+            ngettext(
+                "%(count)s has more than one member of that name: choose below.",
+                "%(count)s have more than one member of that name: choose below.",
+                several,
+            )
+            % {"count": several}
+        )
+    if twins := len(done.several_players):
+        parts.append(
+            ngettext(
+                "%(count)s shares a name with another player: choose below.",
+                "%(count)s share a name with another player: choose below.",
+                twins,
+            )
+            % {"count": twins}
+        )
+    (messages.success if count else messages.info)(request, " ".join(parts))
+    if count:
+        request.session[_just_linked_key(tournament)] = [player.pk for player in done.linked]
+    return redirect("tournament-members", slug=slug)
+
+
+@login_required
+def unlink_players(request: HttpRequest, slug: str) -> HttpResponse:
+    """Unlink the players listed (POST): "Link every exact match" undone in one step."""
+    if request.method != "POST":
+        return redirect("tournament-members", slug=slug)
+    tournament, _club = _club_tournament(request, slug)
+    ids = [
+        int(value)
+        for value in request.POST.getlist("player")
+        if value.isascii() and value.isdigit()
+    ]
+    count = services.unlink_players(tournament=tournament, player_ids=ids)
+    messages.success(
+        request,
+        ngettext("Unlinked %(count)s player.", "Unlinked %(count)s players.", count)
+        % {"count": count},
+    )
+    return redirect("tournament-members", slug=slug)
 
 
 @login_required

@@ -12,12 +12,15 @@ from hypothesis import strategies as st
 from clubs.ladder import (
     AVERAGE,
     BEST_N,
+    EVERYONE,
+    MEMBERS,
     POINTS,
     Entrant,
     Played,
     Rule,
     check_rule,
     notes_text,
+    places_among_members,
     rank,
     rule_words,
 )
@@ -49,7 +52,7 @@ def test_points_rank_the_highest_first_and_a_place_beyond_the_table_scores_nothi
         [
             entrant(1, (1, 2, 4, 40), (2, 4, 4, 60)),  # 8 + 0
             entrant(2, (1, 1, 4, 20), (2, 3, 4, 50)),  # 10 + 6
-            entrant(3, (2, None, 1, 30)),  # placed nowhere: 0
+            entrant(3, (2, 5, 1, 30)),  # 5th: beyond the table, 0
         ],
         rule,
     )
@@ -60,6 +63,86 @@ def test_points_rank_the_highest_first_and_a_place_beyond_the_table_scores_nothi
     ]
     assert [line.events for line in lines] == [2, 2, 1]
     assert all(line.notes == [] for line in lines)  # no tie: nothing to explain
+
+
+def test_an_event_that_placed_a_member_nowhere_counts_no_event_and_no_round():
+    # The row said "Events 2, Rounds 8" for a member whose second event had not placed them.
+    rule = Rule(AVERAGE, events=(1, 2))
+    ann = entrant(1, (1, 1, 4, 20), (2, None, 4, 80))
+    cy = entrant(3, (2, None, 4, 10))  # nothing placed: not on the ladder
+    lines = rank([ann, cy], rule)
+    assert [(line.name, line.events, line.rounds, line.pips) for line in lines] == [
+        ("Ann Lee", 1, 4, 20)
+    ]
+    assert lines[0].value == 5
+
+
+def test_members_with_no_points_share_the_place_after_those_who_scored_with_no_note():
+    # Every 0-point row read "Ahead of ...: more 9th places (1 to 0)": nothing won, nothing to
+    # break a tie on.
+    rule = Rule(POINTS, events=(1, 2), points_table=(10, 8))
+    ann = entrant(1, (1, 1, 4, 20))
+    bob = entrant(2, (1, 3, 4, 30), (2, 3, 4, 30))  # two 3rd places: 0
+    cy = entrant(3, (1, 4, 4, 10))  # a 4th place, a better average: still 0
+    di = entrant(4, (2, 2, 4, 40))
+    lines = rank([ann, bob, cy, di], rule)
+    assert table(lines) == [
+        (1, False, "Ann Lee", 10),
+        (2, False, "Di Nash", 8),
+        (3, True, "Bob Ortiz", 0),
+        (3, True, "Cy Park", 0),
+    ]
+    assert [line.notes for line in lines] == [[], [], [], []]
+    assert [line.events for line in lines] == [1, 1, 2, 1]
+
+
+# ---- places among members ------------------------------------------------------------------------
+
+
+def test_places_among_members_leave_the_guests_out():
+    # A guest won the night and two more came 2nd and 3rd: the club's best member was 4th of
+    # the night, 1st among members.
+    ann = entrant(1, (1, 4, 4, 30))
+    bob = entrant(2, (1, 6, 4, 50))
+    cy = entrant(3, (1, 6, 4, 50))  # level with Bob
+    di = entrant(4, (1, 9, 4, 80))
+    rule = Rule(POINTS, events=(1,), points_table=(10, 8, 6, 5), places=MEMBERS)
+    lines = rank([ann, bob, cy, di], rule)
+    assert table(lines) == [
+        (1, False, "Ann Lee", 10),
+        (2, True, "Bob Ortiz", 8),
+        (2, True, "Cy Park", 8),
+        (4, False, "Di Nash", 5),
+    ]
+    everyone = rank([ann, bob, cy, di], Rule(POINTS, events=(1,), points_table=(10, 8, 6, 5)))
+    assert [line.value for line in everyone] == [5, 0, 0, 0]
+
+
+def test_places_among_members_count_ties_on_places_among_members_too():
+    rule = Rule(POINTS, events=(1, 2), points_table=(10, 8, 6), places=MEMBERS)
+    ann = entrant(1, (1, 3, 4, 20), (2, 7, 4, 40))  # 1st of the members, then 2nd
+    bob = entrant(2, (1, 5, 4, 20), (2, 2, 4, 40))  # 2nd, then 1st
+    lines = rank([ann, bob], rule)
+    assert [line.value for line in lines] == [18, 18]
+    assert notes(lines[0]).startswith("Shares 1st place with")
+
+
+def test_places_among_members_and_an_unknown_choice_is_refused():
+    with pytest.raises(ValidationError) as refused:
+        check_rule(Rule(POINTS, events=(1,), points_table=TABLE, places="guests"))
+    assert "places" in refused.value.message_dict
+
+
+@given(st.lists(st.one_of(st.none(), st.integers(1, 30)), max_size=12))
+def test_places_among_members_keep_the_order_and_count_those_strictly_ahead(places):
+    entrants = [Entrant(i, f"M{i}", (Played(1, place),)) for i, place in enumerate(places)]
+    among = [e.played[0].place for e in places_among_members(entrants)]
+    for mine, theirs in zip(places, among, strict=True):
+        if mine is None:
+            assert theirs is None
+            continue
+        assert theirs == 1 + sum(other is not None and other < mine for other in places)
+        assert 1 <= theirs <= sum(p is not None for p in places) and theirs <= mine
 
 
 def test_points_tie_is_broken_on_first_places_and_both_are_told():
@@ -271,6 +354,11 @@ def test_the_rule_in_words():
     assert "10, 8, 6 for 1st, 2nd, 3rd" in words
     assert "best 2 events of the season's 3 count" in words
     assert "a member needs 12 rounds to be ranked" in average
+    assert words.endswith("Each event's places are its own, guests included.")
+    with translation.override("en"):
+        members = rule_words(Rule(POINTS, events=(1,), points_table=(3, 1), places=MEMBERS))
+    assert "Members with no points share the place after those who scored." in members
+    assert "places are counted among the club's members who played it" in members
 
 
 # ---- properties ----------------------------------------------------------------------------------
@@ -286,6 +374,7 @@ def seasons(draw: st.DrawFn) -> tuple[list[Entrant], Rule]:
         points_table=tuple(draw(st.lists(st.integers(0, 4), min_size=1, max_size=4))),
         best_n=draw(st.integers(1, len(events))),
         min_rounds=draw(st.integers(0, 6)),
+        places=draw(st.sampled_from([MEMBERS, EVERYONE])),
     )
     entrants = []
     for member_id in draw(st.sets(st.integers(1, 40), max_size=10)):
@@ -313,7 +402,9 @@ def seasons(draw: st.DrawFn) -> tuple[list[Entrant], Rule]:
 def test_the_ladder_is_a_permutation_ranked_in_order_with_shared_places_equal(season):
     entrants, rule = season
     lines = rank(entrants, rule)
-    assert sorted(line.member_id for line in lines) == sorted(e.member_id for e in entrants)
+    # Everyone an event of the season placed, once.
+    placed = [e.member_id for e in entrants if any(p.place is not None for p in e.played)]
+    assert sorted(line.member_id for line in lines) == sorted(placed)
     ranked = [line for line in lines if line.place is not None]
     assert lines[: len(ranked)] == ranked  # the unranked come last
     assert [line.place for line in ranked] == sorted(line.place for line in ranked)
@@ -329,9 +420,13 @@ def test_the_ladder_is_a_permutation_ranked_in_order_with_shared_places_equal(se
     names = {e.member_id: e.name for e in entrants}
     for line in lines:
         equal = [o for o in ranked if o is not line and o.value == line.value]
-        # Every tie on the value is explained; a line with no tie needs no note.
+        # Every tie on the value is explained; a line with no tie needs no note, nor one with
+        # no points (all of those share one place).
+        no_points = rule.kind != AVERAGE and line.value == 0
         if line.place is not None:
-            assert bool(line.notes) == bool(equal)
+            assert bool(line.notes) == (bool(equal) and not no_points)
+        if no_points:
+            assert all(o.place == line.place for o in equal)
         assert "?" not in notes_text(line.notes, names)
 
 

@@ -44,9 +44,12 @@ def members(club):
 
 @pytest.fixture
 def season(club):
+    # Placed among everyone, as the seasons made before the choice are: the nights' places as
+    # they were.
     return Season.objects.create(
-        club=club, name="Autumn", slug="autumn", rule="points", points_table=POINTS
-    )
+        club=club, name="Autumn", slug="autumn", rule="points", points_table=POINTS,
+        places="everyone",
+    )  # fmt: skip
 
 
 @pytest.fixture
@@ -173,6 +176,7 @@ def test_organiser_creates_a_season_and_its_ladder_is_built(club, members, organ
             "points_table": "10, 8, 6",
             "best_n": "1",
             "min_rounds": "0",
+            "places": "members",
             "events": [stage.tournament_id for stage in events],
         },
     )
@@ -210,6 +214,7 @@ def test_changing_the_rule_rebuilds_the_ladder(club, members, season, organiser_
             "rule": "average",
             "points_table": "",
             "min_rounds": "3",
+            "places": "everyone",
             "events": [stage.tournament_id for stage in nights],
         },
     )
@@ -234,6 +239,8 @@ BAD_FORMS = [
     ({"rule": "best_n", "best_n": ""}, "Say how many events count for each member"),
     ({"events": []}, "The season counts no events yet"),
     ({"slug": "new"}, "The web address new is taken in Pine Valley"),
+    ({"places": "guests"}, "Select a valid choice. guests is not one of the available choices."),
+    ({"places": ""}, "This field is required."),
 ]
 
 
@@ -253,6 +260,7 @@ def test_season_form_refuses_bad_input_and_changes_nothing(
         "rule": "points",
         "points_table": "5, 3, 1",
         "min_rounds": "0",
+        "places": "everyone",
         "events": [stage.tournament_id for stage in nights],
     } | change
     addresses = [f"/clubs/pine-valley/seasons/{season.slug}/"]
@@ -380,3 +388,91 @@ def test_ladder_page_before_any_event_is_decided(club, members, season):
     assert "The ladder is not built yet" in page
     assert "Points by place in each event: 10, 8, 6, 5" in page
     assert ladder_services.ladder_problem(season) == ""
+
+
+# ---- places among members, no points, the season's form ------------------------------------------
+
+
+def test_members_are_placed_among_members_and_the_page_says_so(club, members, season):
+    ann, bob, cy = members["Ann"], members["Bob"], members["Cy"]
+    Season.objects.filter(pk=season.pk).update(places="members")
+    # Two guests (linked to nobody) came 1st and 2nd: Ann, the best member, was 3rd of the night.
+    decide(club_night(club, season, [None, None, ann, bob, cy]))
+    assert [row[:4] for row in ladder(season)] == [
+        (1, False, "Ann Lee", 10),
+        (2, False, "Bob Ortiz", 8),
+        (3, False, "Cy Park", 6),
+    ]
+    page = Client().get(f"/en/c/{club.slug}/seasons/{season.slug}/").content.decode()
+    assert "places are counted among the club&#x27;s members who played it" in page
+    spanish = Client().get(f"/es/c/{club.slug}/seasons/{season.slug}/").content.decode()
+    assert "entre los socios del club" in spanish
+
+
+def test_a_season_placing_everyone_counts_the_guests_places_and_says_so(club, members, season):
+    ann, bob, cy = members["Ann"], members["Bob"], members["Cy"]
+    decide(club_night(club, season, [None, None, ann, bob, cy]))
+    # 3rd and 4th of the night; Cy's 5th is beyond the table.
+    assert [row[:4] for row in ladder(season)] == [
+        (1, False, "Ann Lee", 6),
+        (2, False, "Bob Ortiz", 5),
+        (3, False, "Cy Park", 0),
+    ]
+    page = Client().get(f"/en/c/{club.slug}/seasons/{season.slug}/").content.decode()
+    assert "Each event&#x27;s places are its own, guests included." in page
+
+
+def test_rows_with_no_points_carry_no_tie_break_note(club, members, season):
+    ann, bob, cy, di, ed = (members[n] for n in ("Ann", "Bob", "Cy", "Di", "Ed"))
+    Season.objects.filter(pk=season.pk).update(points_table=[10, 8])
+    decide(club_night(club, season, [ann, bob, cy, di, ed]))
+    assert [row[:4] for row in ladder(season)] == [
+        (1, False, "Ann Lee", 10),
+        (2, False, "Bob Ortiz", 8),
+        (3, True, "Cy Park", 0),
+        (3, True, "Di Nash", 0),
+        (3, True, "Ed Hughes", 0),
+    ]
+    page = Client().get(f"/en/c/{club.slug}/seasons/{season.slug}/").content.decode()
+    assert "Ahead of" not in page and "Behind" not in page and "Shares" not in page
+    assert "Members with no points share the place after those who scored." in page
+
+
+def test_a_new_seasons_form_offers_the_usual_points_and_places_among_members(
+    club, members, organiser_client
+):
+    page = organiser_client.get("/clubs/pine-valley/seasons/new/").content.decode()
+    assert 'name="points_table" value="10, 8, 6, 5, 4, 3, 2, 1"' in page
+    assert 'name="places" value="members" required id="id_places_0" checked' in page
+    # Each rule's fields are marked with the rules they belong to (the page hides the others).
+    assert 'class="rule-fields for-points for-best-n"' in page
+    assert 'class="rule-fields for-best-n"' in page
+    assert 'class="rule-fields for-average"' in page
+    stage = club_night(club, None, [members["Ann"], members["Bob"]])
+    response = organiser_client.post(
+        "/clubs/pine-valley/seasons/new/",
+        {"name": "Winter", "rule": "points", "points_table": "10, 8, 6, 5, 4, 3, 2, 1",
+         "min_rounds": "0", "places": "members", "events": [stage.tournament_id]},
+    )  # fmt: skip
+    assert response.status_code == 302
+    season = Season.objects.get(slug="winter")
+    assert (season.points_table, season.places) == ([10, 8, 6, 5, 4, 3, 2, 1], "members")
+
+
+def test_a_field_the_chosen_rule_does_not_use_is_ignored_not_refused(
+    club, members, season, organiser_client
+):
+    stage = club_night(club, season, [members["Ann"], members["Bob"]])
+    # The points table, hidden once the average is chosen, still holds a typo.
+    response = organiser_client.post(
+        f"/clubs/pine-valley/seasons/{season.slug}/",
+        {"name": "Autumn", "slug": "autumn", "rule": "average", "points_table": "10, eight",
+         "best_n": "0", "min_rounds": "2", "places": "members", "events": [stage.tournament_id]},
+    )  # fmt: skip
+    assert response.status_code == 302
+    season.refresh_from_db()
+    assert (season.rule, season.points_table, season.best_n, season.min_rounds) == (
+        "average", [], None, 2)  # fmt: skip
+    # Back on the form, the points are offered again should the rule change back.
+    page = organiser_client.get(f"/clubs/pine-valley/seasons/{season.slug}/").content.decode()
+    assert 'name="points_table" value="10, 8, 6, 5, 4, 3, 2, 1"' in page
