@@ -28,17 +28,21 @@ class _AnyChoices(forms.MultipleChoiceField):
         pass
 
 
-def event_label(event: RallyEvent) -> str:
+def event_when(event: RallyEvent) -> str:
+    """When the event is played, in the active zone: its start's day and time to its end's time,
+    the end's day said too when it is another."""
     start = timezone.localtime(event.starts_at)
     end = timezone.localtime(event.ends_at)
-    same_day = start.date() == end.date()
     until = (
         formats.time_format(end, "TIME_FORMAT")
-        if same_day
+        if start.date() == end.date()
         else formats.date_format(end, "SHORT_DATETIME_FORMAT")
     )
-    since = formats.date_format(start, "SHORT_DATETIME_FORMAT")
-    return f"{event.tournament.name} · {since} \N{EN DASH} {until}"
+    return f"{formats.date_format(start, 'SHORT_DATETIME_FORMAT')} \N{EN DASH} {until}"
+
+
+def event_label(event: RallyEvent) -> str:
+    return f"{event.tournament.name} · {event_when(event)}"
 
 
 class RallyEntryForm(forms.Form):

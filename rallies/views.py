@@ -18,7 +18,7 @@ from config.refusals import PageRefusal
 from config.release import release
 from entries.services import entering
 from rallies import points, selectors, services
-from rallies.forms import RallyEntryForm
+from rallies.forms import RallyEntryForm, event_when
 from rallies.models import Rally, RallyEntry
 from scoring.results import ordinal
 from tournaments.exceptions import StateConflict
@@ -46,6 +46,7 @@ def _events(table: selectors.RallyStandings) -> list[dict]:
     return [
         {
             "state": state,
+            "when": event_when(state.event),
             "points": [
                 (line.name, points.points_text(line.by_event[state.event.pk]))
                 for line in table.lines
@@ -168,6 +169,6 @@ def schedule(request: HttpRequest, rally_slug: str, key: str) -> HttpResponse:
     context = {
         "rally": rally_entry.rally,
         "rally_entry": rally_entry,
-        "lines": selectors.schedule(rally_entry),
+        "lines": [(line, event_when(line.event)) for line in selectors.schedule(rally_entry)],
     }
     return render(request, "rallies/schedule.html", context)

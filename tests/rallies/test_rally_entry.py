@@ -1,11 +1,15 @@
 """One entry for several of a rally's events: an entry in each chosen event with the chapter
 named, the player's schedule; every bad choice said beside its field, and nothing entered."""
 
+from datetime import UTC, datetime, timedelta
+
 import pytest
 from django.test import Client
+from django.utils import translation
 
 from entries.models import Entry
-from rallies.models import RallyEntry
+from rallies.forms import event_when
+from rallies.models import RallyEntry, RallyEvent
 from tests.rallies.helpers import rally
 
 pytestmark = pytest.mark.django_db
@@ -109,3 +113,11 @@ def test_a_second_entry_with_the_same_name_and_email_is_refused_and_enters_nothi
 def test_a_wrong_schedule_address_is_a_404_that_says_nothing():
     made, _events, _organiser = rally()
     assert Client().get(f"/en/rallies/{made.slug}/schedule/not-a-key/").status_code == 404
+
+
+def test_an_event_past_midnight_says_the_day_it_ends():
+    start = datetime(2026, 6, 5, 22, 0, tzinfo=UTC)
+    with translation.override("en"):
+        same_day = event_when(RallyEvent(starts_at=start, ends_at=start + timedelta(hours=1)))
+        next_day = event_when(RallyEvent(starts_at=start, ends_at=start + timedelta(hours=3)))
+    assert same_day.count("2026") == 1 and next_day.count("2026") == 2
