@@ -4,7 +4,7 @@ points table and its close; every bad input said beside its field, changing noth
 import pytest
 from django.test import Client
 
-from rallies.models import Chapter, Rally, RallyEvent
+from rallies.models import Chapter, Rally, RallyEntry, RallyEvent
 from tests import factories
 from tests.rallies.helpers import START, event, rally
 
@@ -146,3 +146,16 @@ def test_someone_who_may_not_create_tournaments_makes_no_rally():
     official = signed_in(factories.UserFactory(username="just-an-official"))
     answer = official.post("/rallies/", {"name": "Fall Rally", "points_table": "10, 8"})
     assert answer.status_code == 403 and Rally.objects.count() == 0
+
+
+def test_the_rallys_admin_pages_open(client):
+    made, _events, _organiser = rally()
+    client.force_login(factories.UserFactory(username="root", is_staff=True, is_superuser=True))
+    data = {"events": [str(made.events.first().pk)], "name": "Ann", "email": "ann@example.org"}
+    Client().post(f"/en/rallies/{made.slug}/enter/", data)
+    entry = RallyEntry.objects.get()
+    for path in (
+        "/admin/rallies/rally/", f"/admin/rallies/rally/{made.pk}/change/",
+        "/admin/rallies/rallyentry/", f"/admin/rallies/rallyentry/{entry.pk}/change/",
+    ):  # fmt: skip
+        assert client.get(path).status_code == 200, path
