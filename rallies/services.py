@@ -27,29 +27,14 @@ def check_points_table(table: Sequence[int]) -> list[int]:
     """The table as whole numbers of 0 or more, 1st place first; refused when empty, too long,
     or not numbers (the form's text is read by clubs.season_views.parse_points)."""
     if not table:
-        raise ValidationError(
-            {
-                "points_table": [
-                    _(
-                        "Give the points for each place, 1st place first, e.g. "
-                        "10, 8, 6, 5, 4, 3, 2, 1."
-                    )
-                ]
-            }
-        )
-    if len(table) > MOST_PLACES:
-        raise ValidationError(
-            {
-                "points_table": [
-                    _("Give points for %(most)s places at most.") % {"most": MOST_PLACES}
-                ]
-            }
-        )
-    if any(isinstance(p, bool) or not isinstance(p, int) or p < 0 for p in table):
-        raise ValidationError(
-            {"points_table": [_("Points are whole numbers of 0 or more, 1st place first.")]}
-        )
-    return list(table)
+        said = _("Give the points for each place, 1st place first, e.g. 10, 8, 6, 5, 4, 3, 2, 1.")
+    elif len(table) > MOST_PLACES:
+        said = _("Give points for %(most)s places at most.") % {"most": MOST_PLACES}
+    elif any(isinstance(p, bool) or not isinstance(p, int) or p < 0 for p in table):
+        said = _("Points are whole numbers of 0 or more, 1st place first.")
+    else:
+        return list(table)
+    raise ValidationError({"points_table": [said]})
 
 
 def _check_name(name: str) -> str:

@@ -2,9 +2,11 @@
 points table and its close; every bad input said beside its field, changing nothing."""
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.test import Client
 
 from rallies.models import Chapter, Rally, RallyEntry, RallyEvent
+from rallies.services import check_points_table
 from tests import factories
 from tests.rallies.helpers import START, event, rally
 
@@ -159,3 +161,19 @@ def test_the_rallys_admin_pages_open(client):
         "/admin/rallies/rallyentry/", f"/admin/rallies/rallyentry/{entry.pk}/change/",
     ):  # fmt: skip
         assert client.get(path).status_code == 200, path
+
+
+@pytest.mark.parametrize(
+    ("table", "said"),
+    [
+        ([], "Give the points for each place"),
+        (["10", 8], "Points are whole numbers of 0 or more"),
+        ([10, True], "Points are whole numbers of 0 or more"),
+        ([10, -1], "Points are whole numbers of 0 or more"),
+        ([1] * 201, "Give points for 200 places at most."),
+    ],
+)
+def test_the_service_refuses_a_points_table_that_is_not_whole_numbers(table, said):
+    with pytest.raises(ValidationError) as refused:
+        check_points_table(table)
+    assert said in refused.value.message_dict["points_table"][0]
