@@ -90,6 +90,8 @@ INSTALLED_APPS = [
     "tables",
     "scoring",
     "entries",
+    # Before clubs: its load_demo (rallies/management/commands) is clubs' with the demo rally.
+    "rallies",
     "clubs",
     "accounts",
 ]

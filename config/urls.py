@@ -25,6 +25,7 @@ api_v1 = [
     path("", include("scoring.api_urls")),
     path("", include("entries.api_urls")),
     path("", include("clubs.api_urls")),
+    path("", include("rallies.api_urls")),
 ]
 
 urlpatterns = [
@@ -42,6 +43,7 @@ urlpatterns = [
     path("", include("entries.message_urls")),
     path("", include("entries.urls")),
     path("", include("clubs.urls")),
+    path("", include("rallies.urls")),
 ]
 # The public pages carry their language in the address (/en/t/<slug>/, /es/t/<slug>/), so that
 # they vary on nothing personal and a shared cache may keep them; the old /t/<slug>/ addresses
@@ -50,6 +52,7 @@ urlpatterns += i18n_patterns(
     path("", include("scoring.public_urls")),
     path("", include("entries.public_urls")),
     path("", include("clubs.public_urls")),
+    path("", include("rallies.public_urls")),
     # A player's phone at a table whose players report: the seat's pages, then the claim.
     path("", include("scoring.seat_urls")),
     path("", include("tables.public_urls")),

@@ -3,7 +3,7 @@ and the bodies of the writes, each valid in that world so that only the role dec
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 from typing import Any
 
 import pytest
@@ -12,10 +12,12 @@ from django.contrib.auth import get_user_model
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import transaction
 from django.test import override_settings
+from django.utils import timezone
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from clubs.models import PlayerLink, RatingPoint, Season
+from rallies.services import add_event, create_rally
 from scoring import services as scoring_services
 from scoring import standings
 from tables import reporting
@@ -26,6 +28,7 @@ from tournaments.models import Division, Player, Stage, Tournament
 from tournaments.services.staff import create_invitation
 
 PASSWORD = "a-long-test-password"
+RALLY_SLUG = "spring-rally"  # its one event is `this`
 
 # The columns of the matrix, in this order.
 ROLES = (
@@ -91,6 +94,7 @@ class World:
             "c": f"clubs/{self.club.slug}",
             "mid": self.member.pk,
             "season": self.season.slug,
+            "rally": RALLY_SLUG,
         }
 
 
@@ -173,6 +177,9 @@ def build_world() -> World:
         table_no=1, mu=26.0, sigma=7.9, rounds=1,
     )  # fmt: skip
     season = Season.objects.create(club=club, name="Spring", slug="spring-season")
+    rally = create_rally(name="Spring Rally", slug=RALLY_SLUG, by=users["organiser"])
+    add_event(rally=rally, tournament=this, starts_at=timezone.now(),
+              ends_at=timezone.now() + timedelta(hours=3), by=users["organiser"])  # fmt: skip
     return World(
         club=club,
         member=member,

@@ -135,6 +135,9 @@ MATRIX = [
     Row("club-rating",       "GET",  "{c}/members/{mid}/rating/","200 200 200 200 200 200 200 200"),
     Row("club-ladder",       "GET",  "{c}/seasons/{season}/ladder/",
                                                                  "200 200 200 200 200 200 200 200"),
+    # A rally's chapter standings are public.
+    Row("rally-standings",   "GET",  "rallies/{rally}/standings/",
+                                                                 "200 200 200 200 200 200 200 200"),
     # Messages are the organisers'; the world has no entry that agreed to mail: a 400 on `to`.
     Row("message-list",      "GET",  "{t}/messages/",            "401 403 403 403 200 403 200 403"),
     Row("message-send",      "POST", "{t}/messages/",            "401 403 403 403 400 403 400 403"),
@@ -231,7 +234,7 @@ def test_the_matrix_names_every_api_route():
 
     walk(next(p for p in urls.urlpatterns if str(p.pattern) == "api/v1/").url_patterns)
     fill = {"t": "tournaments/x", "s": "stages", "r": "tables/1/rounds"}
-    fill |= {"c": "clubs/x", "season": "x"}
+    fill |= {"c": "clubs/x", "season": "x", "rally": "x"}
     fill |= {
         key: "1"
         for key in ("qual", "early", "playoff", "eve", "wes", "sid", "iid", "did", "mid", "ann")
@@ -241,7 +244,7 @@ def test_the_matrix_names_every_api_route():
         (row.method, resolve("/api/v1/" + row.path.format(**fill)).url_name)
         for row in [*MATRIX, *ENTRIES_MATRIX]
     }
-    assert len(routes) == 77
+    assert len(routes) == 78
     assert routes == covered
 
 
