@@ -1,0 +1,272 @@
+"""Flights: the players split into flights A, B, ... by rating (the club's ratings, else the
+standings of a closed stage) or by the organiser's list, then placed and given medals within
+each as divisions are. Every bad input is refused with its reason and changes nothing."""
+
+import pytest
+from django.core.exceptions import ValidationError
+from hypothesis import given
+from hypothesis import strategies as st
+
+from scoring.models import Placing
+from scoring.rules import flights as rules
+from scoring.services.flights import RATING, STANDINGS, split_by_rating
+from tests import factories
+from tests.scoring.helpers import close, play_stage, qualifying_with_tables
+from tests.tables.test_rating_seating import linked
+from tournaments import services
+from tournaments.exceptions import StateConflict
+from tournaments.models import Division, Player
+
+pytestmark = pytest.mark.django_db
+
+
+def flights_of(tournament) -> dict[str, list[int]]:
+    """{flight: its players' badge numbers}, in the flights' order."""
+    found: dict[str, list[int]] = {}
+    for flight in tournament.divisions.filter(flight=True).order_by("order"):
+        found[flight.name] = sorted(flight.players.values_list("number", flat=True))
+    return found
+
+
+def snapshot(tournament):
+    divisions = list(tournament.divisions.values_list("name", "flight", "order"))
+    return divisions, list(tournament.players.order_by("number").values_list("division_id"))
+
+
+# ---- the pure split ------------------------------------------------------------------------
+
+
+def test_twenty_five_players_in_two_flights_are_thirteen_and_twelve_the_strongest_in_a():
+    flights = rules.split(list(range(1, 26)), 2)
+    assert flights == [list(range(1, 14)), list(range(14, 26))]
+    assert [rules.flight_name(i) for i in range(3)] == ["A", "B", "C"]
+
+
+@given(st.integers(2, 26).flatmap(lambda n: st.tuples(st.just(n), st.integers(n, 200))))
+def test_a_split_is_balanced_in_order_and_the_same_every_time(counts):
+    count, players = counts
+    ranked = [f"p{i}" for i in range(players)]
+    flights = rules.split(ranked, count)
+    assert len(flights) == count
+    sizes = [len(f) for f in flights]
+    assert max(sizes) - min(sizes) <= 1 and sizes == sorted(sizes, reverse=True)
+    assert [p for f in flights for p in f] == ranked  # each a run of the ranking, A the top
+    assert rules.split(ranked, count) == flights
+
+
+@pytest.mark.parametrize(("count", "players"), [(1, 5), (0, 5), (27, 40), (6, 5)])
+def test_a_split_into_fewer_than_two_or_more_than_the_players_is_refused(count, players):
+    with pytest.raises(ValueError):
+        rules.split(list(range(players)), count)
+
+
+# ---- by rating -----------------------------------------------------------------------------
+
+
+@pytest.fixture
+def club_event(db):
+    """A tournament its club owns: six members rated 10 (badge 1) to 60 (badge 6), one more
+    linked but never rated (badge 7)."""
+    owned = factories.ClubTournamentFactory()
+    for number in range(1, 7):
+        linked(owned, number, (10 * number + 3, 1, "2026-01-10"))  # ordinal: 40 * (10n)
+    linked(owned, 7)
+    return owned.tournament
+
+
+def test_a_club_event_splits_by_rating_the_strongest_in_a(club_event):
+    changed, ranking = split_by_rating(tournament=club_event, count=2)
+    assert ranking.by == RATING and ranking.unrated == 1
+    # Ranked 6, 5, 4, 3, 2, 1, then the newcomer 7: four in A, three in B.
+    assert flights_of(club_event) == {"A": [3, 4, 5, 6], "B": [1, 2, 7]}
+    assert changed.moved == 7
+
+
+def test_a_newcomer_counts_as_a_newcomers_rating_and_ties_go_by_badge_number(club_event):
+    split_by_rating(tournament=club_event, count=3)
+    # Ranked 6, 5, 4, 3, 2, 1 (ordinals 2,400 to 400), then the newcomer 7 (0): 3, 2, 2.
+    assert flights_of(club_event) == {"A": [4, 5, 6], "B": [2, 3], "C": [1, 7]}
+
+
+def test_splitting_again_the_same_way_moves_nobody(club_event):
+    split_by_rating(tournament=club_event, count=2)
+    before = snapshot(club_event)
+    changed, _ranking = split_by_rating(tournament=club_event, count=2)
+    assert changed.moved == 0 and snapshot(club_event) == before
+
+
+def test_splitting_into_fewer_flights_removes_the_emptied_one(club_event):
+    split_by_rating(tournament=club_event, count=3)
+    split_by_rating(tournament=club_event, count=2)
+    assert list(flights_of(club_event)) == ["A", "B"]
+    assert not Division.objects.filter(tournament=club_event, name="C").exists()
+
+
+def test_a_withdrawn_player_is_in_no_flight(club_event):
+    Player.objects.filter(tournament=club_event, number=6).update(status="withdrawn")
+    split_by_rating(tournament=club_event, count=2)
+    assert flights_of(club_event) == {"A": [3, 4, 5], "B": [1, 2, 7]}
+
+
+def test_an_event_no_club_owns_splits_by_the_standings_of_its_closed_stage(
+    tournament, as_organiser
+):
+    stage = qualifying_with_tables(tournament, [3, 3])
+    play_stage(stage, lambda seat, round_no: 10 * seat.position + seat.table.number)
+    factories.StageFactory(tournament=tournament, order=2, rounds=2)  # the next game
+    assert close(as_organiser, stage).status_code == 202
+    changed, ranking = split_by_rating(tournament=tournament, count=2)
+    assert ranking.by == STANDINGS and ranking.stage == stage
+    # Lowest totals first: seat 1 of tables 1 and 2, seat 2 of table 1, then the rest.
+    assert flights_of(tournament) == {"A": [1, 2, 4], "B": [3, 5, 6]}
+    assert changed.moved == 6
+
+
+def test_nothing_to_rate_by_is_refused_with_the_way_out(tournament):
+    factories.PlayerFactory.create_batch(4, tournament=tournament)
+    with pytest.raises(ValidationError) as refused:
+        split_by_rating(tournament=tournament, count=2)
+    assert "Put them in flights by your list instead" in str(refused.value)
+    assert not tournament.divisions.exists()
+
+
+@pytest.mark.parametrize(
+    ("count", "says"),
+    [
+        (1, "2 flights or more"),
+        (27, "At most 26 flights"),
+        (8, "8 flights for 7 players: a flight would have nobody."),
+    ],
+)
+def test_a_bad_number_of_flights_is_refused_and_changes_nothing(club_event, count, says):
+    with pytest.raises(ValidationError) as refused:
+        split_by_rating(tournament=club_event, count=count)
+    assert says in str(refused.value.message_dict["count"])
+    assert not club_event.divisions.exists()
+
+
+# ---- by the organiser's list -----------------------------------------------------------------
+
+
+@pytest.fixture
+def players(tournament):
+    return [factories.PlayerFactory(tournament=tournament, number=n) for n in range(1, 6)]
+
+
+def test_the_organisers_list_makes_the_flights_in_the_order_named(tournament, players):
+    p = {player.number: player.pk for player in players}
+    changed = services.assign_flights(
+        tournament=tournament,
+        flights={p[1]: " Gold ", p[2]: "silver", p[3]: "GOLD", p[4]: "Silver", p[5]: None},
+    )
+    assert changed.moved == 4
+    assert flights_of(tournament) == {"Gold": [1, 3], "silver": [2, 4]}
+    # A later list changes only whom it names; capitals and spaces find the same flight.
+    services.assign_flights(tournament=tournament, flights={p[5]: "gold"})
+    assert flights_of(tournament) == {"Gold": [1, 3, 5], "silver": [2, 4]}
+
+
+def test_a_move_is_in_the_players_history(tournament, players):
+    services.assign_flights(tournament=tournament, flights={players[0].pk: "A"})
+    history = players[0].history.order_by("-history_date").first()
+    assert history.division.name == "A"
+
+
+@pytest.mark.parametrize(
+    ("name", "says"),
+    [("", "Player 1: A flight needs a name."), ("   ", "Player 1: A flight needs a name."),
+     ("x" * 81, "Player 1: A flight's name has at most 80 characters.")],
+)  # fmt: skip
+def test_an_empty_or_long_flight_name_is_refused_and_changes_nothing(
+    tournament, players, name, says
+):
+    before = snapshot(tournament)
+    with pytest.raises(ValidationError) as refused:
+        services.assign_flights(
+            tournament=tournament, flights={players[1].pk: "A", players[0].pk: name}
+        )
+    assert says in refused.value.messages
+    assert snapshot(tournament) == before
+
+
+def test_a_player_of_another_tournament_is_refused_and_changes_nothing(tournament, players):
+    stranger = factories.PlayerFactory()
+    before = snapshot(tournament)
+    with pytest.raises(ValidationError) as refused:
+        services.assign_flights(
+            tournament=tournament, flights={players[0].pk: "A", stranger.pk: "B"}
+        )
+    assert "1 of the players given are not players of" in refused.value.messages[0]
+    assert snapshot(tournament) == before
+
+
+def test_removing_the_flights_puts_everyone_back_together(tournament, players):
+    services.assign_flights(tournament=tournament, flights={players[0].pk: "A", players[1].pk: "B"})
+    assert services.remove_flights(tournament=tournament) == 2
+    assert not tournament.divisions.exists()
+    assert not tournament.players.filter(division__isnull=False).exists()
+
+
+# ---- flights and divisions, results, decided placings ----------------------------------------
+
+
+def test_a_tournament_with_divisions_cannot_split_into_flights(tournament, players):
+    services.create_division(tournament=tournament, name="60-69", age_min=60, age_max=69)
+    before = snapshot(tournament)
+    with pytest.raises(StateConflict) as refused:
+        services.assign_flights(tournament=tournament, flights={players[0].pk: "A"})
+    assert "has the divisions 60-69" in str(refused.value)
+    assert snapshot(tournament) == before
+
+
+def test_a_tournament_in_flights_cannot_add_a_division(tournament, players):
+    services.assign_flights(tournament=tournament, flights={players[0].pk: "A"})
+    with pytest.raises(StateConflict) as refused:
+        services.create_division(tournament=tournament, name="60-69")
+    assert "plays in flights" in str(refused.value)
+
+
+def test_once_rounds_are_entered_a_resplit_asks_first(tournament, as_organiser):
+    stage = qualifying_with_tables(tournament, [3, 3])
+    numbers = {p.number: p.pk for p in tournament.players.all()}
+    services.assign_flights(
+        tournament=tournament, flights={pk: "A" if n <= 3 else "B" for n, pk in numbers.items()}
+    )
+    play_stage(stage)
+    before = snapshot(tournament)
+    with pytest.raises(services.ConfirmationNeeded) as asked:
+        services.assign_flights(tournament=tournament, flights={numbers[1]: "B"})
+    assert "this moves 1 player to another flight" in str(asked.value)
+    assert snapshot(tournament) == before
+    # Naming nobody new asks nothing; confirmed, it moves them.
+    services.assign_flights(tournament=tournament, flights={numbers[1]: "A"})
+    services.assign_flights(tournament=tournament, flights={numbers[1]: "B"}, confirm=True)
+    assert flights_of(tournament) == {"A": [2, 3], "B": [1, 4, 5, 6]}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_each_flight_is_placed_and_given_its_medals(tournament, as_organiser):
+    """Two flights of four in a game that decides the placings: each flight has its gold,
+    silver and bronze by its own totals, and everyone keeps an overall place."""
+    stage = qualifying_with_tables(tournament, [4, 4], decides_placings=True)
+    numbers = {p.number: p.pk for p in tournament.players.all()}
+    # Table 1 (badges 1-4) and table 2 (5-8): flight A is badges 1, 2, 5, 6.
+    services.assign_flights(
+        tournament=tournament,
+        flights={pk: "A" if n in (1, 2, 5, 6) else "B" for n, pk in numbers.items()},
+    )
+    play_stage(stage, lambda seat, round_no: 7 * seat.position + seat.table.number + round_no)
+    assert close(as_organiser, stage).status_code == 202
+    placings = {
+        p.player.number: (p.place, p.division.name, p.division_place, p.medal)
+        for p in Placing.objects.filter(tournament=tournament).select_related("player", "division")
+    }
+    # Totals by seat k at table t: 2 * (7k + t) + 3, so the order is 1, 5, 2, 6, 3, 7, 4, 8.
+    assert placings == {
+        1: (1, "A", 1, "gold"), 5: (2, "A", 2, "silver"), 2: (3, "A", 3, "bronze"),
+        6: (4, "A", 4, None), 3: (5, "B", 1, "gold"), 7: (6, "B", 2, "silver"),
+        4: (7, "B", 3, "bronze"), 8: (8, "B", 4, None),
+    }  # fmt: skip
+    with pytest.raises(StateConflict) as refused:  # decided: the flights stay as they are
+        services.assign_flights(tournament=tournament, flights={numbers[1]: "B"}, confirm=True)
+    assert "decided the placings" in str(refused.value)
