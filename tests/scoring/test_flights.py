@@ -270,3 +270,115 @@ def test_each_flight_is_placed_and_given_its_medals(tournament, as_organiser):
     with pytest.raises(StateConflict) as refused:  # decided: the flights stay as they are
         services.assign_flights(tournament=tournament, flights={numbers[1]: "B"}, confirm=True)
     assert "decided the placings" in str(refused.value)
+
+
+# ---- the console -------------------------------------------------------------------------
+
+
+@pytest.fixture
+def console(client, club_event):
+    organiser = factories.StaffFactory(tournament=club_event, role="organiser").user
+    client.force_login(organiser)
+    return client
+
+
+def divisions_page(client, tournament) -> str:
+    return client.get(f"/t/{tournament.slug}/manage/divisions/").content.decode()
+
+
+def test_the_console_splits_by_rating_and_says_what_it_did(console, club_event):
+    page = divisions_page(console, club_event)
+    assert ">Flights</h2>" in page and "No flights yet." in page
+    assert 'name="confirm"' not in page  # nothing to confirm before rounds
+    response = console.post(
+        f"/t/{club_event.slug}/manage/divisions/flights/split/", {"count": "2"}, follow=True
+    )
+    page = response.content.decode()
+    assert (
+        "Changed the flight of 7 players by their club ratings (1 player with no rating yet "
+        "counted as a newcomer). Flight A: 4, Flight B: 3." in page
+    )
+    assert flights_of(club_event) == {"A": [3, 4, 5, 6], "B": [1, 2, 7]}
+    assert "Split again" in page and "Add a division" not in page
+
+
+@pytest.mark.parametrize(
+    ("count", "says"),
+    [("1", "Ensure this value is greater than or equal to 2."),
+     ("9", "9 flights for 7 players: a flight would have nobody."),
+     ("", "This field is required.")],
+)  # fmt: skip
+def test_a_bad_number_of_flights_on_the_console_is_said_and_changes_nothing(
+    console, club_event, count, says
+):
+    response = console.post(
+        f"/t/{club_event.slug}/manage/divisions/flights/split/", {"count": count}
+    )
+    assert response.status_code == 400
+    assert says in response.content.decode()
+    assert not club_event.divisions.exists()
+
+
+def test_the_console_takes_the_organisers_list(console, club_event):
+    ids = {p.number: p.pk for p in club_event.players.all()}
+    body = {f"list-flight_{pk}": "Gold" if n <= 3 else "" for n, pk in ids.items()}
+    response = console.post(
+        f"/t/{club_event.slug}/manage/divisions/flights/list/", body, follow=True
+    )
+    assert "Changed the flight of 3 players. Flight Gold: 3." in response.content.decode()
+    assert flights_of(club_event) == {"Gold": [1, 2, 3]}
+    # The list shows each player's flight, to change.
+    assert f'name="list-flight_{ids[1]}" id="id_list-flight_{ids[1]}" value="Gold"' in (
+        divisions_page(console, club_event)
+    )
+
+
+def test_a_flight_name_too_long_on_the_console_is_said_and_changes_nothing(console, club_event):
+    ids = {p.number: p.pk for p in club_event.players.all()}
+    body = {f"list-flight_{ids[1]}": "A", f"list-flight_{ids[2]}": "x" * 81}
+    response = console.post(f"/t/{club_event.slug}/manage/divisions/flights/list/", body)
+    assert response.status_code == 400
+    assert "Player 2: A flight&#x27;s name has at most 80 characters." in (
+        response.content.decode()
+    )
+    assert not club_event.divisions.exists()
+
+
+def test_after_rounds_a_resplit_on_the_console_asks_first(console, club_event):
+    split_by_rating(tournament=club_event, count=2)
+    stage = factories.StageFactory(tournament=club_event, order=1, status="seated")
+    table = factories.TableFactory(stage=stage)
+    factories.RoundResultFactory(stage=stage, table=table, round_no=1)
+    assert 'name="confirm"' in divisions_page(console, club_event)
+    before = snapshot(club_event)
+    url = f"/t/{club_event.slug}/manage/divisions/flights/split/"
+    asked = console.post(url, {"count": "3"})
+    assert asked.status_code == 400
+    assert "this moves 3 players to another flight" in asked.content.decode()
+    assert snapshot(club_event) == before
+    console.post(url, {"count": "3", "confirm": "on"})
+    assert list(flights_of(club_event)) == ["A", "B", "C"]
+
+
+def test_the_flights_are_removed_on_the_console_once_the_box_is_ticked(console, club_event):
+    split_by_rating(tournament=club_event, count=2)
+    url = f"/t/{club_event.slug}/manage/divisions/flights/remove/"
+    unticked = console.post(url, follow=True)
+    assert "Tick the box to remove the flights." in unticked.content.decode()
+    assert len(flights_of(club_event)) == 2
+    done = console.post(url, {"confirm": "on"}, follow=True)
+    assert "Removed the flights: 7 players are in none now." in done.content.decode()
+    assert not club_event.divisions.exists()
+
+
+def test_a_tournament_with_divisions_offers_no_split(console, club_event):
+    services.create_division(tournament=club_event, name="60-69")
+    page = divisions_page(console, club_event)
+    assert "remove the divisions above to play in flights" in page
+    assert "Split into flights" not in page
+
+
+def test_the_console_speaks_spanish(console, club_event):
+    console.cookies["django_language"] = "es"
+    page = divisions_page(console, club_event)
+    assert ">Grupos</h2>" in page and "Repartir en grupos" in page
