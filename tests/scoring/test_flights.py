@@ -244,10 +244,9 @@ def test_once_rounds_are_entered_a_resplit_asks_first(tournament, as_organiser):
     assert flights_of(tournament) == {"A": [2, 3], "B": [1, 4, 5, 6]}
 
 
-@pytest.mark.django_db(transaction=True)
-def test_each_flight_is_placed_and_given_its_medals(tournament, as_organiser):
-    """Two flights of four in a game that decides the placings: each flight has its gold,
-    silver and bronze by its own totals, and everyone keeps an overall place."""
+@pytest.fixture
+def flighted(tournament, as_organiser):
+    """Two flights of four in a game that decides the placings, played and closed."""
     stage = qualifying_with_tables(tournament, [4, 4], decides_placings=True)
     numbers = {p.number: p.pk for p in tournament.players.all()}
     # Table 1 (badges 1-4) and table 2 (5-8): flight A is badges 1, 2, 5, 6.
@@ -257,6 +256,14 @@ def test_each_flight_is_placed_and_given_its_medals(tournament, as_organiser):
     )
     play_stage(stage, lambda seat, round_no: 7 * seat.position + seat.table.number + round_no)
     assert close(as_organiser, stage).status_code == 202
+    return numbers
+
+
+@pytest.mark.django_db(transaction=True)
+def test_each_flight_is_placed_and_given_its_medals(tournament, flighted):
+    """Each flight has its gold, silver and bronze by its own totals, and everyone keeps an
+    overall place."""
+    numbers = flighted
     placings = {
         p.player.number: (p.place, p.division.name, p.division_place, p.medal)
         for p in Placing.objects.filter(tournament=tournament).select_related("player", "division")
@@ -382,3 +389,31 @@ def test_the_console_speaks_spanish(console, club_event):
     console.cookies["django_language"] = "es"
     page = divisions_page(console, club_event)
     assert ">Grupos</h2>" in page and "Repartir en grupos" in page
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_pages_show_each_flights_placings_and_medals(
+    tournament, flighted, client, as_organiser
+):
+    slug = tournament.slug
+    results = client.get(f"/en/t/{slug}/results/").content.decode()
+    flight_b = results.split("Flight B</h2>")[1].split("</section>")[0]
+    for medal, name in (("Gold", "Q3"), ("Silver", "Q7"), ("Bronze", "Q4")):
+        assert medal in flight_b.split(f">{name}</a>")[0].rsplit("<tr>", 1)[1]
+    assert "Flight A</h2>" in results and "Division" not in results
+    assert '<th scope="col">Flight</th>' in results  # the overall placings' column
+    standings = client.get(f"/en/t/{slug}/").content.decode()
+    podium = standings.split('class="podium"')[1].split("</section>")[0]
+    assert "Flight A" in podium and "Flight B" in podium
+    flight_a = tournament.divisions.get(name="A")
+    own = client.get(f"/en/t/{slug}/?division={flight_a.pk}").content.decode()
+    assert ": flight A</h2>" in own and 'aria-label="Flights"' in own
+    certificates = client.get(f"/en/t/{slug}/results/certificates/").content.decode()
+    assert "Gold · 1st place in flight B" in certificates
+    player = client.get(f"/en/t/{slug}/players/3/").content.decode()
+    assert "In flight B: 1" in player and "Gold medal" in player
+    export = as_organiser.get(f"/api/v1/tournaments/{slug}/exports/placings.csv")
+    csv = b"".join(export.streaming_content).decode()
+    assert "5,3,Q3,B,1,gold" in csv  # the division column names the flight
+    spanish = client.get(f"/es/t/{slug}/results/").content.decode()
+    assert "Grupo B</h2>" in spanish
