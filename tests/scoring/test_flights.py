@@ -417,3 +417,79 @@ def test_the_pages_show_each_flights_placings_and_medals(
     assert "5,3,Q3,B,1,gold" in csv  # the division column names the flight
     spanish = client.get(f"/es/t/{slug}/results/").content.decode()
     assert "Grupo B</h2>" in spanish
+
+
+# ---- the API ------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def api(club_event):
+    from tests.conftest import client_for
+
+    return client_for(factories.StaffFactory(tournament=club_event, role="organiser").user)
+
+
+def test_the_api_splits_by_rating_and_anyone_reads_the_flights(api, club_event, anon):
+    url = f"/api/v1/tournaments/{club_event.slug}/flights/"
+    response = api.post(url, {"by": "rating", "count": 2}, format="json")
+    assert response.status_code == 200, response.json()
+    body = response.json()
+    assert body["moved"] == 7 and body["ranked_by"] == "rating"
+    assert [(f["name"], f["players"]) for f in body["flights"]] == [
+        ("A", [3, 4, 5, 6]), ("B", [1, 2, 7]),
+    ]  # fmt: skip
+    assert anon.get(url).json() == body["flights"]
+    divisions = anon.get(f"/api/v1/tournaments/{club_event.slug}/divisions/").json()
+    assert [(d["name"], d["flight"]) for d in divisions] == [("A", True), ("B", True)]
+    refused = api.post(
+        f"/api/v1/tournaments/{club_event.slug}/divisions/", {"name": "60-69"}, format="json"
+    )
+    assert refused.status_code == 409 and "plays in flights" in refused.json()["detail"]
+
+
+def test_the_api_takes_a_list_by_badge_number(api, club_event):
+    url = f"/api/v1/tournaments/{club_event.slug}/flights/"
+    response = api.post(
+        url, {"by": "list", "flights": {"1": "Gold", "2": "Gold", "3": None}}, format="json"
+    )
+    assert response.status_code == 200
+    assert response.json()["ranked_by"] is None
+    assert flights_of(club_event) == {"Gold": [1, 2]}
+
+
+@pytest.mark.parametrize(
+    ("body", "field", "says"),
+    [
+        ({"by": "list", "flights": {"1": "A", "99": "B"}}, "flights",
+         "has no player with the badge number 99."),
+        ({"by": "list", "flights": {"1": ""}}, "non_field_errors",
+         "Player 1: A flight needs a name."),
+        ({"by": "rating", "count": 8}, "count",
+         "8 flights for 7 players: a flight would have nobody."),
+        ({"by": "rating"}, "count", "Say how many flights."),
+        ({"by": "list"}, "flights", "Name at least one player's flight."),
+        ({"by": "seeding", "count": 2}, "by", "is not a valid choice."),
+        ({"by": "rating", "count": 2, "size": 4}, "size", ""),
+    ],
+)  # fmt: skip
+def test_a_bad_api_body_is_refused_by_field_and_changes_nothing(api, club_event, body, field, says):
+    response = api.post(f"/api/v1/tournaments/{club_event.slug}/flights/", body, format="json")
+    assert response.status_code == 400, response.json()
+    assert says in " ".join(response.json()[field])
+    assert not club_event.divisions.exists()
+
+
+def test_after_rounds_the_api_asks_for_confirm_then_removes(api, club_event):
+    url = f"/api/v1/tournaments/{club_event.slug}/flights/"
+    api.post(url, {"by": "rating", "count": 2}, format="json")
+    stage = factories.StageFactory(tournament=club_event, order=1, status="seated")
+    factories.RoundResultFactory(stage=stage, table=factories.TableFactory(stage=stage))
+    asked = api.post(url, {"by": "rating", "count": 3}, format="json")
+    assert asked.status_code == 409 and "Confirm to go ahead" in asked.json()["detail"]
+    assert api.delete(url).status_code == 409
+    assert (
+        api.post(url, {"by": "rating", "count": 3, "confirm": True}, format="json").json()["moved"]
+        == 3
+    )
+    assert api.delete(f"{url}?confirm=true").status_code == 204
+    assert not club_event.divisions.exists()
