@@ -17,6 +17,7 @@ from scoring.services.flights import split_by_rating
 from tournaments import services
 from tournaments.models import Division, Tournament
 from tournaments.permissions import require_organiser
+from tournaments.selectors import flights_of
 
 
 class FlightSerializer(serializers.ModelSerializer):
@@ -59,12 +60,6 @@ class FlightsChangeSerializer(NamesUnusedFields, serializers.Serializer):
                 {"flights": [_("Name at least one player's flight.")]}
             )
         return data
-
-
-def flights_of(tournament: Tournament):
-    """The tournament's flights in order, with their players (the selector prizes can name a
-    flight from: a flight is a Division with `flight` set)."""
-    return tournament.divisions.filter(flight=True).prefetch_related("players").order_by("order")
 
 
 class FlightsAnswerSerializer(serializers.Serializer):
