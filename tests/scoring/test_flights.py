@@ -493,3 +493,13 @@ def test_after_rounds_the_api_asks_for_confirm_then_removes(api, club_event):
     )
     assert api.delete(f"{url}?confirm=true").status_code == 204
     assert not club_event.divisions.exists()
+
+
+def test_the_players_list_names_the_flights_and_shows_one_at_a_time(console, club_event):
+    split_by_rating(tournament=club_event, count=2)
+    flight_b = club_event.divisions.get(name="B")
+    page = console.get(f"/t/{club_event.slug}/manage/?division={flight_b.pk}").content.decode()
+    assert '<th scope="col">Flight</th>' in page and "every flight" in page
+    assert "no flight" in page and 'data-label="Flight"' in page
+    listed = page.split('class="players stacked"')[1].split("</table>")[0]
+    assert listed.count('<tr id="player-') == 3  # flight B: badges 1, 2 and 7
