@@ -1,7 +1,7 @@
 from django.urls import path, register_converter
 
 from config import converters  # noqa: F401 (the <id:...> converter)
-from scoring import api, api_practice, exports
+from scoring import api, api_flights, api_practice, exports
 
 
 class ExportName:
@@ -18,6 +18,7 @@ class ExportName:
 register_converter(ExportName, "export")
 
 urlpatterns = [
+    path("tournaments/<slug:slug>/flights/", api_flights.FlightsApi.as_view(), name="flight-list"),
     path(
         "tournaments/<slug:slug>/reset/",
         api_practice.ResetPracticeApi.as_view(),

@@ -167,7 +167,11 @@ def certificate_place(placed: PlacedPlayer) -> str:
     division 60-69'."""
     if placed.division is None or placed.division_place is None:
         return place_text(placed.place)
-    text = _("%(ordinal)s place in division %(division)s") % {
+    if placed.division.flight:
+        said = _("%(ordinal)s place in flight %(division)s")
+    else:
+        said = _("%(ordinal)s place in division %(division)s")
+    text = said % {
         "ordinal": ordinal(placed.division_place),
         "division": placed.division.name,
     }

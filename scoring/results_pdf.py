@@ -61,12 +61,12 @@ def _number(value: int | None) -> str:
 def _placings(results: FinalResults, styles: dict) -> list:
     """Each division's placings with their medals (a tournament with divisions), then everyone's."""
     story: list = []
+    in_flights = bool(results.divisions) and getattr(results.divisions[0].division, "flight", False)
     for group in results.divisions:
-        title = (
-            _("Division %(name)s") % {"name": group.division.name}
-            if group.division
-            else _("No division")
-        )
+        if group.division:
+            title = group.division.title
+        else:
+            title = _("No flight") if in_flights else _("No division")
         story += [*_grid(title, group.placings, styles, in_division=True), Spacer(1, 12)]
     title = _("Overall placings") if results.divisions else _("Final placings")
     return story + _grid(title, results.placings, styles, in_division=False)

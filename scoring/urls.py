@@ -13,6 +13,11 @@ urlpatterns = [
         views.reset_practice_page,
         name="manage-reset-practice",
     ),
+    path(
+        "t/<slug:slug>/manage/divisions/flights/split/",
+        views.split_flights,
+        name="manage-split-flights",
+    ),
     path("t/<slug:slug>/manage/stages/<id:order>/progress/", views.progress, name="progress"),
     path("t/<slug:slug>/manage/stages/<id:order>/clock/", views.clock_page, name="manage-clock"),
     path(

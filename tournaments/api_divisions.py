@@ -45,13 +45,19 @@ class DivisionSerializer(NamesUnusedFields, serializers.ModelSerializer):
         "a decimal string; null: the tournament's. Entries made already keep their fee due.",
     )
     players = serializers.SerializerMethodField(help_text="How many players are in it.")
+    flight = serializers.BooleanField(
+        read_only=True,
+        help_text="A flight, made by a split (GET /tournaments/{slug}/flights/): placed and "
+        "given medals as a division is.",
+    )
 
     class Meta:
         model = Division
         fields = [
             "id", "name", "age_min", "age_max", "description", "entry_fee", "order", "players",
+            "flight",
         ]  # fmt: skip
-        read_only_fields = ["id", "order", "players"]
+        read_only_fields = ["id", "order", "players", "flight"]
 
     def get_players(self, division: Division) -> int:
         count = getattr(division, "player_count", None)

@@ -451,3 +451,50 @@ class DivisionPlayoffsForm(forms.Form):
         choices=Tournament.DivisionPlayoffs.choices,
         label=Tournament._meta.get_field("division_playoffs").verbose_name,
     )
+
+
+class FlightSplitForm(forms.Form):
+    """Split the players into flights by rating (scoring.services.flights)."""
+
+    count = forms.IntegerField(
+        label=_("Number of flights"),
+        min_value=2,
+        max_value=26,
+        initial=2,
+        help_text=_(
+            "Flight A has the strongest players; the flights differ in size by one at most."
+        ),
+    )
+    confirm = forms.BooleanField(
+        required=False,
+        label=_("Yes, move players already in a flight, although rounds have been entered"),
+    )
+
+
+class FlightListForm(forms.Form):
+    """The organiser's list: each player's flight by name (empty: none), one field a player."""
+
+    confirm = forms.BooleanField(
+        required=False,
+        label=_("Yes, move players already in a flight, although rounds have been entered"),
+    )
+
+    def __init__(self, *args, players: list[Player], **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.players = players
+        for player in players:
+            self.fields[f"flight_{player.pk}"] = forms.CharField(
+                required=False,
+                strip=True,
+                label=player.name,
+                initial=player.division.name if player.division else "",
+            )
+
+    def rows(self) -> list[tuple[Player, forms.BoundField]]:
+        return [(player, self[f"flight_{player.pk}"]) for player in self.players]
+
+    def assignment(self) -> dict[int, str | None]:
+        """{player id: flight name, or None for none} of the cleaned form."""
+        return {
+            player.pk: self.cleaned_data[f"flight_{player.pk}"] or None for player in self.players
+        }

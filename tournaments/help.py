@@ -108,6 +108,30 @@ TOPICS: tuple[Topic, ...] = (
         "senior-games.md",
     ),
     Topic(
+        "flights",
+        _("Flights"),
+        (
+            _(
+                "“Split by rating” puts the players in flights A, B, ... of equal size, A the "
+                "strongest: by the club's ratings, else by the standings of the latest closed "
+                "stage."
+            ),
+            _(
+                "“By your list…” puts each player in the flight you type; the players' CSV "
+                "file can name it in its division column."
+            ),
+            _(
+                "Each flight is placed and given medals among its players, as a division is. "
+                "A tournament has divisions or flights, not both."
+            ),
+            _(
+                "Once rounds are entered, a change that moves a player out of their flight "
+                "asks first; once the placings are decided, the flights stay as they are."
+            ),
+        ),
+        "senior-games.md",
+    ),
+    Topic(
         "stages",
         _("Stages"),
         (

@@ -171,3 +171,10 @@ def _stage_offered(settings: StageSettings) -> dict:
     """A stage a preset creates, its name said in the reader's language."""
     values = asdict(settings)
     return {"name": say(values.pop("name_key")), **values}
+
+
+def flights_of(tournament: Tournament) -> QuerySet[Division]:
+    """The tournament's flights in order, A first, with their players: a flight is a Division
+    with `flight` set (tournaments.services.flights), so whatever names a division (a prize's
+    scope, a placing) names a flight by the same id."""
+    return tournament.divisions.filter(flight=True).prefetch_related("players").order_by("order")

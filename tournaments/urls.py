@@ -27,6 +27,16 @@ urlpatterns = [
         name="manage-add-division",
     ),
     path(
+        "t/<slug:slug>/manage/divisions/flights/list/",
+        console_divisions.list_flights,
+        name="manage-list-flights",
+    ),
+    path(
+        "t/<slug:slug>/manage/divisions/flights/remove/",
+        console_divisions.remove_flights,
+        name="manage-remove-flights",
+    ),
+    path(
         "t/<slug:slug>/manage/divisions/playoffs/",
         console_divisions.division_playoffs,
         name="manage-division-playoffs",

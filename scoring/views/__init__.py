@@ -1,8 +1,10 @@
 """Scoring's pages: `entry` (the officials' tablet pages), `player` (a player's public page and
-the search for one), `screen` (the projector), `practice` (a practice tournament's reset) and
-`stages` (a stage's progress, tie-break decisions and close, scores from paper, the bracket)."""
+the search for one), `screen` (the projector), `practice` (a practice tournament's reset),
+`flights` (the console's split by rating) and `stages` (a stage's progress, tie-break decisions
+and close, scores from paper, the bracket)."""
 
 from scoring.views.entry import check_round, enter_home, enter_round, enter_table, history_page
+from scoring.views.flights import split_flights
 from scoring.views.player import find_player, player_page
 from scoring.views.practice import reset_practice_page
 from scoring.views.screen import screen
@@ -33,4 +35,5 @@ __all__ = [
     "reopen_stage_page",
     "reset_practice_page",
     "screen",
+    "split_flights",
 ]

@@ -88,6 +88,11 @@ MATRIX = [
     Row("division-detail",   "GET",  "{t}/divisions/{did}/",     "200 200 200 200 200 200 200 200"),
     Row("division-edit",     "PATCH","{t}/divisions/{did}/",     "401 403 403 403 200 403 200 403"),
     Row("division-remove",   "DELETE","{t}/divisions/{did}/",    "401 403 403 403 204 403 204 403"),
+    Row("flight-list",       "GET",  "{t}/flights/",             "200 200 200 200 200 200 200 200"),
+    # `this` has a division, and a player is in one group only: organisers are refused (409).
+    Row("flight-set",        "POST", "{t}/flights/",             "401 403 403 403 409 403 409 403"),
+    # It has no flights: removing them removes nothing.
+    Row("flight-remove",     "DELETE","{t}/flights/",            "401 403 403 403 204 403 204 403"),
     Row("stage-list",        "GET",  "{t}/stages/",              "200 200 200 200 200 200 200 200"),
     Row("stage-create",      "POST", "{t}/stages/",              "401 403 403 403 201 403 201 403"),
     Row("stage-detail",      "GET",  "{s}/{playoff}/",           "200 200 200 200 200 200 200 200"),
@@ -156,6 +161,7 @@ BODIES: dict[str, Callable[[World], dict]] = {
     "division-create": lambda w: {"name": "70-79", "age_min": 70, "age_max": 79},
     "stage-clock-start": lambda w: {"action": "start"},
     "division-edit": lambda w: {"description": "Born 1957 to 1966"},
+    "flight-set": lambda w: {"by": "list", "flights": {str(w.eve.number): "A"}},
     "player-import": players_csv,
     "stage-create": stage_body,
     "stage-day-of-play": day_of_play_body,
@@ -174,7 +180,8 @@ BODIES: dict[str, Callable[[World], dict]] = {
 # Writes that change nothing when they succeed: the token of a user who has one already.
 # Writes that may answer 200 and change nothing: a token asked again; a stage reopened that is
 # open already (the reopen of a closed one is tests/scoring/test_reopen.py's).
-IDEMPOTENT_WRITES = {"auth-token", "stage-reopen"}
+# Flights removed where there are none (their removal is tests/scoring/test_flights.py's).
+IDEMPOTENT_WRITES = {"auth-token", "stage-reopen", "flight-remove"}
 
 CELLS = [
     pytest.param(row, role, int(expected), id=f"{row.name}-{role}")
@@ -244,7 +251,7 @@ def test_the_matrix_names_every_api_route():
         (row.method, resolve("/api/v1/" + row.path.format(**fill)).url_name)
         for row in [*MATRIX, *ENTRIES_MATRIX]
     }
-    assert len(routes) == 78
+    assert len(routes) == 81
     assert routes == covered
 
 

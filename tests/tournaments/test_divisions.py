@@ -153,6 +153,7 @@ def test_anyone_reads_the_divisions_with_their_players(anon, tournament, seniors
         "entry_fee": None,  # the tournament's fee
         "order": 2,
         "players": 1,
+        "flight": False,  # chosen, not made by a split (tests/scoring/test_flights.py)
     }
     assert anon.get(url(tournament, seniors[3])).json()["age_max"] is None
 

@@ -37,7 +37,7 @@ def pages(slug: str) -> dict[str, set[str]]:
     manage = f"/t/{slug}/manage"
     sections = {  # the console's tabs: every one of console.SECTIONS, and the divisions'
         f"{manage}/": {"players", "settings"},
-        f"{manage}/divisions/": {"divisions"},
+        f"{manage}/divisions/": {"divisions", "flights"},
         f"{manage}/entries/": {"entries"},
         f"{manage}/stages/": {"stages", "players-report"},  # Add a stage: who enters its rounds
         f"{manage}/progress/": {"progress"},

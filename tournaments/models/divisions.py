@@ -1,11 +1,14 @@
 """A tournament's divisions: groups of players placed and given medals among themselves (age
-categories such as 50-59, 60-69, 70-79 and 80+ at senior games)."""
+categories such as 50-59, 60-69, 70-79 and 80+ at senior games). A flight is a division made by
+splitting the players, by rating or by the organiser's list (flight A, B, ...): placed, given
+medals and shown as a division is; a tournament has divisions or flights, not both."""
 
 from decimal import Decimal
 
 from django.core.validators import MinValueValidator
 from django.db import models
 from django.db.models import F, Q
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models.tournaments import Tournament
@@ -28,6 +31,9 @@ class Division(models.Model):
     )
     description = models.CharField(_("Description"), max_length=300, blank=True)
     order = models.PositiveSmallIntegerField(default=1)
+    # Made by splitting the players (tournaments.services.flights), not chosen one by one: the
+    # pages say "Flight A" instead of "Division A", and the flights' console splits them again.
+    flight = models.BooleanField(_("Flight"), default=False)
     entry_fee = models.DecimalField(
         _("Entry fee"),
         max_digits=8,
@@ -55,6 +61,13 @@ class Division(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def title(self) -> str:
+        """ "Division 60-69" or "Flight A", as headings say it."""
+        if self.flight:
+            return gettext("Flight %(name)s") % {"name": self.name}
+        return gettext("Division %(name)s") % {"name": self.name}
 
     def takes_age(self, age: int) -> bool:
         """An age within the division's range (a division without one takes no age)."""

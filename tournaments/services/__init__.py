@@ -12,6 +12,13 @@ from tournaments.services.divisions import (
     set_division_playoffs,
     update_division,
 )
+from tournaments.services.flights import (
+    ConfirmationNeeded,
+    FlightsChanged,
+    assign_flights,
+    plays_in_flights,
+    remove_flights,
+)
 from tournaments.services.players import (
     IMPORT_COLUMNS,
     UPDATED_FIELDS,
@@ -53,9 +60,12 @@ __all__ = [
     "IMPORT_COLUMNS",
     "STAGE_FIELDS",
     "UPDATED_FIELDS",
+    "ConfirmationNeeded",
     "FieldChange",
+    "FlightsChanged",
     "PlayersUpdate",
     "StateConflict",
+    "assign_flights",
     "check_days",
     "check_not_finished",
     "create_division",
@@ -72,8 +82,10 @@ __all__ = [
     "move_division",
     "parse_players_csv",
     "player_deletion_refused",
+    "plays_in_flights",
     "record_change",
     "remove_division",
+    "remove_flights",
     "remove_stage",
     "set_division_playoffs",
     "stage_name_key",

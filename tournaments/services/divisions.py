@@ -109,6 +109,18 @@ def _check_open(tournament: Tournament) -> None:
     check_not_finished(tournament, change="division")
 
 
+def check_no_flights(tournament: Tournament) -> None:
+    """StateConflict for a division added to a tournament that plays in flights: a player is in
+    one group only (services.flights refuses a split while it has divisions)."""
+    if tournament.divisions.filter(flight=True).exists():
+        raise StateConflict(
+            _(
+                "This tournament plays in flights, and a player is in one group only: remove "
+                "the flights first to play in divisions."
+            )
+        )
+
+
 def _saved(division: Division, **kwargs: Any) -> Division:
     try:
         with transaction.atomic():
@@ -133,6 +145,7 @@ def create_division(
     `entry_fee`: what its entries owe instead of the tournament's fee (None: the tournament's)."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)  # one at a time
     _check_open(tournament)
+    check_no_flights(tournament)
     division = Division(
         tournament=tournament,
         name=name,
