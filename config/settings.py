@@ -90,6 +90,7 @@ INSTALLED_APPS = [
     "tables",
     "scoring",
     "entries",
+    "prizes",
     "clubs",
     "accounts",
 ]
