@@ -24,6 +24,7 @@ api_v1 = [
     path("", include("tables.api_urls")),
     path("", include("scoring.api_urls")),
     path("", include("entries.api_urls")),
+    path("", include("prizes.api_urls")),
     path("", include("clubs.api_urls")),
 ]
 
@@ -41,6 +42,7 @@ urlpatterns = [
     path("", include("scoring.urls")),
     path("", include("entries.message_urls")),
     path("", include("entries.urls")),
+    path("", include("prizes.urls")),
     path("", include("clubs.urls")),
 ]
 # The public pages carry their language in the address (/en/t/<slug>/, /es/t/<slug>/), so that
