@@ -20,8 +20,8 @@ from django.conf import settings
 # and the libraries' versions (a new Django may draw a page otherwise). deploy/Dockerfile copies
 # each into the image (tests/test_release.py).
 SOURCES = (
-    "accounts", "clubs", "config", "entries", "scoring", "tables", "tournaments", "templates",
-    "locale", "uv.lock",
+    "accounts", "clubs", "config", "entries", "prizes", "scoring", "tables", "tournaments",
+    "templates", "locale", "uv.lock",
 )  # fmt: skip
 
 
