@@ -20,7 +20,8 @@ from django.conf import settings
 # and the libraries' versions (a new Django may draw a page otherwise). deploy/Dockerfile copies
 # each into the image (tests/test_release.py).
 SOURCES = (
-    "accounts", "clubs", "config", "entries", "rallies", "scoring", "tables", "tournaments",
+    "accounts", "clubs", "config", "entries", "prizes", "rallies", "scoring", "tables",
+    "tournaments",
     "templates", "locale", "uv.lock",
 )  # fmt: skip
 

@@ -92,6 +92,7 @@ INSTALLED_APPS = [
     "entries",
     # Before clubs: its load_demo (rallies/management/commands) is clubs' with the demo rally.
     "rallies",
+    "prizes",
     "clubs",
     "accounts",
 ]

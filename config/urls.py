@@ -24,6 +24,7 @@ api_v1 = [
     path("", include("tables.api_urls")),
     path("", include("scoring.api_urls")),
     path("", include("entries.api_urls")),
+    path("", include("prizes.api_urls")),
     path("", include("clubs.api_urls")),
     path("", include("rallies.api_urls")),
 ]
@@ -42,6 +43,7 @@ urlpatterns = [
     path("", include("scoring.urls")),
     path("", include("entries.message_urls")),
     path("", include("entries.urls")),
+    path("", include("prizes.urls")),
     path("", include("clubs.urls")),
     path("", include("rallies.urls")),
 ]

@@ -13,7 +13,7 @@ from django.utils import formats, timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from scoring import standings
+from scoring import awards, standings
 from scoring.models import Placing, StandingRow
 from scoring.rules.medals import Medalled
 from tournaments.models import Division, Player, Stage, Tournament
@@ -30,12 +30,20 @@ class PlacedPlayer(Medalled):
     total: int | None  # their total in that stage
     division: Division | None = None
     division_place: int | None = None  # the place among the players of the same division
+    # What they won (scoring.awards: the announced prize tables), as text: of the whole event's
+    # table, and of their division's.
+    prize: str = ""
+    division_prize: str = ""
 
 
 @dataclass
 class DivisionResults:
     division: Division | None  # None: the players of no division
     placings: list[PlacedPlayer]
+
+    @property
+    def prized(self) -> bool:
+        return any(p.division_prize for p in self.placings)
 
     @property
     def medallists(self) -> list[PlacedPlayer]:
@@ -52,6 +60,11 @@ class FinalResults:
     @property
     def decided(self) -> bool:
         return self.final is not None
+
+    @property
+    def prized(self) -> bool:
+        """Whether any placed player won a prize of the whole event's table."""
+        return any(p.prize for p in self.placings)
 
     @property
     def divisions(self) -> list[DivisionResults]:
@@ -105,7 +118,9 @@ def final_results(tournament: Tournament) -> FinalResults:
         )
         for p in placings
     ]
-    return FinalResults(tournament, final, placed, stages)
+    results = FinalResults(tournament, final, placed, stages)
+    awards.put_awards(results)
+    return results
 
 
 def stage_rows(stage: Stage) -> list[dict]:
@@ -176,3 +191,11 @@ def certificate_place(placed: PlacedPlayer) -> str:
         "division": placed.division.name,
     }
     return f"{placed.medal_name} · {text}" if placed.medal else text
+
+
+def certificate_prize(placed: PlacedPlayer) -> str:
+    """What a certificate says was won: the prize of the place it prints (the division's in a
+    division, else the whole event's); empty when none was announced."""
+    if placed.division is None or placed.division_place is None:
+        return placed.prize
+    return placed.division_prize

@@ -72,31 +72,43 @@ def _placings(results: FinalResults, styles: dict) -> list:
     return story + _grid(title, results.placings, styles, in_division=False)
 
 
+def _prize(placed, in_division: bool) -> str:
+    return placed.division_prize if in_division else placed.prize
+
+
 def _grid(title: str, placings: list, styles: dict, *, in_division: bool) -> list:
     cell, number = styles["cell"], _number_style(styles["cell"])
     widths = [0.8 * inch, 3.4 * inch, 1.9 * inch, 0.9 * inch]
     if in_division:
         widths = [1.3 * inch, 2.9 * inch, 1.9 * inch, 0.9 * inch]
+    # An announced prize table (scoring.awards): a Prize column, taken from the player's and
+    # the stage's.
+    prized = any(_prize(p, in_division) for p in placings)
+    if prized:
+        widths = [widths[0], widths[1] - 0.9 * inch, widths[2] - 0.7 * inch, widths[3], 1.6 * inch]
     header = [
         _bold(_("Place"), number),
         _bold(_("Player"), cell),
         _bold(_("Last stage played"), cell),
         _bold(_("Total"), number),
     ]
+    if prized:
+        header.append(_bold(_("Prize"), cell))
     rows = [header]
     for placed in placings:
         shown = placed.division_place if in_division else placed.place
         place = "\u2013" if shown is None else str(shown)  # withdrew: no division place
         if in_division and placed.medal:
             place = f"{place} {placed.medal_name}"
-        rows.append(
-            [
-                Paragraph(escape(place), number),
-                _player(placed.player.name, placed.player.number, "", cell, widths[1]),
-                cards.paragraph(cards.name_markup(placed.stage.display_name, cell), cell),
-                Paragraph(_number(placed.total), number),
-            ]
-        )
+        row = [
+            Paragraph(escape(place), number),
+            _player(placed.player.name, placed.player.number, "", cell, widths[1]),
+            cards.paragraph(cards.name_markup(placed.stage.display_name, cell), cell),
+            Paragraph(_number(placed.total), number),
+        ]
+        if prized:
+            row.append(cards.paragraph(cards.name_markup(_prize(placed, in_division), cell), cell))
+        rows.append(row)
     grid = GridTable(rows, colWidths=widths, repeatRows=1)
     grid.setStyle(TableStyle(GRID))
     return [_bold(title, styles["body"]), Spacer(1, 4), grid]

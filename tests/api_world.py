@@ -79,6 +79,7 @@ def build_world() -> dict[str, Any]:
         "staff_id": list(tournament.staff.values_list("pk", flat=True)),
         "invitation_id": [invitation.pk],
         "division_id": [division.pk],
+        "scope": ["event", f"division-{division.pk}"],  # a prize table's
         "entry_id": [entry.pk],
         "payment_id": [payment.pk],
         "key": [entry.manage_key],

@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-APPS = ("accounts", "clubs", "config", "rallies", "scoring", "tables", "tournaments")
+APPS = ("accounts", "clubs", "config", "prizes", "rallies", "scoring", "tables", "tournaments")
 
 
 def layout_section() -> str:

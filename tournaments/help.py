@@ -317,6 +317,25 @@ TOPICS: tuple[Topic, ...] = (
         "taking-entries.md",
     ),
     Topic(
+        "prizes",
+        _("Prizes"),
+        (
+            _(
+                "A prize table for the whole event and one for each division: cash or an item "
+                "for each place, and a booby prize for the last place if you want one."
+            ),
+            _(
+                "The cash is typed, or a percentage of the fees, rounded down; the page says "
+                "what is left over and who gets it. Tied players share equally."
+            ),
+            _(
+                "Announcing asks first, then locks the table and shows it on the results; to "
+                "change it, unlock it and say why."
+            ),
+        ),
+        "samboree.md",
+    ),
+    Topic(
         "messages",
         _("Messages"),
         (

@@ -16,6 +16,7 @@ from scoring.results import (
     CERTIFICATE_PLACES,
     FinalResults,
     certificate_place,
+    certificate_prize,
     certificates_for,
     event_dates,
     final_results,
@@ -91,7 +92,9 @@ def certificates(request: HttpRequest, slug: str) -> HttpResponse:
     context = {
         "tournament": results.tournament,
         "dates": event_dates(results),
-        "certificates": [(placed, certificate_place(placed)) for placed in chosen],
+        "certificates": [
+            (placed, certificate_place(placed), certificate_prize(placed)) for placed in chosen
+        ],
         "places": asked if error else places,
         "last": last,
         "error": error,

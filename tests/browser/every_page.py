@@ -439,6 +439,13 @@ def visits_for(event: Event, who: str) -> list[Visit]:
         Visit(
             "console-fees", f"{manage}/fees/", "The treasurer's totals", "Los totales del tesorero"
         ),
+        Visit("console-prizes", f"{manage}/prizes/", "Whole event", "Todo el torneo"),
+        Visit(
+            "console-prizes-event",
+            f"{manage}/prizes/event/",
+            "Save the prizes",
+            "Guardar los premios",
+        ),
         Visit(
             "import-players-errors",
             f"{manage}/",

@@ -247,7 +247,7 @@ def client_as(world: World, role: str) -> APIClient:
 
 def database_state() -> dict[str, list[dict]]:
     """Every row of every model of the project, users and tokens: to prove nothing changed."""
-    labels = ("tournaments", "tables", "scoring", "clubs", "auth", "authtoken")
+    labels = ("tournaments", "tables", "scoring", "clubs", "prizes", "auth", "authtoken")
     return {
         model._meta.label: list(model.objects.order_by("pk").values())
         for label in labels

@@ -146,6 +146,14 @@ MATRIX = [
     # Messages are the organisers'; the world has no entry that agreed to mail: a 400 on `to`.
     Row("message-list",      "GET",  "{t}/messages/",            "401 403 403 403 200 403 200 403"),
     Row("message-send",      "POST", "{t}/messages/",            "401 403 403 403 400 403 400 403"),
+    # Prizes are the organisers'; the world's table is empty (announce: 409, nothing to announce;
+    # unlock: 409, not announced).
+    Row("prize-table",       "GET",  "{t}/prizes/event/",        "401 403 403 403 200 403 200 403"),
+    Row("prize-table-put",   "PUT",  "{t}/prizes/event/",        "401 403 403 403 200 403 200 403"),
+    Row("prize-announce",    "POST", "{t}/prizes/event/announce/",
+                                                                 "401 403 403 403 409 403 409 403"),
+    Row("prize-unlock",      "POST", "{t}/prizes/event/unlock/", "401 403 403 403 409 403 409 403"),
+    Row("export-prizes",     "GET",  "{t}/exports/prizes.csv",   "401 403 403 403 200 403 200 403"),
 ]
 # fmt: on
 
@@ -176,6 +184,8 @@ BODIES: dict[str, Callable[[World], dict]] = {
     "table-code-seats": lambda w: {"number": w.seated[3].number},
     "table-reporting": lambda w: {"reporting": "officials"},
     "message-send": lambda w: {"to": "players", "subject": "Parking", "body": "Behind the hall."},
+    "prize-table-put": lambda w: {"basis": "amounts", "prizes": [{"place": 1, "amount": "10"}]},
+    "prize-unlock": lambda w: {"reason": "A typo"},
 }
 # Writes that change nothing when they succeed: the token of a user who has one already.
 # Writes that may answer 200 and change nothing: a token asked again; a stage reopened that is
@@ -251,7 +261,7 @@ def test_the_matrix_names_every_api_route():
         (row.method, resolve("/api/v1/" + row.path.format(**fill)).url_name)
         for row in [*MATRIX, *ENTRIES_MATRIX]
     }
-    assert len(routes) == 81
+    assert len(routes) == 86
     assert routes == covered
 
 

@@ -19,6 +19,7 @@ SECTIONS = {  # a tab's short name, one line on a phone at 200% text; the sectio
     "stages/": ("Stages", "Stages and seating"),
     "progress/": ("Progress", "Progress"),
     "results/": ("Results", "Results and corrections"),
+    "prizes/": ("Prizes", "Prizes"),
     "messages/": ("Messages", "Write to the players"),
     "downloads/": ("Downloads", "Downloads"),
 }

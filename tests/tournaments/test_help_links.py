@@ -44,12 +44,14 @@ def pages(slug: str) -> dict[str, set[str]]:
         f"{manage}/results/": {"results"},
         f"{manage}/downloads/": {"downloads"},
         f"{manage}/fees/": {"fees"},
+        f"{manage}/prizes/": {"prizes"},
         f"{manage}/messages/": {"messages"},
     }
     assert {f"{manage}/{s}/".replace("/players/", "/") for s in console.SECTIONS} | {
         f"{manage}/divisions/",
         f"{manage}/entries/",
         f"{manage}/fees/",
+        f"{manage}/prizes/",
         f"{manage}/messages/",
     } == set(sections), "a console section without its help"
     return sections | {
@@ -61,6 +63,7 @@ def pages(slug: str) -> dict[str, set[str]]:
         f"{manage}/staff/": {"staff"},
         f"{manage}/details/": {"settings"},
         f"{manage}/members/": {"members"},
+        f"{manage}/prizes/event/": {"prizes"},
     }
 
 
