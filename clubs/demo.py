@@ -8,6 +8,7 @@ from datetime import date, timedelta
 
 from django.db import transaction
 
+from clubs import locks as club_locks
 from clubs import services as club_services
 from clubs.models import Club, ClubTournament, Member, PlayerLink, Season
 from scoring.demo_events import enter_players, new_tournament, play_to_the_end
@@ -98,6 +99,7 @@ def _club_night(club, season, night, members: list[Member], organiser, official,
             for number, member in enumerate(members, start=1)
         ]
         enter_players(organiser, players)
+        club_locks.lock_members(member.pk for member in members)  # by id: clubs/locks.py
         for player, member in zip(tournament.players.order_by("number"), members, strict=True):
             club_services.link(player=player, member=member, by=organiser,
                                how=PlayerLink.How.NUMBER)  # fmt: skip

@@ -18,7 +18,7 @@ from django.db.models import Count, F, Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from clubs import ladder
+from clubs import ladder, locks
 from clubs.models import Club, ClubTournament, LadderRow, Member, PlayerLink, Season
 from config import redis_keys, task_names
 from scoring import queue
@@ -121,7 +121,7 @@ def build_ladder(*, season: Season) -> list[LadderRow]:
     """Rank the season's members and replace its ladder, in one transaction; recomputed, never
     incremented, so safe to run twice. Refused (ValidationError, by field: clubs.ladder.
     check_rule) when the rule cannot be built by; the stored ladder is then left as it was."""
-    season = Season.objects.select_for_update().get(pk=season.pk)  # one build at a time
+    season = locks.lock_season(season.pk)  # one build at a time; no FOR UPDATE: clubs/locks.py
     events = season_events(season)
     rule = season_rule(season, events)
     lines = ladder.rank(season_entrants(events), rule)
@@ -149,6 +149,7 @@ def build_ladder(*, season: Season) -> list[LadderRow]:
 @transaction.atomic
 def clear_ladder(*, season: Season) -> None:
     """No ladder: the season has nothing it can rank by now."""
+    locks.lock_season(season.pk)  # before its rows, as build_ladder does
     LadderRow.objects.filter(season=season).delete()
     Season.objects.filter(pk=season.pk).update(ladder_built_at=None)
 
@@ -222,7 +223,10 @@ def save_season(
     name = name.strip()
     if not name:
         errors["name"] = [_("Give the season a name.")]
-    owned = ClubTournament.objects.select_for_update().filter(club=club, tournament_id__in=events)
+    # The season first, then the tournaments it counts and those chosen: clubs/locks.py's order.
+    if season is not None:
+        season = locks.lock_season(season.pk)
+    owned = locks.lock_club_tournaments(club, events, season)
     free = {
         own.tournament_id
         for own in owned
@@ -270,7 +274,6 @@ def save_season(
         except IntegrityError:  # the same address, saved by someone else meanwhile
             raise ValidationError({"slug": [_("Another season has this web address.")]}) from None
     else:
-        season = Season.objects.select_for_update().get(pk=season.pk)
         for key, value in fields.items():
             setattr(season, key, value)
         season.save(update_fields=list(fields))

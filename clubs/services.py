@@ -20,7 +20,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from clubs import ladder_services, rating_store
+from clubs import ladder_services, locks, rating_store
 from clubs.models import Club, ClubOrganiser, ClubTournament, Member, PlayerLink
 from scoring.models import Score
 from tournaments import permissions
@@ -174,7 +174,7 @@ def update_member(
 ) -> Member:
     """Correct a member's entry; a member number another member has: ValidationError, nothing
     changed. An erased member stays erased (StateConflict-like ValidationError)."""
-    member = Member.objects.select_for_update().get(pk=member.pk)
+    member = locks.lock_member(member.pk)
     if member.erased_at is not None:
         raise ValidationError(_("This member's data was erased: there is nothing to edit."))
     member_number = member_number.strip()
@@ -290,15 +290,16 @@ def link(
     asks once). Linking twice
     is harmless; a player linked to another member, or a member linked to another player of the
     tournament, is refused: unlink first. Erased members cannot be linked."""
-    player = Player.objects.select_for_update().select_related("tournament").get(pk=player.pk)
     club = owning_club(player.tournament)
     if club is None or member.club_id != club.pk:
         raise ValidationError(
             _("%(name)s is not a member of the club that owns %(tournament)s.")
             % {"name": member.name, "tournament": player.tournament.name}
         )
-    # Locked: two links of one member in one tournament at the same moment would count them twice.
-    member = Member.objects.select_for_update().get(pk=member.pk)
+    # Locked: two links of one member in one tournament at the same moment would count them
+    # twice; the member before the player, in clubs/locks.py's order.
+    member = locks.lock_member(member.pk)
+    player = locks.lock_player(player.pk)
     if member.erased_at is not None:
         raise ValidationError(_("This member's data was erased: nobody can be linked to it."))
     existing = PlayerLink.objects.filter(player=player).select_related("member").first()
@@ -365,6 +366,8 @@ def link_same_names(*, tournament: Tournament, by: AbstractBaseUser | None) -> S
         by_name.setdefault(folded(member.name), []).append(member)
     players = list(tournament.players.filter(member_link__isnull=True).order_by("number", "pk"))
     namesakes = Counter(folded(player.name) for player in players)
+    # Every member it may link, locked at once by id (clubs/locks.py), as link_by_numbers does.
+    locks.lock_members(member.pk for name in namesakes for member in by_name.get(name, ()))
     done = SameNames([], [], [])
     for player in players:
         name = folded(player.name)
@@ -396,6 +399,7 @@ def unlink_players(*, tournament: Tournament, player_ids: list[int]) -> int:
     return deleted
 
 
+@transaction.atomic
 def link_by_numbers(
     *, tournament: Tournament, numbers: dict[int, str], by: AbstractBaseUser | None
 ) -> ImportLinks:
@@ -410,6 +414,9 @@ def link_by_numbers(
         m.member_number: m
         for m in club.members.filter(member_number__in=set(numbers.values()), erased_at=None)
     }
+    # Every member the import links, locked at once by id: two imports of one club linking some
+    # of the same members in another order would each hold one the other waits for.
+    locks.lock_members(member.pk for member in members.values())
     players = Player.objects.in_bulk(list(numbers))
     notes: list[str] = []
     unknown: list[str] = []
@@ -514,7 +521,7 @@ def erase_member(*, member: Member, by: AbstractBaseUser | None) -> Member:
     the name replaced by an anonymised one, in the roster and in every tournament they played
     (their entries' history too), so that standings and exports show only that. Erasing twice is
     harmless. The member is never a candidate again and cannot be linked."""
-    member = Member.objects.select_for_update().get(pk=member.pk)
+    member = locks.lock_member(member.pk)
     if member.erased_at is not None:
         return member
     name = anonymised_name(member)

@@ -9,6 +9,7 @@ from django.db.models import F
 from simple_history.utils import bulk_create_with_history
 
 from scoring import services as scoring_services
+from scoring import standings
 from scoring.services import clock, closing
 from tables import services as table_services
 from tournaments import services as tournament_services
@@ -120,8 +121,11 @@ def play_to_the_end(tournament: Tournament, organiser, official, rng: random.Ran
             closing.close_stage(stage=stage, by=organiser)
         # What a worker does after the close, done here too: with real workers (make stack) it
         # runs in the background, and the next stage would not be seated yet. Run twice, it
-        # seats once.
-        closing.advance_from_stage(stage=stage)
+        # seats once. A worker rebuilding the stage's standings at that moment holds its
+        # rebuild lock (RebuildBusy for a rebuild here): waited for first, as a close does.
+        with transaction.atomic():
+            standings.wait_for_rebuild(stage.pk)
+            closing.advance_from_stage(stage=stage)
 
 
 def load_silver_games(organiser, official) -> None:
