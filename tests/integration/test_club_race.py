@@ -1,6 +1,7 @@
 """Two organisers at once through the clubs' API, on PostgreSQL with two connections: the same
-club address started twice (one 201, one 400 on `slug`, one club with one organiser). The first
-request is held open after it wrote, so the second meets its row for certain: it waits, then is
+club address started twice (one 201, one 400 on `slug`, one club with one organiser), and one
+tournament added to two clubs (one 201, one 400 naming the club that has it). The first request
+is held open after it wrote, so the second meets its row for certain: it waits, then is
 refused; it is never a server error."""
 
 import threading
@@ -9,7 +10,7 @@ import time
 import pytest
 from django.db import connection, transaction
 
-from clubs.models import Club, ClubOrganiser
+from clubs.models import Club, ClubOrganiser, ClubTournament
 from tests import factories
 from tests.conftest import client_for
 
@@ -77,3 +78,24 @@ def test_the_same_club_address_started_twice_at_once_makes_one_club(require_post
     club = Club.objects.get()
     assert (club.name, club.slug) == ("Elks Dominoes", "elks")
     assert [role.user for role in ClubOrganiser.objects.all()] == [ann]
+
+
+def test_one_tournament_added_to_two_clubs_at_once_belongs_to_one(require_postgres):
+    organiser = factories.OrganiserAccountFactory()
+    rally = factories.TournamentFactory(name="Spring Rally", slug="spring-rally")
+    factories.StaffFactory(tournament=rally, user=organiser, role="organiser")
+    for name, slug in (("Elks", "elks"), ("Pine Valley", "pine-valley")):
+        factories.ClubOrganiserFactory(
+            club=factories.ClubFactory(name=name, slug=slug), user=organiser
+        )
+    body = {"tournament": "spring-rally"}
+
+    first, second = race(
+        lambda: client_for(organiser).post("/api/v1/clubs/elks/tournaments/", body),
+        lambda: client_for(organiser).post("/api/v1/clubs/pine-valley/tournaments/", body),
+    )
+
+    assert first.status_code == 201, first.content
+    assert second.status_code == 400, second.content
+    assert second.json() == {"tournament": ["Spring Rally already belongs to Elks."]}
+    assert ClubTournament.objects.get().club.slug == "elks"
