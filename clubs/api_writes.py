@@ -283,6 +283,12 @@ class SeasonInput(NamesUnusedFields, serializers.Serializer):
         help_text="points (points by place), best_n (points by place, each member's best N "
         "events) or average (lowest average pips per round played).",
     )
+    places = serializers.ChoiceField(
+        choices=Season.Places.choices,
+        required=False,
+        help_text="points and best_n: whom each event's places are counted among: members (the "
+        "default; guests left out) or everyone the event placed.",
+    )
     points = serializers.ListField(
         child=serializers.IntegerField(max_value=999999),
         required=False,
@@ -320,6 +326,7 @@ class SeasonOutput(serializers.Serializer):
     name = serializers.CharField()
     slug = serializers.SlugField()
     rule = serializers.ChoiceField(choices=Season.Rule.choices)
+    places = serializers.ChoiceField(choices=Season.Places.choices)
     points = serializers.ListField(child=serializers.IntegerField())
     best_n = serializers.IntegerField(allow_null=True)
     min_rounds = serializers.IntegerField()
@@ -333,6 +340,7 @@ def _season_answer(season: Season) -> dict[str, Any]:
         "name": season.name,
         "slug": season.slug,
         "rule": season.rule,
+        "places": season.places,
         "points": list(season.points_table or []),
         "best_n": season.best_n,
         "min_rounds": season.min_rounds,
@@ -358,6 +366,7 @@ def _saved(club: Club, season: Season | None, values: dict[str, Any]) -> Season:
             name=values["name"],
             slug=values.get("slug", ""),
             rule=values["rule"],
+            places=values.get("places", Season.Places.MEMBERS),
             points_table=values.get("points", []),
             best_n=values.get("best_n"),
             min_rounds=values.get("min_rounds", 0),
@@ -397,7 +406,7 @@ class SeasonDetailApi(APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
-        description="Change any of a season's name, address, rule, points, best_n, "
+        description="Change any of a season's name, address, rule, places, points, best_n, "
         "min_rounds and tournaments (its organisers only): what is left out stays as it is, "
         "and `tournaments`, when sent, is the whole list the season counts from now on. The "
         f"season as changed must be one a ladder can be built by. {SEASON_REFUSALS}",

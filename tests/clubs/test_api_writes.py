@@ -319,11 +319,7 @@ def test_an_organiser_starts_a_season_counting_the_clubs_nights(club, nights, ap
     made = api.post("/api/v1/clubs/pine-valley/seasons/", SEASON, format="json")
 
     assert made.status_code == 201, made.content
-    assert made.json() == {
-        **SEASON,
-        "best_n": None,
-        "min_rounds": 0,
-    }
+    assert made.json() == {**SEASON, "places": "members", "best_n": None, "min_rounds": 0}
     season = Season.objects.get(club=club)
     assert sorted(season.events.values_list("tournament__slug", flat=True)) == [
         "night-1",
@@ -345,6 +341,7 @@ def test_a_best_n_season_and_an_average_one(club, nights, api):
     assert second.json() == {
         **average,
         "slug": "winter",
+        "places": "members",
         "points": [],
         "best_n": None,
     }
@@ -410,10 +407,12 @@ def test_a_patch_changes_what_it_sends_and_keeps_the_rest(autumn, api):
                      format="json")  # fmt: skip
 
     assert renamed.status_code == 200, renamed.content
-    assert renamed.json() == {**SEASON, "name": "Autumn league", "best_n": None, "min_rounds": 0}
+    assert renamed.json() == {**SEASON, "name": "Autumn league", "places": "members",
+                              "best_n": None, "min_rounds": 0}  # fmt: skip
     assert best.status_code == 200, best.content
     assert best.json() == {**SEASON, "name": "Autumn league", "rule": "best_n", "best_n": 1,
-                           "min_rounds": 0, "tournaments": ["night-2"]}  # fmt: skip
+                           "places": "members", "min_rounds": 0,
+                           "tournaments": ["night-2"]}  # fmt: skip
     autumn.refresh_from_db()
     assert (autumn.rule, autumn.best_n, autumn.points_table) == ("best_n", 1, [10, 8, 6, 5])
     # The night it no longer counts is free for another season.
@@ -434,6 +433,20 @@ def test_a_patch_refused_by_field_changes_nothing(autumn, taken, api, change, fi
         "night-1",
         "night-2",
     ]
+
+
+def test_whom_places_count_among_is_set_and_kept_by_a_patch(autumn, api):
+    url = "/api/v1/clubs/pine-valley/seasons/autumn/"
+
+    everyone = api.patch(url, {"places": "everyone"}, format="json")
+    renamed = api.patch(url, {"name": "Autumn league"}, format="json")
+    wrong = api.patch(url, {"places": "guests"}, format="json")
+
+    assert everyone.json()["places"] == "everyone"
+    assert renamed.json()["places"] == "everyone"
+    assert wrong.status_code == 400 and "places" in wrong.json()
+    autumn.refresh_from_db()
+    assert (autumn.name, autumn.places) == ("Autumn league", "everyone")
 
 
 def test_a_patch_that_leaves_a_best_n_season_above_its_events_is_refused(autumn, api):

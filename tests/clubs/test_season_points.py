@@ -28,7 +28,7 @@ def test_the_season_page_refuses_a_rising_points_table(club, night):
     ClubOrganiser.objects.create(club=club, user=organiser)
     page.force_login(organiser)
     form = {"name": "Autumn", "slug": "autumn", "rule": "points", "points_table": "5, 8, 1",
-            "min_rounds": "0", "events": [night.pk]}  # fmt: skip
+            "min_rounds": "0", "places": "members", "events": [night.pk]}  # fmt: skip
 
     refused = page.post("/clubs/pine-valley/seasons/new/", form)
 
