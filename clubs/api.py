@@ -17,7 +17,7 @@ from clubs.rating import MemberRating
 from clubs.views import may_manage
 
 
-def _club(slug: str) -> Club:
+def club_or_404(slug: str) -> Club:
     club = Club.objects.filter(slug=slug).first()
     if club is None:
         raise exceptions.NotFound(_("There is no club at this address."))
@@ -75,7 +75,7 @@ class RatingOfMemberApi(APIView):
         responses=MemberRatingOutput,
     )
     def get(self, request: Request, slug: str, member_id: int) -> Response:
-        member = _member(_club(slug), member_id)
+        member = _member(club_or_404(slug), member_id)
         series = rating_store.member_series(member)
         if not series:
             raise exceptions.NotFound(
@@ -133,7 +133,7 @@ class LadderApi(APIView):
         responses=LadderOutput,
     )
     def get(self, request: Request, slug: str, season_slug: str) -> Response:
-        season = Season.objects.filter(club=_club(slug), slug=season_slug).first()
+        season = Season.objects.filter(club=club_or_404(slug), slug=season_slug).first()
         if season is None:
             raise exceptions.NotFound(_("There is no season at this address in this club."))
         events = season_events(season)
@@ -182,7 +182,7 @@ class RosterApi(APIView):
         responses=RosterMemberOutput(many=True),
     )
     def get(self, request: Request, slug: str) -> Response:
-        club = _club(slug)
+        club = club_or_404(slug)
         if not may_manage(request.user, club):
             raise exceptions.PermissionDenied(
                 _("Only an organiser of %(club)s may read its roster.") % {"club": club.name}
@@ -190,16 +190,21 @@ class RosterApi(APIView):
         ratings = rating_store.current_ratings(club.pk)
         return Response(
             [
-                {
-                    "id": member.pk,
-                    "name": member.name,
-                    "member_number": member.member_number,
-                    "household": member.household,
-                    "email": member.email,
-                    "phone": member.phone,
-                    "erased": member.erased_at is not None,
-                    "rating": _rating(ratings.get(member.pk)),
-                }
+                roster_line(member, ratings.get(member.pk))
                 for member in club.members.order_by("name", "pk")
             ]
         )
+
+
+def roster_line(member: Member, rating: MemberRating | None) -> dict:
+    """A member as the roster lists them, contact details included: for the club's organisers."""
+    return {
+        "id": member.pk,
+        "name": member.name,
+        "member_number": member.member_number,
+        "household": member.household,
+        "email": member.email,
+        "phone": member.phone,
+        "erased": member.erased_at is not None,
+        "rating": _rating(rating),
+    }

@@ -8,6 +8,7 @@ scoring.signals.placings_decided): a member plays in it through a player linked 
 rebuild_ladder) when an event's placings are decided, when the season's rule or events change,
 and when a player of a decided event is linked or unlinked."""
 
+import itertools
 import logging
 from collections.abc import Iterable
 from typing import Any
@@ -199,6 +200,19 @@ def request_ladders_of(*, tournament_id: int, decided_only: bool = False) -> Non
 # ---- a season, as its organisers set it ----------------------------------------------------------
 
 
+def _rising_place(points_table: tuple[int, ...]) -> str:
+    """What is wrong with a points table where a place scores more than the place above it ("" when
+    nothing is). Checked when a season is saved, not when its ladder is built: a season saved
+    before the check still builds as it was set."""
+    for place, (above, points) in enumerate(itertools.pairwise(points_table), start=2):
+        if points > above:
+            return _(
+                "A place cannot score more than the place above it: place %(place)s has "
+                "%(points)s points, place %(above_place)s %(above)s."
+            ) % {"place": place, "points": points, "above_place": place - 1, "above": above}
+    return ""
+
+
 @transaction.atomic
 def save_season(
     *,
@@ -216,9 +230,9 @@ def save_season(
     """Create a season (season None) or change one: its rule and the club's tournaments it counts
     (tournament ids; each counted by one season at most). Refused (ValidationError, by field),
     with nothing saved, for an empty name, a web address another season of the club has, a
-    tournament that is not the club's or another season's, and a rule the ladder cannot be
-    built by (clubs.ladder.check_rule: no events, best N above them). Then the ladder is rebuilt
-    by a worker."""
+    tournament that is not the club's or another season's, a points table where a place scores
+    more than the place above it, and a rule the ladder cannot be built by (clubs.ladder.
+    check_rule: no events, best N above them). Then the ladder is rebuilt by a worker."""
     errors: dict[str, list[str]] = {}
     name = name.strip()
     if not name:
@@ -248,6 +262,8 @@ def save_season(
     except ValidationError as refused:
         for field, texts in refused.message_dict.items():
             errors.setdefault(field, []).extend(texts)
+    if rising := _rising_place(rule_data.points_table):
+        errors.setdefault("points_table", []).append(rising)
     others = Season.objects.filter(club=club).exclude(pk=getattr(season, "pk", None))
     slug = slug.strip() or free_slug(name, others, fallback="season", reserved=RESERVED_SLUGS)
     clash = Season.objects.filter(club=club, slug=slug).exclude(pk=getattr(season, "pk", None))

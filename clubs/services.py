@@ -64,14 +64,18 @@ def add_tournament(*, club: Club, tournament: Tournament, by: AbstractBaseUser) 
             % {"tournament": tournament.name}
         )
     owner = ClubTournament.objects.select_related("club").filter(tournament=tournament).first()
-    if owner is not None:
-        if owner.club_id == club.pk:
-            return owner
-        raise ValidationError(
-            _("%(tournament)s already belongs to %(club)s.")
-            % {"tournament": tournament.name, "club": owner.club.name}
-        )
-    return ClubTournament.objects.create(club=club, tournament=tournament)
+    if owner is None:
+        try:
+            with transaction.atomic():
+                return ClubTournament.objects.create(club=club, tournament=tournament)
+        except IntegrityError:  # a club took it at the same moment
+            owner = ClubTournament.objects.select_related("club").get(tournament=tournament)
+    if owner.club_id == club.pk:
+        return owner
+    raise ValidationError(
+        _("%(tournament)s already belongs to %(club)s.")
+        % {"tournament": tournament.name, "club": owner.club.name}
+    )
 
 
 @transaction.atomic

@@ -422,6 +422,8 @@ SPECTACULAR_SETTINGS = {
         "PaymentMethodEnum": "entries.models.Payment.Method",
         # The name the tie-break's method had before payments also had a method.
         "MethodEnum": "scoring.choices.DecisionMethod",
+        # A season's rule, read on the ladder first and written since: the name it had then.
+        "LadderOutputRuleEnum": "clubs.models.Season.Rule",
     },
     # Every operation's error answers, with their bodies (config/api_schema.py).
     "POSTPROCESSING_HOOKS": [

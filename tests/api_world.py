@@ -7,6 +7,7 @@ from typing import Any
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
+from clubs.models import Season
 from entries.models import Entry, Payment
 from scoring import services as scoring_services
 from tables.models import Seat
@@ -58,6 +59,13 @@ def build_world() -> dict[str, Any]:
         check_in_code="LOUCODE2",
     )
     payment = Payment.objects.create(entry=entry, amount=10, method=Payment.Method.CASH)
+    # The club of the same address that owns it, its organiser's too: the clubs' paths.
+    owned = factories.ClubTournamentFactory(club__slug=tournament.slug, tournament=tournament)
+    factories.ClubOrganiserFactory(club=owned.club, user=organiser)
+    member = factories.MemberFactory(club=owned.club, name="Lou", member_number="F-1")
+    season = Season.objects.create(
+        club=owned.club, name="Fuzz season", slug="fuzz-season", points_table=[3, 2, 1]
+    )
     tables = list(qualifying.tables.values_list("pk", flat=True))
     seated = {
         table: [s.player_id for s in Seat.objects.filter(table=table).order_by("position")]
@@ -84,6 +92,8 @@ def build_world() -> dict[str, Any]:
         "payment_id": [payment.pk],
         "key": [entry.manage_key],
         "code": list(qualifying.tables.values_list("code", flat=True)),
+        "member_id": [member.pk],
+        "season_slug": [season.slug],
         # body fields
         "player": players,
         "table": tables,

@@ -7,8 +7,10 @@ through the generated code alone, over httpx into the WSGI app: sign in, the tou
 official, the players, seating, every round entered (with an Idempotency-Key) and confirmed, a
 replay, a reused key, a missing and a stale If-Match (typed: 428's Error, 412's `current`), a
 correction, the history, the standings, a refused and a good close, the playoff on the day, the
-placings, each export and the table cards. The client raises on any status the schema does not
-declare, and its models raise on any answer that does not fit their schema."""
+placings, each export and the table cards; and the club around it: started, its roster
+imported, the tournament added, a season counting it (a refused PATCH typed), its ladder. The
+client raises on any status the schema does not declare, and its models raise on any answer that
+does not fit their schema."""
 
 import importlib
 import io
@@ -83,6 +85,14 @@ def wsgi() -> dict:
 def test_a_generated_client_runs_a_whole_event(generated):
     from roundhouse_client import AuthenticatedClient, Client
     from roundhouse_client.api.auth import auth_token_create
+    from roundhouse_client.api.clubs import (
+        clubs_create,
+        clubs_members_import_create,
+        clubs_seasons_create,
+        clubs_seasons_ladder_retrieve,
+        clubs_seasons_partial_update,
+        clubs_tournaments_create,
+    )
     from roundhouse_client.api.stages import (
         stages_cards_retrieve,
         stages_close_create,
@@ -110,8 +120,12 @@ def test_a_generated_client_runs_a_whole_event(generated):
         AddStaffRequest,
         AuthTokenRequest,
         ClosedOutput,
+        ClubTournamentInputRequest,
         Conflict,
         Error,
+        LadderOutputRuleEnum,
+        MembersImportRequest,
+        PatchedSeasonInputRequest,
         PatchedStageRequest,
         PlayersImportRequest,
         PreconditionFailedOutput,
@@ -121,8 +135,10 @@ def test_a_generated_client_runs_a_whole_event(generated):
         RoundResultOutput,
         RoundStatusEnum,
         ScoreInputRequest,
+        SeasonInputRequest,
         SeatStageInputRequest,
         StandingsOutput,
+        StartClubInputRequest,
         TournamentRequest,
         TournamentsExportsRetrieveName,
         ValidationError,
@@ -159,12 +175,53 @@ def test_a_generated_client_runs_a_whole_event(generated):
     staff = AddStaffRequest(username="tablet", role=RoleEnum.OFFICIAL, password=PASSWORD)
     assert tournaments_staff_create.sync(slug="generated", client=desk, body=staff).username
     tablet = sign_in("tablet")
-    players = "number,name\n" + "".join(f"{n},{name}\n" for n, name in enumerate(NAMES, 1))
+
+    # The club that owns it: its roster, the tournament, a season counting it.
+    club = clubs_create.sync(
+        client=desk, body=StartClubInputRequest(name="Generated Club", slug="gen-club")
+    )
+    assert club.organisers == ["desk"]
+    roster = "name,member_number\n" + "".join(f"{name},G-{n}\n" for n, name in enumerate(NAMES, 1))
+    members = clubs_members_import_create.sync(
+        slug="gen-club",
+        client=desk,
+        body=MembersImportRequest(file=File(io.BytesIO(roster.encode()), file_name="roster.csv")),
+    )
+    assert members.created == 12
+    owned = clubs_tournaments_create.sync_detailed(
+        slug="gen-club", client=desk, body=ClubTournamentInputRequest(tournament="generated")
+    )
+    assert owned.status_code == 201 and owned.parsed.season is None
+    season = clubs_seasons_create.sync(
+        slug="gen-club",
+        client=desk,
+        body=SeasonInputRequest(
+            name="Generated season",
+            rule=LadderOutputRuleEnum.POINTS,
+            points=[10, 8, 6],
+            tournaments=["generated"],
+        ),
+    )
+    assert (season.slug, season.tournaments) == ("generated-season", ["generated"])
+    rising = clubs_seasons_partial_update.sync(
+        slug="gen-club", season_slug=season.slug, client=desk,
+        body=PatchedSeasonInputRequest(points=[1, 5]),
+    )  # fmt: skip
+    assert isinstance(rising, ValidationError) and "points" in rising.additional_properties
+    best = clubs_seasons_partial_update.sync(
+        slug="gen-club", season_slug=season.slug, client=desk,
+        body=PatchedSeasonInputRequest(rule=LadderOutputRuleEnum.BEST_N, best_n=1),
+    )  # fmt: skip
+    assert (best.rule, best.best_n, best.points) == (LadderOutputRuleEnum.BEST_N, 1, [10, 8, 6])
+
+    players = "number,name,member_number\n" + "".join(
+        f"{n},{name},G-{n}\n" for n, name in enumerate(NAMES, 1)
+    )
     upload = File(payload=io.BytesIO(players.encode()), file_name="players.csv")
     imported = tournaments_players_import_create.sync(
         slug="generated", client=desk, body=PlayersImportRequest(file=upload)
     )
-    assert imported.created == 12
+    assert imported.created == 12 and imported.unknown_member_numbers == []
 
     qualifying, playoff = tournaments_stages_list.sync(slug="generated", client=anyone)
     tables = stages_seat_create.sync(
@@ -251,6 +308,11 @@ def test_a_generated_client_runs_a_whole_event(generated):
     assert len(placings) == 12  # everyone placed: the final's table first
     finalists = {seat.player.id for seat in final.seats}
     assert {p.player.id for p in placings if p.place <= len(finalists)} == finalists
+    # The placings decided, the season's ladder counts every member (the players linked).
+    ladder = clubs_seasons_ladder_retrieve.sync(
+        slug="gen-club", season_slug="generated-season", client=anyone
+    )
+    assert len(ladder.lines) == 12 and ladder.lines[0].value == "10"
 
     for name in TournamentsExportsRetrieveName:
         csv = tournaments_exports_retrieve.sync(slug="generated", name=name, client=desk)

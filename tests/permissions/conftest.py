@@ -72,7 +72,8 @@ class World:
     division: Any  # a division no player is in: PATCH and DELETE go here
     club: Any  # owns `this`; the organiser organises it; Ann is its member, rated once
     member: Any
-    season: Any
+    season: Any  # the club's, counting nothing yet
+    free: Tournament  # the organiser's, owned by no club: the club may add it
 
     def ids(self) -> dict[str, Any]:
         return {
@@ -180,7 +181,10 @@ def build_world() -> World:
     rally = create_rally(name="Spring Rally", slug=RALLY_SLUG, by=users["organiser"])
     add_event(rally=rally, tournament=this, starts_at=timezone.now(),
               ends_at=timezone.now() + timedelta(hours=3), by=users["organiser"])  # fmt: skip
+    free = factories.TournamentFactory(name="Summer Social", slug="summer", domino_set=12)
+    factories.StaffFactory(tournament=free, user=users["organiser"], role="organiser")
     return World(
+        free=free,
         club=club,
         member=member,
         season=season,
@@ -268,6 +272,18 @@ def token_body(w: World) -> dict:
 
 def new_tournament_body(w: World) -> dict:
     return {"name": "Club Night", "slug": "club-night", "domino_set": 12, "preset": "samboree"}
+
+
+def club_body(w: World) -> dict:
+    return {"name": "Elks Dominoes", "slug": "elks"}
+
+
+def season_body(w: World) -> dict:
+    return {"name": "Summer", "rule": "points", "points": [10, 8, 6], "tournaments": [w.this.slug]}
+
+
+def members_csv(w: World) -> dict:
+    return csv_upload("members.csv", "name,member_number,email\nBea,S-2,bea@example.org\nCal,,\n")
 
 
 def staff_body(w: World) -> dict:

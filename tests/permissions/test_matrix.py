@@ -19,14 +19,17 @@ from tests.permissions.conftest import (
     ROLES,
     World,
     client_as,
+    club_body,
     database_state,
     day_of_play_body,
     late_player_body,
+    members_csv,
     new_tournament_body,
     player_body,
     players_csv,
     round_body,
     scores_csv,
+    season_body,
     seat_body,
     staff_body,
     stage_body,
@@ -143,6 +146,15 @@ MATRIX = [
     # A rally's chapter standings are public.
     Row("rally-standings",   "GET",  "rallies/{rally}/standings/",
                                                                  "200 200 200 200 200 200 200 200"),
+    # Organisers (of any tournament) start a club, as they create a tournament; anyone reads
+    # one; only its organisers write to it (adding a tournament: one they organise too).
+    Row("club-create",       "POST", "clubs/",                   "401 403 403 403 201 201 201 403"),
+    Row("club-detail",       "GET",  "{c}/",                     "200 200 200 200 200 200 200 200"),
+    Row("club-member-add",   "POST", "{c}/members/",             "401 403 403 403 201 403 201 403"),
+    Row("club-member-import","POST", "{c}/members/import/",      "401 403 403 403 201 403 201 403"),
+    Row("club-tournament-add","POST","{c}/tournaments/",         "401 403 403 403 201 403 201 403"),
+    Row("club-season-create","POST", "{c}/seasons/",             "401 403 403 403 201 403 201 403"),
+    Row("club-season-edit",  "PATCH","{c}/seasons/{season}/",    "401 403 403 403 200 403 200 403"),
     # Messages are the organisers'; the world has no entry that agreed to mail: a 400 on `to`.
     Row("message-list",      "GET",  "{t}/messages/",            "401 403 403 403 200 403 200 403"),
     Row("message-send",      "POST", "{t}/messages/",            "401 403 403 403 400 403 400 403"),
@@ -186,6 +198,12 @@ BODIES: dict[str, Callable[[World], dict]] = {
     "message-send": lambda w: {"to": "players", "subject": "Parking", "body": "Behind the hall."},
     "prize-table-put": lambda w: {"basis": "amounts", "prizes": [{"place": 1, "amount": "10"}]},
     "prize-unlock": lambda w: {"reason": "A typo"},
+    "club-create": club_body,
+    "club-member-add": lambda w: {"name": "Bea", "member_number": "S-2", "email": "b@x.org"},
+    "club-member-import": members_csv,
+    "club-tournament-add": lambda w: {"tournament": w.free.slug},
+    "club-season-create": season_body,
+    "club-season-edit": season_body,
 }
 # Writes that change nothing when they succeed: the token of a user who has one already.
 # Writes that may answer 200 and change nothing: a token asked again; a stage reopened that is
@@ -261,7 +279,7 @@ def test_the_matrix_names_every_api_route():
         (row.method, resolve("/api/v1/" + row.path.format(**fill)).url_name)
         for row in [*MATRIX, *ENTRIES_MATRIX]
     }
-    assert len(routes) == 86
+    assert len(routes) == 93
     assert routes == covered
 
 
