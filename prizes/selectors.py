@@ -42,10 +42,11 @@ class Worked:
 
 
 def scope_name(division: Division | None) -> str:
-    """'Whole event' or 'Division 60-69', as the pages and the export name a table."""
+    """'Whole event', 'Division 60-69' or 'Flight A', as the pages and the export name a table (a
+    flight is a division made by a split: its prizes are a division's)."""
     if division is None:
         return _("Whole event")
-    return _("Division %(name)s") % {"name": division.name}
+    return division.title
 
 
 def scope_key(division: Division | None) -> str:

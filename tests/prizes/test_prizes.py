@@ -270,3 +270,14 @@ def test_the_api_reads_replaces_and_announces_a_scope_s_table(finished, as_organ
         as_organiser.get(f"/api/v1/tournaments/{finished.slug}/prizes/division-999/").status_code
         == 404
     )
+
+
+def test_a_flight_s_table_is_named_by_its_flight_on_the_console(finished, console):
+    # A flight is a division made by a split: its prizes are a division's, called by its name.
+    flight = finished.divisions.create(name="A", order=1, flight=True)
+    services.save_table(
+        tournament=finished, division=flight, basis="amounts", rows=[services.Row(1, "10", "")]
+    )
+    page = console.get(f"/t/{finished.slug}/manage/prizes/").content.decode()
+    assert "Flight A" in page
+    assert "Division A" not in page
