@@ -52,8 +52,9 @@ def send_rebuild(stage_id: int) -> None:
 def rebuild_queue(stage_id: int) -> str | None:
     """The queue of a stage's rebuilds: settings.STANDINGS_SMALL_QUEUE for a stage of at most
     STANDINGS_SMALL_PLAYERS seated players when that queue is set (a worker of its own takes
-    them: a club night's result never waits behind a 500-player event's rebuild, which takes
-    ten times as long; docs/PERFORMANCE.md, "Saturday"), else None: the default queue."""
+    them: a club night's result never waits behind a 500-player event's rebuild, which holds a
+    worker two to three times as long; docs/PERFORMANCE.md, "Saturday"), else None: the default
+    queue."""
     small = settings.STANDINGS_SMALL_QUEUE
     if not small:
         return None
