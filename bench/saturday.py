@@ -38,6 +38,7 @@ result, the stack's PostgreSQL connections, its memory (PSS) and the load averag
 
 import argparse
 import asyncio
+import contextlib
 import json
 import math
 import multiprocessing
@@ -80,6 +81,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     p.add_argument("--sizes", default="50,100,200", help="events of each run (50,100,200)")
+    p.add_argument(
+        "--mix-of",
+        default="50,100,200",
+        help="the sizes whose mix of events is built (saturday_parts.saturday_events): a size "
+        "of n measures the first n events of it",
+    )
     p.add_argument("--warmup", type=float, default=20.0)
     p.add_argument("--seconds", type=float, default=90.0)
     p.add_argument("--big-players", type=int, default=500)
@@ -111,6 +118,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--pg-url", default="postgres://postgres@127.0.0.1:5432")
     p.add_argument("--redis-url", default="redis://127.0.0.1:6386", help="the stack's Redis")
     p.add_argument("--stack-queue", default="saturday")
+    p.add_argument(
+        "--small-queue",
+        action="store_true",
+        help="start the stack with the small stages' rebuilds on a queue of their own "
+        "(STANDINGS_SMALL_QUEUE=<stack queue>-small, taken by worker2 alone)",
+    )
     p.add_argument("--broker-db", type=int, default=1)
     p.add_argument("--cache-db", type=int, default=2)
     p.add_argument("--json", help="write every figure to this JSON file")
@@ -122,6 +135,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     args = p.parse_args(argv)
     args.sizes = sorted(int(s) for s in args.sizes.split(",") if s.strip())
+    args.mix_of = sorted(int(s) for s in args.mix_of.split(",") if s.strip())
+    if max(args.sizes) > max(args.mix_of):
+        p.error("--sizes: at most the largest of --mix-of")
     args.club_players = tuple(int(v) for v in args.club_players.split(","))
     args.big_think = tuple(float(v) for v in args.big_think.split(","))
     args.club_every = tuple(float(v) for v in args.club_every.split(","))
@@ -260,8 +276,8 @@ async def build_one(
 
 async def build_events(client: HttpClient, args: argparse.Namespace, run: str) -> list[Built]:
     specs = parts.saturday_events(
-        args.sizes, seed=SEED, big_players=args.big_players, club_players=args.club_players
-    )
+        args.mix_of, seed=SEED, big_players=args.big_players, club_players=args.club_players
+    )[: max(args.sizes)]
     token = await superuser_token(client, args, run)
     start = time.perf_counter()
     built = await loadgen.gather_bounded(
@@ -291,8 +307,8 @@ def load_events(args: argparse.Namespace, run: str) -> list[Built]:
     import psycopg
 
     specs = parts.saturday_events(
-        args.sizes, seed=SEED, big_players=args.big_players, club_players=args.club_players
-    )
+        args.mix_of, seed=SEED, big_players=args.big_players, club_players=args.club_players
+    )[: max(args.sizes)]
     out = []
     with psycopg.connect(f"{args.pg_url}/{args.stack_db}", autocommit=True) as conn:
         admin = conn.execute(
@@ -800,14 +816,35 @@ TABLE_GROUPS = [g for g in GROUPS if not g.startswith("load generator") and g !=
 ]
 
 
+def stack_settings(args: argparse.Namespace) -> dict[str, Any]:
+    """What the stack measured ran with: its small stages' queue, its public pool's workers,
+    and the cores its processes (its public pool's master) and this script may run on."""
+    env = Path(args.stack_dir) / "env"
+    lines = env.read_text().splitlines() if env.exists() else []
+    settings = dict(line.split("=", 1) for line in lines if "=" in line and line[0] != "#")
+    out = {
+        "small_queue": settings.get("STANDINGS_SMALL_QUEUE", ""),
+        "web_concurrency": settings.get("WEB_CONCURRENCY", ""),
+        "generator_cpus": sorted(os.sched_getaffinity(0)),
+        "stack_cpus": [],
+    }
+    with contextlib.suppress(OSError, ValueError):
+        web = int((Path(args.stack_dir) / "web.pid").read_text().strip())
+        out["stack_cpus"] = sorted(os.sched_getaffinity(web))
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     os.environ["STACK_REDIS_URL"] = args.redis_url.rstrip("/")
+    if args.small_queue:
+        os.environ["STANDINGS_SMALL_QUEUE"] = f"{args.stack_queue}-small"
     try:
         with own_stack(args):
             info = machine()
             uptime_before = Path("/proc/loadavg").read_text().split()[:3]
             out = asyncio.run(run(args))
+            out.update(stack_settings(args))
     except BenchError as error:
         print(f"saturday: {error}", file=sys.stderr)
         return 1

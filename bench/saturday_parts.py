@@ -299,7 +299,13 @@ def markdown_table(runs: list[dict], groups: list[str]) -> str:
             )
         )
     rows += [
-        row("big event's rebuild task p50 / p95", lambda r: p(r["parts_big"].get("rebuild", {}))),
+        row(
+            "big event's task: rebuild / draw / warm p50",
+            lambda r: " / ".join(
+                seconds(r["parts_big"].get(k, {}).get("p50", math.nan))
+                for k in ("rebuild", "draw the rows", "warm nginx")
+            ),
+        ),
         row(
             "phones p50 / p99; errors",
             lambda r: (
