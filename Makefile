@@ -111,11 +111,12 @@ clean:
 	rm -rf $(VENV) .tools db.sqlite3
 
 # The production topology on this machine (deploy/stack.sh): nginx, two gunicorn pools, two workers
-# and beat.
+# and beat. `make stack HOSTS=2`: two web hosts (each its nginx and both pools) behind a balancer,
+# on http://127.0.0.1:8190/ (stack.sh's header names every port); stop and status find them.
 .PHONY: stack stack-stop stack-status
 
 stack: install
-	bash deploy/stack.sh start
+	$(if $(HOSTS),STACK_HOSTS=$(HOSTS) )bash deploy/stack.sh start
 
 stack-stop: install
 	bash deploy/stack.sh stop

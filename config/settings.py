@@ -276,6 +276,16 @@ LIVE_PUBLISH_URL = os.environ.get("LIVE_PUBLISH_URL", "")
 # before the pages hear of them. Unset: the public address (PUBLIC_URL); empty: not warmed (the
 # first phone's request fetches them).
 LIVE_PUBLIC_ORIGIN = os.environ.get("LIVE_PUBLIC_ORIGIN", PUBLIC_URL)
+# Each web host's nginx (its scheme, address and port: http://10.0.0.11:8080,http://10.0.0.12:8080),
+# comma-separated: every host keeps a cache of its own, and the worker warms each with a new
+# version before the pages hear of it (scoring/announce.py). A name with several addresses
+# (compose's nginx service, scaled) is warmed at each of them. Unset: LIVE_PUBLISH_URL's nginx
+# only, the one host.
+LIVE_WARM_URLS = [
+    url.strip().rstrip("/")
+    for url in os.environ.get("LIVE_WARM_URLS", "").split(",")
+    if url.strip()
+]
 
 # Sessions live in the database, so a Redis restart logs nobody out.
 SESSION_ENGINE = "django.contrib.sessions.backends.db"

@@ -20,6 +20,11 @@
 #                       as root and waits for that pid file)
 #   NCHAN_LOAD          load_module of Debian's nchan module when it is installed, else nothing
 #                       (and the live push locations are left out: the pages poll)
+#   NCHAN_REDIS         nothing: nchan keeps its channels in nginx's memory (one host). With
+#                       NCHAN_REDIS_URL set (redis://[:password@]host:port/db, a Redis every
+#                       host's nginx reaches), the lines of an upstream on it, in the namespace
+#                       NCHAN_REDIS_NAMESPACE (roundhouse), and NCHAN_REDIS_PASS their use in the
+#                       live push locations (deploy/README.md, "Several hosts")
 #   LIVE_PUBLISH_ALLOW  "allow 127.0.0.1;" (the units post versions from this host)
 #   SERVER_NAMES        ROUNDHOUSE_PUBLIC_URL's host, then 127.0.0.1 (LIVE_PUBLISH_URL's)
 #
@@ -63,6 +68,22 @@ if [[ -z "${NCHAN_LOAD+set}" ]]; then
     NCHAN_LOAD="load_module $NCHAN_MODULE;"
   fi
 fi
+# One Redis for every host's nchan, or (unset) nginx's own memory. NCHAN_REDIS_URL also comes
+# from the env file, so the units and nginx read one setting on each host.
+NCHAN_REDIS_URL="$(setting NCHAN_REDIS_URL "")"
+if [[ -z "${NCHAN_REDIS+set}" ]]; then
+  NCHAN_REDIS=""
+  NCHAN_REDIS_PASS=""
+  if [[ -n "$NCHAN_REDIS_URL" ]]; then
+    # One word nginx reads as such: no space, quote, brace or semicolon.
+    url_pattern='^redis://[^[:space:];{}"'"'"']+$'
+    [[ "$NCHAN_REDIS_URL" =~ $url_pattern ]] ||
+      die "NCHAN_REDIS_URL is not a redis://host:port/db address: $NCHAN_REDIS_URL"
+    NCHAN_REDIS="upstream roundhouse_live { nchan_redis_server $NCHAN_REDIS_URL; } nchan_redis_namespace $(setting NCHAN_REDIS_NAMESPACE roundhouse);"
+    NCHAN_REDIS_PASS="nchan_redis_pass roundhouse_live;"
+  fi
+fi
+export NCHAN_REDIS NCHAN_REDIS_PASS="${NCHAN_REDIS_PASS-}"
 export NGINX_PORT="${NGINX_PORT:-127.0.0.1:8080}"
 export UPSTREAM="${UPSTREAM:-127.0.0.1:$(setting PORT 8000)}"
 export STAFF_UPSTREAM="${STAFF_UPSTREAM:-127.0.0.1:$(setting STAFF_PORT 8001)}"
@@ -83,7 +104,8 @@ import sys
 
 names = (
     "NGINX_PORT", "UPSTREAM", "STAFF_UPSTREAM", "STATIC_ROOT", "NGINX_STATE", "NGINX_ACCESS_LOG",
-    "NGINX_MAIN", "NCHAN_LOAD", "LIVE_PUBLISH_ALLOW", "SERVER_NAMES",
+    "NGINX_MAIN", "NCHAN_LOAD", "NCHAN_REDIS", "NCHAN_REDIS_PASS", "LIVE_PUBLISH_ALLOW",
+    "SERVER_NAMES",
 )
 template = open(sys.argv[1], encoding="utf-8").read()
 if not os.environ["NCHAN_LOAD"]:  # no nchan: its locations would not pass nginx -t

@@ -12,9 +12,28 @@
 #   deploy/stack.sh stop             QUIT to nginx, TERM to the others, wait STACK_STOP_TIMEOUT s,
 #                                    then KILL what is left
 #   deploy/stack.sh manage CMD ...   a manage.py command with the stack's environment
+#   deploy/stack.sh roles            the processes, one a line (STACK_HOSTS=2: both hosts')
+#
+# Several web hosts (STACK_HOSTS=2, or `make stack HOSTS=2`; deploy/README.md, "Several hosts"):
+# each host its own nginx (its own cache) and both gunicorn pools, behind a load balancer (a
+# plain nginx, deploy/lb.conf) that spreads the requests over them; PostgreSQL, Redis, the two
+# workers and beat shared, and nchan's channels in Redis, so a version published once reaches
+# the pages held on every host. The ports, with the default PORT of 8100:
+#
+#              public gunicorn        staff gunicorn              nginx (its cache, its nchan)
+#   host 1     PORT 8100              STAFF_PORT 8101             NGINX_PORT 8180
+#   host 2     HOST2_PORT 8102        HOST2_STAFF_PORT 8103       HOST2_NGINX_PORT 8181
+#   host n     PORT + 2(n-1)          PORT + 2(n-1) + 1           NGINX_PORT + n - 1
+#   balancer   LB_PORT: NGINX_PORT + 10 (8190), the site's address (ROUNDHOUSE_PUBLIC_URL)
+#
+# (Each overridable as named: HOSTn_PORT, HOSTn_STAFF_PORT, HOSTn_NGINX_PORT, LB_PORT.) The
+# workers warm every host's cache with a new version (LIVE_WARM_URLS) and publish it once, to
+# host 1's nginx (LIVE_PUBLISH_URL). STACK_LIVE_DB (4): the Redis database of nchan's channels,
+# in a namespace of the stack's own (STACK_QUEUE). With one host (the default) there is no
+# balancer and nchan keeps its channels in nginx's memory.
 #
 # Overridable: PORT (8100, gunicorn for the public), STAFF_PORT (PORT + 1: 8101, gunicorn for the
-# staff), STAFF_WORKERS (1), NGINX_PORT (PORT + 80: 8180), NGINX (the nginx binary),
+# staff), STAFF_WORKERS (1), NGINX_PORT (PORT + 80: 8180), STACK_HOSTS (1), NGINX (nginx),
 # STACK_DIR (.stack), STACK_DB (roundhouse_stack), STACK_PG_URL (postgres://postgres@127.0.0.1:5432),
 # STACK_REDIS_URL (redis://127.0.0.1:6379; broker db STACK_BROKER_DB=2, cache db
 # STACK_CACHE_DB=3), STACK_QUEUE (roundhouse-stack), STACK_START_TIMEOUT (90), STACK_STOP_TIMEOUT
@@ -53,6 +72,34 @@ if [[ -n "$NCHAN_MODULE" && -f "$NCHAN_MODULE" ]]; then
   NCHAN_LOAD="load_module $NCHAN_MODULE;"
   LIVE_PUBLISH_URL="http://127.0.0.1:$NGINX_PORT/_live/publish/"
 fi
+# Web hosts: each its own nginx and both gunicorn pools (the header above). Host 1's roles keep
+# their names (web, staff, nginx); host n's are webn, staffn, nginxn; the balancer is lb.
+# stop, status and manage act on the stack that started: its number of hosts is in its env file.
+if [[ "${1:-}" != start && -f "$ENV_FILE" ]] && grep -q '^STACK_HOSTS=' "$ENV_FILE"; then
+  STACK_HOSTS="$(sed -n 's/^STACK_HOSTS=//p' "$ENV_FILE" | tail -n 1)"
+fi
+STACK_HOSTS="${STACK_HOSTS:-1}"
+if ! [[ "$STACK_HOSTS" =~ ^[1-9]$ ]]; then
+  printf 'stack: STACK_HOSTS must be a number of hosts from 1 to 9, not %s\n' "$STACK_HOSTS" >&2
+  exit 2
+fi
+LB_PORT="${LB_PORT:-$((NGINX_PORT + 10))}"
+STACK_LIVE_DB="${STACK_LIVE_DB:-4}"
+HOST_WEB_PORTS=("$PORT")
+HOST_STAFF_PORTS=("$STAFF_PORT")
+HOST_NGINX_PORTS=("$NGINX_PORT")
+for ((host = 2; host <= STACK_HOSTS; host++)); do
+  web_var="HOST${host}_PORT" staff_var="HOST${host}_STAFF_PORT" nginx_var="HOST${host}_NGINX_PORT"
+  HOST_WEB_PORTS+=("${!web_var:-$((PORT + 2 * (host - 1)))}")
+  HOST_STAFF_PORTS+=("${!staff_var:-$((PORT + 2 * (host - 1) + 1))}")
+  HOST_NGINX_PORTS+=("${!nginx_var:-$((NGINX_PORT + host - 1))}")
+done
+# The site's address: the balancer's with several hosts, else nginx's.
+if ((STACK_HOSTS > 1)); then
+  FRONT_PORT=$LB_PORT
+else
+  FRONT_PORT=$NGINX_PORT
+fi
 # settings.STATIC_ROOT, where prepare's collectstatic writes and nginx serves /static/ from.
 STATIC_ROOT="$ROOT/static"
 # nginx in the foreground, a child of stack.sh's. Started as root, its workers would switch to
@@ -75,9 +122,35 @@ STANDINGS_SMALL_QUEUE="${STANDINGS_SMALL_QUEUE:-}"
 STACK_START_TIMEOUT="${STACK_START_TIMEOUT:-90}"
 STACK_STOP_TIMEOUT="${STACK_STOP_TIMEOUT:-20}"
 
-# The app's processes start first; nginx once gunicorn answers, and it stops first.
-APP_ROLES=(web staff worker1 worker2 beat)
-ROLES=(nginx "${APP_ROLES[@]}")
+# The app's processes start first; nginx once gunicorn answers (the balancer once each host's
+# nginx does), and they stop first.
+host_suffix() {
+  if (($1 > 1)); then printf '%s' "$1"; fi
+}
+APP_ROLES=()
+NGINX_ROLES=()
+for ((host = 1; host <= STACK_HOSTS; host++)); do
+  APP_ROLES+=("web$(host_suffix "$host")" "staff$(host_suffix "$host")")
+  NGINX_ROLES+=("nginx$(host_suffix "$host")")
+done
+APP_ROLES+=(worker1 worker2 beat)
+FRONT_ROLES=("${NGINX_ROLES[@]}")
+if ((STACK_HOSTS > 1)); then
+  FRONT_ROLES=(lb "${NGINX_ROLES[@]}")
+fi
+ROLES=("${FRONT_ROLES[@]}" "${APP_ROLES[@]}")
+
+# A host's folder for its nginx (config, cache, access log): host 1's is the stack's own.
+host_dir() {
+  if (($1 > 1)); then printf '%s/host%s' "$STACK_DIR" "$1"; else printf '%s' "$STACK_DIR"; fi
+}
+# The host number of a role (web2: 2, nginx: 1), or nothing for the workers, beat and lb.
+role_host() {
+  case "$1" in
+    web | staff | nginx) printf '1' ;;
+    web[0-9] | staff[0-9] | nginx[0-9]) printf '%s' "${1: -1}" ;;
+  esac
+}
 
 say() { printf 'stack: %s\n' "$*"; }
 die() {
@@ -90,11 +163,11 @@ log_file() { printf '%s/%s.log' "$STACK_DIR" "$1"; }
 
 # What a role's command line holds: the virtualenv's programs, or nginx with the stack's config.
 role_mark() {
-  if [[ "$1" == nginx ]]; then
-    printf '%s' "$STACK_DIR/nginx.conf"
-  else
-    printf '%s' "$VENV/bin/"
-  fi
+  case "$1" in
+    nginx*) printf '%s' "$(host_dir "$(role_host "$1")")/nginx.conf" ;;
+    lb) printf '%s' "$STACK_DIR/lb/nginx.conf" ;;
+    *) printf '%s' "$VENV/bin/" ;;
+  esac
 }
 
 # The pid of a role's process when it is alive and is ours (a recycled pid is not).
@@ -155,23 +228,58 @@ check_tools() {
   [[ -x "$NGINX" ]] || die "nginx is not installed (apt-get install nginx, or set NGINX to one)"
 }
 
-# deploy/nginx.conf with the stack's ports and folders filled in, and checked with nginx -t.
+# deploy/nginx.conf with a host's ports and folders filled in, and checked with nginx -t. With
+# several hosts nchan keeps its channels in the stack's Redis (STACK_LIVE_DB), in a namespace
+# of the stack's own (its queue's name): another stack on the same Redis hears none of them.
 write_nginx_conf() {
+  local host=$1 dir redis_url=""
+  dir="$(host_dir "$host")"
+  mkdir -p "$dir"
   # A fresh cache at each start: the database may have changed since the last one.
-  rm -rf "${STACK_DIR:?}/nginx-cache"
-  # Not nginx.pid: stack.sh writes that one itself, as for its other processes.
-  NGINX_PORT="$NGINX_PORT" UPSTREAM="127.0.0.1:$PORT" STAFF_UPSTREAM="127.0.0.1:$STAFF_PORT" \
-    STATIC_ROOT="$STATIC_ROOT" \
-    NGINX_STATE="$STACK_DIR" NGINX_ACCESS_LOG="$STACK_DIR/nginx-access.log" \
-    NGINX_MAIN="pid $STACK_DIR/nginx-master.pid;" \
-    NCHAN_LOAD="$NCHAN_LOAD" LIVE_PUBLISH_ALLOW="allow 127.0.0.1;" \
-    SERVER_NAMES="127.0.0.1 localhost" PYTHON="$PY" \
-    bash "$ROOT/deploy/render-nginx.sh" "$STACK_DIR/nginx.conf"
-  local checked
-  if ! checked="$("$NGINX" -t -q -p "$STACK_DIR" -c "$STACK_DIR/nginx.conf" \
-    -g "$NGINX_GLOBALS" 2>&1)"; then
-    die "nginx -t refused $STACK_DIR/nginx.conf (from $NGINX_TEMPLATE): $checked"
+  rm -rf "${dir:?}/nginx-cache"
+  if ((STACK_HOSTS > 1)); then
+    redis_url="$STACK_REDIS_URL/$STACK_LIVE_DB"
   fi
+  # Not nginx.pid: stack.sh writes that one itself, as for its other processes.
+  NGINX_PORT="${HOST_NGINX_PORTS[host - 1]}" UPSTREAM="127.0.0.1:${HOST_WEB_PORTS[host - 1]}" \
+    STAFF_UPSTREAM="127.0.0.1:${HOST_STAFF_PORTS[host - 1]}" STATIC_ROOT="$STATIC_ROOT" \
+    NGINX_STATE="$dir" NGINX_ACCESS_LOG="$dir/nginx-access.log" \
+    NGINX_MAIN="pid $dir/nginx-master.pid;" \
+    NCHAN_LOAD="$NCHAN_LOAD" NCHAN_REDIS_URL="$redis_url" NCHAN_REDIS_NAMESPACE="$STACK_QUEUE" \
+    LIVE_PUBLISH_ALLOW="allow 127.0.0.1;" ROUNDHOUSE_ENV_FILE=/dev/null \
+    SERVER_NAMES="127.0.0.1 localhost" PYTHON="$PY" \
+    bash "$ROOT/deploy/render-nginx.sh" "$dir/nginx.conf"
+  check_nginx_conf "$dir" "$dir/nginx.conf" "$NGINX_TEMPLATE"
+}
+
+check_nginx_conf() {
+  local checked
+  if ! checked="$("$NGINX" -t -q -p "$1" -c "$2" -g "$NGINX_GLOBALS" 2>&1)"; then
+    die "nginx -t refused $2 (from $3): $checked"
+  fi
+}
+
+# The balancer in front of the hosts' nginx (deploy/lb.conf), with several hosts.
+write_lb_conf() {
+  local dir="$STACK_DIR/lb" servers="" port
+  mkdir -p "$dir/nginx-temp"
+  for port in "${HOST_NGINX_PORTS[@]}"; do
+    servers+="server 127.0.0.1:$port max_fails=1 fail_timeout=5s; "
+  done
+  LB_PORT="$LB_PORT" LB_SERVERS="$servers" NGINX_STATE="$dir" \
+    NGINX_ACCESS_LOG="$dir/nginx-access.log" NGINX_MAIN="pid $dir/nginx-master.pid;" \
+    "$PY" - "$ROOT/deploy/lb.conf" "$dir/nginx.conf" <<'PY'
+import os
+import re
+import sys
+
+names = ("LB_PORT", "LB_SERVERS", "NGINX_STATE", "NGINX_ACCESS_LOG", "NGINX_MAIN")
+template = open(sys.argv[1], encoding="utf-8").read()
+pattern = r"\$\{(" + "|".join(names) + r")\}"
+with open(sys.argv[2], "w", encoding="utf-8") as conf:
+    conf.write(re.sub(pattern, lambda match: os.environ[match[1]], template))
+PY
+  check_nginx_conf "$dir" "$dir/nginx.conf" "$ROOT/deploy/lb.conf"
 }
 
 check_services() {
@@ -211,6 +319,42 @@ with psycopg.connect(os.environ["STACK_PG_URL"] + "/postgres", autocommit=True) 
 PY
 }
 
+# Every address a browser may post a form from: each nginx, the balancer, host 1's gunicorn.
+trusted_origins() {
+  local port origins=()
+  for port in "${HOST_NGINX_PORTS[@]}" "$PORT"; do
+    origins+=("http://127.0.0.1:$port" "http://localhost:$port")
+  done
+  if ((STACK_HOSTS > 1)); then
+    origins=("http://127.0.0.1:$LB_PORT" "http://localhost:$LB_PORT" "${origins[@]}")
+  fi
+  local IFS=,
+  printf '%s' "${origins[*]}"
+}
+
+# Hosts 2 and up (HOST2_PORT=..., one a line) and the balancer's port, for stack.sh status.
+host_ports() {
+  local host
+  for ((host = 2; host <= STACK_HOSTS; host++)); do
+    printf 'HOST%s_PORT=%s\nHOST%s_STAFF_PORT=%s\nHOST%s_NGINX_PORT=%s\n' \
+      "$host" "${HOST_WEB_PORTS[host - 1]}" "$host" "${HOST_STAFF_PORTS[host - 1]}" \
+      "$host" "${HOST_NGINX_PORTS[host - 1]}"
+  done
+  if ((STACK_HOSTS > 1)); then
+    printf 'LB_PORT=%s\n' "$LB_PORT"
+  fi
+}
+
+# Each host's nginx, where the workers warm a new version's standings.
+warm_urls() {
+  local port urls=()
+  for port in "${HOST_NGINX_PORTS[@]}"; do
+    urls+=("http://127.0.0.1:$port")
+  done
+  local IFS=,
+  printf '%s' "${urls[*]}"
+}
+
 write_env() {
   mkdir -p "$STACK_DIR"
   chmod 700 "$STACK_DIR"
@@ -227,9 +371,9 @@ PYTHONUNBUFFERED=1
 DJANGO_SECRET_KEY=$(<"$SECRET_FILE")
 DJANGO_DEBUG=0
 # The site's address, on which every link in pages and mails is built (never a request's Host).
-ROUNDHOUSE_PUBLIC_URL=${ROUNDHOUSE_PUBLIC_URL:-http://127.0.0.1:$NGINX_PORT}
+ROUNDHOUSE_PUBLIC_URL=${ROUNDHOUSE_PUBLIC_URL:-http://127.0.0.1:$FRONT_PORT}
 DJANGO_ALLOWED_HOSTS=127.0.0.1,localhost
-DJANGO_CSRF_TRUSTED_ORIGINS=http://127.0.0.1:$NGINX_PORT,http://localhost:$NGINX_PORT,http://127.0.0.1:$PORT,http://localhost:$PORT
+DJANGO_CSRF_TRUSTED_ORIGINS=$(trusted_origins)
 DATABASE_URL=$STACK_PG_URL/$STACK_DB
 DJANGO_CONN_MAX_AGE=60
 REDIS_URL=$STACK_REDIS_URL/$STACK_CACHE_DB
@@ -244,16 +388,23 @@ DJANGO_HSTS_INCLUDE_SUBDOMAINS=1
 DJANGO_HSTS_PRELOAD=1
 # nginx in front sets X-Forwarded-Proto (http here).
 DJANGO_BEHIND_PROXY=1
+# With several hosts the balancer appends to X-Forwarded-For before a host's nginx does: the
+# client's address is the one before the balancer's.
+DJANGO_PROXY_COUNT=$((STACK_HOSTS > 1 ? 1 : 0))
 DJANGO_LOG_LEVEL=INFO
 PORT=$PORT
-# Not Django's: where stack.sh status finds the staff's gunicorn and nginx.
+# Not Django's: where stack.sh status finds the staff's gunicorn and nginx, and the other hosts'.
 STAFF_PORT=$STAFF_PORT
 NGINX_PORT=$NGINX_PORT
-# nginx's publisher of live versions (empty without nchan: the pages poll).
+STACK_HOSTS=$STACK_HOSTS
+$(host_ports)
+# nginx's publisher of live versions (empty without nchan: the pages poll): host 1's, whose
+# nchan passes a version to every host's pages through Redis when there are several.
 LIVE_PUBLISH_URL=$LIVE_PUBLISH_URL
 # The address the phones use, under which the standings at a new version are put in nginx's
-# cache before the pages hear of it.
-LIVE_PUBLIC_ORIGIN=${LIVE_PUBLISH_URL:+http://127.0.0.1:$NGINX_PORT}
+# cache before the pages hear of it: in every host's nginx (LIVE_WARM_URLS), each its own cache.
+LIVE_PUBLIC_ORIGIN=${LIVE_PUBLISH_URL:+http://127.0.0.1:$FRONT_PORT}
+LIVE_WARM_URLS=${LIVE_PUBLISH_URL:+$(warm_urls)}
 # One worker per core: with 4 threads each, 2 workers served the public page and the officials
 # better than gunicorn.conf.py's 2 x cores + 1 on 2 cores (docs/PERFORMANCE.md's git history,
 # Load).
@@ -302,11 +453,16 @@ PY
 launch() {
   local role=$1 log
   local -a command priority=()
+  local host dir
+  host="$(role_host "$role")"
   case "$role" in
-    web) command=(gunicorn config.wsgi -c deploy/gunicorn.conf.py --bind "127.0.0.1:$PORT") ;;
-    staff)
-      command=(gunicorn config.wsgi -c deploy/gunicorn.conf.py --bind "127.0.0.1:$STAFF_PORT"
-        --workers "$STAFF_WORKERS")
+    web*)
+      command=(gunicorn config.wsgi -c deploy/gunicorn.conf.py
+        --bind "127.0.0.1:${HOST_WEB_PORTS[host - 1]}")
+      ;;
+    staff*)
+      command=(gunicorn config.wsgi -c deploy/gunicorn.conf.py
+        --bind "127.0.0.1:${HOST_STAFF_PORTS[host - 1]}" --workers "$STAFF_WORKERS")
       ;;
     worker1 | worker2)
       command=(celery -A config worker --loglevel=INFO -n "$role@%h" --concurrency 1)
@@ -321,19 +477,28 @@ launch() {
       priority=(nice -n "$WORKER_NICE")
       ;;
     beat) command=(celery -A config beat --loglevel=INFO -s "$STACK_DIR/celerybeat-schedule") ;;
-    nginx) command=("$NGINX" -p "$STACK_DIR" -c "$STACK_DIR/nginx.conf" -g "$NGINX_GLOBALS") ;;
+    nginx*)
+      dir="$(host_dir "$host")"
+      command=("$NGINX" -p "$dir" -c "$dir/nginx.conf" -g "$NGINX_GLOBALS")
+      ;;
+    lb) command=("$NGINX" -p "$STACK_DIR/lb" -c "$STACK_DIR/lb/nginx.conf" -g "$NGINX_GLOBALS") ;;
   esac
   log="$(log_file "$role")"
   if [[ -f "$log" ]]; then
     mv -f "$log" "$log.1"
   fi
-  if [[ "$role" == nginx && -f "$STACK_DIR/nginx-access.log" ]]; then
-    mv -f "$STACK_DIR/nginx-access.log" "$STACK_DIR/nginx-access.log.1"
+  case "$role" in
+    nginx*) dir="$(host_dir "$host")" ;;
+    lb) dir="$STACK_DIR/lb" ;;
+    *) dir="" ;;
+  esac
+  if [[ -n "$dir" && -f "$dir/nginx-access.log" ]]; then
+    mv -f "$dir/nginx-access.log" "$dir/nginx-access.log.1"
   fi
   # setsid: a session and process group of its own, so stop reaches its children and a closed
   # terminal does not hang it up. This shell has no job control, so the child is no group
   # leader: env and setsid exec in place and $! is the process itself.
-  if [[ "$role" != nginx ]]; then
+  if [[ "$role" != nginx* && "$role" != lb ]]; then
     command[0]="$VENV/bin/${command[0]}"
   fi
   env "${STACK_ENV[@]}" setsid "${priority[@]}" "${command[@]}" </dev/null >"$log" 2>&1 &
@@ -351,6 +516,19 @@ fail_start() {
   exit 1
 }
 
+# "200 ..." when every host's two pools answer /health/ready/, else the first other answer.
+pools_ready() {
+  local port answer
+  for port in "${HOST_WEB_PORTS[@]}" "${HOST_STAFF_PORTS[@]}"; do
+    answer="$(http_get "http://127.0.0.1:$port/health/ready/")"
+    if [[ "$answer" != 200* ]]; then
+      printf '%s (gunicorn on :%s)' "$answer" "$port"
+      return
+    fi
+  done
+  printf '%s' "$answer"
+}
+
 wait_until_ready() {
   local deadline=$((SECONDS + STACK_START_TIMEOUT)) role answer
   while :; do
@@ -360,9 +538,8 @@ wait_until_ready() {
       # start" with an empty log).
       kill -0 "$(<"$(pid_file "$role")")" 2>/dev/null || fail_start "$role exited during start"
     done
-    answer="$(http_get "http://127.0.0.1:$PORT/health/ready/")"
+    answer="$(pools_ready)"
     if [[ "$answer" == 200* ]] &&
-      [[ "$(http_get "http://127.0.0.1:$STAFF_PORT/health/ready/")" == 200* ]] &&
       grep -q ' ready\.' "$(log_file worker1)" &&
       grep -q ' ready\.' "$(log_file worker2)" &&
       grep -q 'beat: Starting' "$(log_file beat)"; then
@@ -375,17 +552,18 @@ wait_until_ready() {
   done
 }
 
-# nginx is up when /health/ready/ answers 200 through it (it is never cached: no-store).
+# An nginx (a host's, or the balancer) is up when /health/ready/ answers 200 through it (it is
+# never cached: no-store).
 wait_until_proxied() {
-  local deadline=$((SECONDS + 15)) answer pid
-  pid="$(<"$(pid_file nginx)")"
+  local role=$1 port=$2 deadline=$((SECONDS + 15)) answer pid
+  pid="$(<"$(pid_file "$role")")"
   while :; do
     # Not live_pid: until the exec, the child's command line is still this script's.
-    kill -0 "$pid" 2>/dev/null || fail_start "nginx exited during start"
-    answer="$(http_get "http://127.0.0.1:$NGINX_PORT/health/ready/")"
+    kill -0 "$pid" 2>/dev/null || fail_start "$role exited during start"
+    answer="$(http_get "http://127.0.0.1:$port/health/ready/")"
     [[ "$answer" == 200* ]] && return 0
     if ((SECONDS >= deadline)); then
-      fail_start "nginx did not pass /health/ready/ on within 15 s; it said: ${answer}"
+      fail_start "$role did not pass /health/ready/ on within 15 s; it said: ${answer}"
     fi
     sleep 0.2
   done
@@ -406,8 +584,11 @@ start() {
     die "partly running (${running[*]} up, ${stopped[*]} down): run '$0 stop' first"
   fi
   check_services
-  local port
-  for port in "$PORT" "$STAFF_PORT" "$NGINX_PORT"; do
+  local port ports=("${HOST_WEB_PORTS[@]}" "${HOST_STAFF_PORTS[@]}" "${HOST_NGINX_PORTS[@]}")
+  if ((STACK_HOSTS > 1)); then
+    ports+=("$LB_PORT")
+  fi
+  for port in "${ports[@]}"; do
     "$PY" - "$port" <<'PY' || die "port $port is taken: set PORT, STAFF_PORT (gunicorn's) and NGINX_PORT to free ones"
 import socket
 import sys
@@ -420,10 +601,21 @@ with socket.socket() as probe:
         sys.exit(1)
 PY
   done
-  [[ "$(printf '%s\n' "$PORT" "$STAFF_PORT" "$NGINX_PORT" | sort -u | wc -l)" == 3 ]] ||
-    die "PORT ($PORT), STAFF_PORT ($STAFF_PORT) and NGINX_PORT ($NGINX_PORT) must differ"
+  if ((STACK_HOSTS == 1)); then
+    [[ "$(printf '%s\n' "${ports[@]}" | sort -u | wc -l)" == 3 ]] ||
+      die "PORT ($PORT), STAFF_PORT ($STAFF_PORT) and NGINX_PORT ($NGINX_PORT) must differ"
+  else
+    [[ "$(printf '%s\n' "${ports[@]}" | sort -u | wc -l)" == "${#ports[@]}" ]] ||
+      die "the hosts' and the balancer's ports must differ: ${ports[*]}"
+  fi
   write_env
-  write_nginx_conf
+  local host
+  for ((host = 1; host <= STACK_HOSTS; host++)); do
+    write_nginx_conf "$host"
+  done
+  if ((STACK_HOSTS > 1)); then
+    write_lb_conf
+  fi
   load_stack_env
   create_database
   say "deploy check, migrations, static files"
@@ -433,9 +625,17 @@ PY
   done
   say "started ${APP_ROLES[*]}; waiting for /health/ready/"
   wait_until_ready
-  launch nginx
-  wait_until_proxied
-  say "ready: http://127.0.0.1:$NGINX_PORT/ (nginx; gunicorn itself on :$PORT, the staff's on :$STAFF_PORT; logs in $STACK_DIR)"
+  for ((host = 1; host <= STACK_HOSTS; host++)); do
+    launch "nginx$(host_suffix "$host")"
+    wait_until_proxied "nginx$(host_suffix "$host")" "${HOST_NGINX_PORTS[host - 1]}"
+  done
+  if ((STACK_HOSTS == 1)); then
+    say "ready: http://127.0.0.1:$NGINX_PORT/ (nginx; gunicorn itself on :$PORT, the staff's on :$STAFF_PORT; logs in $STACK_DIR)"
+    return
+  fi
+  launch lb
+  wait_until_proxied lb "$LB_PORT"
+  say "ready: http://127.0.0.1:$LB_PORT/ (the balancer over $STACK_HOSTS hosts: nginx on :${HOST_NGINX_PORTS[*]}, gunicorn on :${HOST_WEB_PORTS[*]}, the staff's on :${HOST_STAFF_PORTS[*]}; logs in $STACK_DIR)"
 }
 
 stop_all() {
@@ -444,7 +644,7 @@ stop_all() {
     if pid="$(live_pid "$role")"; then
       # To the main process only: gunicorn and Celery each stop their children gracefully on
       # TERM; nginx's graceful stop is QUIT (it finishes the requests under way).
-      if [[ "$role" == nginx ]]; then
+      if [[ "$role" == nginx* || "$role" == lb ]]; then
         kill -QUIT "$pid" 2>/dev/null || true
       else
         kill -TERM "$pid" 2>/dev/null || true
@@ -487,14 +687,23 @@ status() {
   if ((up == 0)); then
     return 3
   fi
-  local answer staff proxied
-  answer="$(http_get "http://127.0.0.1:$(stack_port)/health/ready/")"
-  printf 'ready    %s\n' "$answer"
-  staff="$(http_get "http://127.0.0.1:$(stack_port STAFF_PORT)/health/ready/")"
-  printf 'staff    %s\n' "$staff"
-  proxied="$(http_get "http://127.0.0.1:$(stack_port NGINX_PORT)/health/ready/")"
-  printf 'proxied  %s\n' "$proxied"
-  ((up == ${#ROLES[@]})) && [[ "$answer" == 200* && "$staff" == 200* && "$proxied" == 200* ]]
+  local host prefix answer staff proxied healthy=1
+  for ((host = 1; host <= STACK_HOSTS; host++)); do
+    prefix=""
+    if ((host > 1)); then prefix="HOST${host}_"; fi
+    answer="$(http_get "http://127.0.0.1:$(stack_port "${prefix}PORT")/health/ready/")"
+    staff="$(http_get "http://127.0.0.1:$(stack_port "${prefix}STAFF_PORT")/health/ready/")"
+    proxied="$(http_get "http://127.0.0.1:$(stack_port "${prefix}NGINX_PORT")/health/ready/")"
+    if ((STACK_HOSTS > 1)); then printf 'host %s\n' "$host"; fi
+    printf 'ready    %s\nstaff    %s\nproxied  %s\n' "$answer" "$staff" "$proxied"
+    [[ "$answer" == 200* && "$staff" == 200* && "$proxied" == 200* ]] || healthy=0
+  done
+  if ((STACK_HOSTS > 1)); then
+    answer="$(http_get "http://127.0.0.1:$(stack_port LB_PORT)/health/ready/")"
+    printf 'balanced %s\n' "$answer"
+    [[ "$answer" == 200* ]] || healthy=0
+  fi
+  ((up == ${#ROLES[@]} && healthy))
 }
 
 manage() {
@@ -509,12 +718,14 @@ case "${1:-}" in
   start) start ;;
   stop) stop_all ;;
   status) status ;;
+  # The processes start would start, one a line, in stop's order (tests/deploy/test_systemd.py).
+  roles) printf '%s\n' "${ROLES[@]}" ;;
   manage)
     shift
     manage "$@"
     ;;
   *)
-    echo "usage: $0 start|stop|status|manage COMMAND [ARGS]" >&2
+    echo "usage: $0 start|stop|status|roles|manage COMMAND [ARGS]" >&2
     exit 2
     ;;
 esac

@@ -7,8 +7,10 @@ A version is a short token that changes whenever a rebuild changes what a public
 the snapshot's stage and its built_seq. An announce that fails costs the pages nothing but
 speed: they still poll."""
 
+import ipaddress
 import json
 import logging
+import socket
 import time
 import urllib.error
 import urllib.request
@@ -136,7 +138,7 @@ def announce_rebuild(
             elif isinstance(answer, int):
                 pages = max(pages, answer)
     drawn = time.monotonic()
-    warm(slug, version, pages, languages)
+    hosts = warm(slug, version, pages, languages)
     warmed = time.monotonic()
     said = message(version, tables).encode()
     try:
@@ -163,13 +165,14 @@ def announce_rebuild(
         )
         return False
     logger.info(
-        "live push: announced version %s of %s (drawn in %.3f s, %d pages warmed in %s in "
-        "%.3f s, announced in %.3f s)",
+        "live push: announced version %s of %s (drawn in %.3f s, %d pages warmed in %s at %d "
+        "hosts in %.3f s, announced in %.3f s)",
         version,
         slug,
         drawn - started,
         pages if languages else 0,
         ",".join(languages) or "no language",
+        hosts,
         warmed - drawn,
         time.monotonic() - warmed,
     )
@@ -216,30 +219,80 @@ def watched_languages(slug: str) -> list[str]:
     return watched
 
 
-# Warm fetches made at once: a few of the public pool's threads (gunicorn's), not all.
+# Warm fetches made at once at each host: a few of its public pool's threads (gunicorn's), not all.
 WARM_AT_ONCE = 4
 
 
-def warm(slug: str, version: str, pages: int, languages: list[str]) -> None:
-    """Fetch the standings' live part at the new version through nginx, each of its `pages` of
-    rows in each of `languages`, before the pages hear of it
-    (settings.LIVE_PUBLIC_ORIGIN: the scheme and host the phones use, part of nginx's cache
-    key). The burst of phones that follows the message then finds it in the cache; otherwise
-    all but one would wait on nginx's cache lock, which it checks every 500 ms.
-    Never raises; a failed fetch costs the phones that wait."""
-    origin = settings.LIVE_PUBLIC_ORIGIN
-    if not origin:
-        return
-    nginx, public = urlsplit(settings.LIVE_PUBLISH_URL), urlsplit(origin)
+def warm_hosts() -> list[str]:
+    """Each web host's nginx that a new version is warmed at (scheme://address:port), each
+    with a cache of its own: settings.LIVE_WARM_URLS, a name there with several addresses at
+    each of them (compose's nginx service, scaled: one address a replica); without it the
+    one host, LIVE_PUBLISH_URL's nginx. A name that does not resolve is left out, warned."""
+    if not settings.LIVE_WARM_URLS:
+        nginx = urlsplit(settings.LIVE_PUBLISH_URL)
+        return [f"{nginx.scheme}://{nginx.netloc}"]
+    hosts: list[str] = []
+    for url in settings.LIVE_WARM_URLS:
+        for host in _each_address(url):
+            if host not in hosts:
+                hosts.append(host)
+    return hosts
 
-    def fetch(code_page: tuple[str, int]) -> None:
-        code, page = code_page
+
+def _each_address(url: str) -> list[str]:
+    """An http:// URL's host name as each of its IPv4 addresses (IPv6 ones without any), the
+    port kept; an address, or an https:// URL (whose certificate names the host), as it is."""
+    parts = urlsplit(url)
+    name = parts.hostname or ""
+    try:
+        ipaddress.ip_address(name)
+        return [url]
+    except ValueError:
+        pass
+    if parts.scheme != "http":
+        return [url]
+    port = parts.port or 80
+    try:
+        found = socket.getaddrinfo(name, port, type=socket.SOCK_STREAM)
+    except OSError as error:
+        logger.warning("live push: cannot warm %s: %s", url, error)
+        return []
+    addresses = [info for info in found if info[0] == socket.AF_INET] or found
+    hosts = []
+    for family, *_rest, address in addresses:
+        ip = address[0] if family == socket.AF_INET else f"[{address[0]}]"
+        if (host := f"http://{ip}:{port}") not in hosts:
+            hosts.append(host)
+    return hosts
+
+
+def warm(slug: str, version: str, pages: int, languages: list[str]) -> int:
+    """Fetch the standings' live part at the new version through each web host's nginx
+    (warm_hosts: each keeps a cache of its own), each of its `pages` of rows in each of
+    `languages`, before the pages hear of it (settings.LIVE_PUBLIC_ORIGIN: the scheme and host
+    the phones use, part of nginx's cache key). The burst of phones that follows the message
+    then finds it in the cache of the host it reaches; otherwise all but one at each host would
+    wait on nginx's cache lock, which it checks every 500 ms. The hosts are warmed at once,
+    WARM_AT_ONCE fetches at each; a host whose first pages all failed (down, unreachable) is
+    not asked for the others, so a dead host costs a rebuild one WARM_SECONDS at most.
+    Never raises; a failed fetch costs the phones that wait. Returns how many hosts took the
+    first pages."""
+    origin = settings.LIVE_PUBLIC_ORIGIN
+    if not origin or not languages:
+        return 0
+    public = urlsplit(origin)
+    hosts = warm_hosts()
+    if not hosts:
+        return 0
+
+    def fetch(host_code_page: tuple[str, str, int]) -> bool:
+        host, code, page = host_code_page
         rows = f"page={page}&" if page > 1 else ""
         with translation.override(code):  # the address live.js asks: the part's hx-get, and v
             home = reverse("tournament-home", args=[slug])
         path = f"{home}?{rows}{VERSION_PARAMETER}={version}"
         request = urllib.request.Request(
-            f"{nginx.scheme}://{nginx.netloc}{path}",
+            f"{host}{path}",
             headers={
                 "Host": public.netloc,
                 "X-Forwarded-Proto": public.scheme,
@@ -253,13 +306,26 @@ def warm(slug: str, version: str, pages: int, languages: list[str]) -> None:
         try:
             with _opener.open(request, timeout=WARM_SECONDS) as answer:
                 answer.read()
+            return True
         except Exception as error:
-            logger.warning("live push: could not warm %s: %s", path, error)
+            logger.warning("live push: could not warm %s at %s: %s", path, host, error)
+            return False
 
     # The first pages first: the origin draws each language's live part for them, and puts
     # the other pages' rows into it (scoring.public).
-    if not languages:
-        return
-    with ThreadPoolExecutor(max_workers=WARM_AT_ONCE) as pool:
-        list(pool.map(fetch, [(code, 1) for code in languages]))
-        list(pool.map(fetch, [(code, page) for page in range(2, pages + 1) for code in languages]))
+    with ThreadPoolExecutor(max_workers=WARM_AT_ONCE * len(hosts)) as pool:
+        firsts = [(host, code, 1) for host in hosts for code in languages]
+        took = {
+            host
+            for (host, _code, _page), ok in zip(firsts, pool.map(fetch, firsts), strict=True)
+            if ok
+        }
+        live = [host for host in hosts if host in took]
+        rest = [
+            (host, code, page)
+            for page in range(2, pages + 1)
+            for host in live
+            for code in languages
+        ]
+        list(pool.map(fetch, rest))
+    return len(live)

@@ -60,8 +60,10 @@ class Subscriber:
             while line := self.response.readline():
                 if line.startswith(b"data:"):
                     self.messages.put((time.monotonic(), line[5:].strip().decode()))
-        except (OSError, ValueError, http.client.HTTPException):
-            pass  # closed by close()
+        except (OSError, ValueError, AttributeError, http.client.HTTPException):
+            # Closed by close(). A chunked stream (through a balancer) closed under
+            # http.client's read of a chunk's size fails in its clean-up (AttributeError).
+            pass
 
     def next(self, timeout: float) -> tuple[float, str]:
         try:

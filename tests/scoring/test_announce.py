@@ -3,6 +3,7 @@ changed since the last build, so that only those tables' sheets and players' pag
 Heard by a real HTTP server standing in for nginx's publisher."""
 
 import http.server
+import socket
 import threading
 
 import pytest
@@ -329,3 +330,82 @@ def test_when_nginx_cannot_say_who_listens_every_language_is_warmed(publisher, s
         f"GET /es/t/{slug}/?v={version}",
     ]
     assert f"who listens to {slug} in es" in caplog.text
+
+
+class OtherHost(http.server.BaseHTTPRequestHandler):
+    """A second web host's nginx: the warm fetches it is asked, with the Host they name."""
+
+    asked: list[tuple[str, str]] = []
+
+    def do_GET(self):
+        OtherHost.asked.append((self.path, self.headers["Host"]))
+        self.send_response(200)
+        self.end_headers()
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture
+def other_host():
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), OtherHost)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    OtherHost.asked = []
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+
+
+def closed_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_new_version_is_warmed_at_every_host_and_announced_once(publisher, other_host, settings):
+    # Two web hosts, each nginx with a cache of its own; the message goes to one publisher,
+    # whose nchan (in Redis) passes it to both hosts' pages.
+    settings.LIVE_PUBLIC_ORIGIN = "https://hall.example.org"
+    first_host = settings.LIVE_PUBLISH_URL.removesuffix("/_live/publish/")
+    settings.LIVE_WARM_URLS = [first_host, other_host]
+    stage = factories.StageFactory(status="seated", rounds=2)
+    (players,) = seat_tables(stage, [["Ann", "Bob", "Cy"]])
+    play(stage, players, 1, [0, 5, 9])
+    meta = standings.rebuild_standings(stage=stage)
+    slug, version = stage.tournament.slug, f"{stage.pk}-{meta.built_seq}"
+    warmed = [f"/en/t/{slug}/?v={version}", f"/es/t/{slug}/?v={version}"]
+    assert sorted(path.removeprefix("GET ") for path, _ in publisher[:2]) == warmed
+    assert sorted(OtherHost.asked) == [(path, "hall.example.org") for path in warmed]
+    assert [path for path, _ in publisher[2:]] == [
+        f"/_live/publish/{slug}/en",
+        f"/_live/publish/{slug}/es",
+        f"/_live/publish/{slug}",
+    ]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_host_that_is_down_is_asked_its_first_pages_only_and_the_others_are_warmed(
+    publisher, other_host, settings, caplog
+):
+    settings.LIVE_PUBLIC_ORIGIN = "https://hall.example.org"
+    down = f"http://127.0.0.1:{closed_port()}"
+    settings.LIVE_WARM_URLS = [down, other_host]
+    with caplog.at_level("WARNING", logger="scoring.announce"):
+        hosts = announce.warm("busy-hall", "7-3", pages=3, languages=["en", "es"])
+    assert hosts == 1
+    assert len(OtherHost.asked) == 6  # three pages of rows in two languages
+    failed = [r.getMessage() for r in caplog.records if "could not warm" in r.getMessage()]
+    assert len(failed) == 2 and all(down in message for message in failed), failed
+    assert all("page=" not in message for message in failed)  # not its further pages
+
+
+def test_a_host_name_is_warmed_at_each_of_its_addresses(settings):
+    settings.LIVE_PUBLISH_URL = "http://127.0.0.1:8180/_live/publish/"
+    settings.LIVE_WARM_URLS = []
+    assert announce.warm_hosts() == ["http://127.0.0.1:8180"]  # one host: the publisher's
+    settings.LIVE_WARM_URLS = ["http://localhost:8181", "http://127.0.0.1:8181"]
+    assert announce.warm_hosts() == ["http://127.0.0.1:8181"]  # localhost is 127.0.0.1, once
+    # An https address is asked by its name (its certificate names the host, not an address);
+    # a name that does not resolve is left out.
+    settings.LIVE_WARM_URLS = ["https://web-2.example.org", "http://no-such-host.invalid:8080"]
+    assert announce.warm_hosts() == ["https://web-2.example.org"]
