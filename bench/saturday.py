@@ -458,14 +458,18 @@ class Saturday:
         self.args, self.events, self.prefix = args, events, prefix
         self.pool, self.desk_pool = pool, desk_pool
         self.roles = StackRoles(args)
-        nginx_pid = Path(args.stack_dir) / "nginx.pid"
-        self.nginx_pid = int(nginx_pid.read_text().strip()) if nginx_pid.exists() else -1
+        # Every host's nginx and the balancer's (STACK_HOSTS=2): nginx.pid, nginx2.pid, lb.pid.
+        self.nginx_pids = {
+            int(path.read_text().strip())
+            for path in Path(args.stack_dir).glob("*.pid")
+            if path.stem in ("nginx", "lb") or re.fullmatch(r"nginx\d+", path.stem)
+        }
         self.worker_logs = [Path(args.stack_dir) / f"worker{i}.log" for i in (1, 2)]
         self.phone_pids = set(pool._processes)
         self.desk_pids = set(desk_pool._processes)
 
     def classify(self, pid: int, pgid: int, cmd: str) -> str | None:
-        if pgid == self.nginx_pid or pid == self.nginx_pid:
+        if pgid in self.nginx_pids or pid in self.nginx_pids:
             return "nginx"
         if pid == os.getpid():
             return GENERATOR
