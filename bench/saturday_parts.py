@@ -91,7 +91,8 @@ WORKER_LINE = re.compile(
 )
 ANNOUNCED = re.compile(
     r"live push: announced version (?P<version>\d+-\d+) of (?P<slug>\S+) \(drawn in "
-    r"(?P<drawn>[\d.]+) s, (?P<pages>\d+) pages warmed in \S+ in (?P<warmed>[\d.]+) s, "
+    r"(?P<drawn>[\d.]+) s, (?P<pages>\d+) pages warmed in \S+(?: at \d+ hosts?)? in "
+    r"(?P<warmed>[\d.]+) s, "
     r"announced in (?P<said>[\d.]+) s\)"
 )
 SUCCEEDED = re.compile(

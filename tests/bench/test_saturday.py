@@ -49,7 +49,7 @@ WORKER_LOG = """\
 [2026-12-03 14:30:01,510: INFO/ForkPoolWorker-1] Task scoring.tasks.rebuild_standings[a1] \
 succeeded in 0.3s: None
 [2026-12-03 14:30:02,000: INFO/ForkPoolWorker-1] live push: announced version 8-1 of club-8 \
-(drawn in 0.020 s, 1 pages warmed in en in 0.030 s, announced in 0.005 s)
+(drawn in 0.020 s, 1 pages warmed in en at 2 hosts in 0.030 s, announced in 0.005 s)
 """
 
 
@@ -61,6 +61,7 @@ def test_the_workers_log_gives_each_announce_and_its_tasks_start():
     assert a.ended == end and (a.drawn, a.warmed, a.said) == (0.05, 0.08, 0.01)
     assert math.isclose(a.started, parts.log_epoch("2026-12-03 14:30:01,510") - 0.3)
     assert math.isnan(announces["8-1"].started)  # its task's end is not in the slice
+    assert announces["8-1"].warmed == 0.03  # warmed at several hosts (STACK_HOSTS=2)
 
 
 def test_a_confirmation_is_counted_by_the_first_build_with_its_count():
