@@ -87,6 +87,9 @@ class Crowd:
     sightings: list[tuple[float, int, str]] = field(default_factory=list)
     opened: int = 0
     push_events: int = 0
+    # version -> when a channel of this process first heard it (bench/saturday.py's parts of
+    # confirmation to phone: the message's arrival)
+    heard: dict[str, float] = field(default_factory=dict)
 
 
 # How much of a standings answer is read for its count ("N of M results in"): the fragment
@@ -158,7 +161,9 @@ async def _fetch(
                 read = COUNT_BYTES["fragment" if "HX-Request" in headers else "page"]
                 counted = counted_in(body_of(response, read))
                 if counted is not None:
-                    crowd.sightings.append((sample.done, counted, f"{os.getpid()}-{id(client)}"))
+                    # The phone's name says its page: bench/saturday.py tells the events apart.
+                    phone = f"{os.getpid()}-{id(client)} {visit.path}"
+                    crowd.sightings.append((sample.done, counted, phone))
         elif response.status != 304:
             sample.error = f"HTTP {response.status}"
     if busy_out is not None and (response is None or response.status in (502, 503, 504)):
@@ -280,6 +285,7 @@ class _Channel(asyncio.Protocol):
         for line in lines:
             if self.heard.hear(line.strip(), now):
                 self.crowd.push_events += 1
+                self.crowd.heard.setdefault(self.heard.version, now)
 
     def connection_lost(self, exc: Exception | None) -> None:
         error = exc or ConnectionError("the event stream closed")
@@ -399,14 +405,18 @@ class Group:
     end: float
     timeout: float
     loop: str = "uvloop"  # the event loop's kind (loadgen.run_in_loop)
+    # Each phone's own target, in the order of `phones` (bench/saturday.py: many events, each
+    # with its channel, over one or more hosts); empty: every phone's is `target`.
+    targets: tuple[Target, ...] = ()
 
 
 async def _group(group: Group) -> dict:
     crowd = Crowd()
     phone = phone_push if group.mode == "push" else phone_poll
+    targets = group.targets or (group.target,) * len(group.phones)
     tasks = [
-        asyncio.create_task(phone(group.target, visit, load_at, group.end, crowd, group.timeout))
-        for visit, load_at in group.phones
+        asyncio.create_task(phone(target, visit, load_at, group.end, crowd, group.timeout))
+        for (visit, load_at), target in zip(group.phones, targets, strict=True)
     ]
     # No cyclic garbage collection in a phones' process: it keeps every answer for the report,
     # and its phones' tasks and connections live for the whole run (100,000 objects and more at
@@ -446,6 +456,7 @@ async def _group(group: Group) -> dict:
         "sightings": crowd.sightings,
         "opened": crowd.opened,
         "push_events": crowd.push_events,
+        "heard": crowd.heard,
         "lags": lags,
         "gc_pauses": pauses,
         "cores": cores,

@@ -100,7 +100,8 @@ def own_stack(args: argparse.Namespace) -> Iterator[None]:
 
 def role_pids(args: argparse.Namespace) -> dict[str, int]:
     out = {}
-    for role in ("web", "staff", "worker1", "worker2", "beat"):
+    # web2, staff2: a second host's pools (STACK_HOSTS=2)
+    for role in ("web", "staff", "web2", "staff2", "worker1", "worker2", "beat"):
         path = Path(args.stack_dir) / f"{role}.pid"
         if path.exists() and path.read_text().strip().isdigit():
             out[role] = int(path.read_text().strip())
@@ -118,6 +119,8 @@ class StackRoles:
         self.groups = {
             pids.get("web", -1): "gunicorn (web)",
             pids.get("staff", -1): "gunicorn (staff)",
+            pids.get("web2", -2): "gunicorn (web)",
+            pids.get("staff2", -2): "gunicorn (staff)",
             pids.get("worker1", -1): "celery workers",
             pids.get("worker2", -1): "celery workers",
             pids.get("beat", -1): "celery beat",

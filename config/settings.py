@@ -440,6 +440,12 @@ CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_IGNORE_RESULT = True
 # Deployments that share one Redis keep their tasks apart by queue name.
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_TASK_DEFAULT_QUEUE", "celery")
+# Small stages' rebuilds on a queue of their own, which a worker of its own takes (a club
+# night's result is on its phones within 1.5 s while 500-player events rebuild beside it:
+# docs/PERFORMANCE.md, "Saturday"): a stage of at most STANDINGS_SMALL_PLAYERS seated players.
+# Empty: every rebuild on the default queue.
+STANDINGS_SMALL_QUEUE = os.environ.get("STANDINGS_SMALL_QUEUE", "")
+STANDINGS_SMALL_PLAYERS = int(os.environ.get("STANDINGS_SMALL_PLAYERS", "64"))
 # A task is acknowledged after it ran, and requeued when its worker dies mid-task.
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True

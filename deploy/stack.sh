@@ -40,7 +40,8 @@
 # (20), WORKER_NICE (10: the Celery workers' niceness), NCHAN_MODULE (Debian's
 # ngx_nchan_module.so: live push to the pages when it is there; set it empty for none); and,
 # passed to the app when set, ROUNDHOUSE_PUBLIC_URL (http://127.0.0.1:$NGINX_PORT), PUBLIC_MAX_AGE,
-# PUBLIC_STALE_SECONDS, PUBLIC_QUEUE_LIMIT_SECONDS, DJANGO_DB_CONNECT_TIMEOUT,
+# PUBLIC_STALE_SECONDS, PUBLIC_QUEUE_LIMIT_SECONDS, STANDINGS_SMALL_QUEUE (and then worker2 takes
+# only the small stages' rebuilds), STANDINGS_SMALL_PLAYERS, DJANGO_DB_CONNECT_TIMEOUT,
 # DJANGO_DB_STATEMENT_TIMEOUT, DJANGO_DB_LOCK_TIMEOUT and EMAIL_URL (config/settings.py's
 # defaults otherwise).
 set -euo pipefail
@@ -116,6 +117,8 @@ STACK_CACHE_DB="${STACK_CACHE_DB:-3}"
 WORKER_NICE="${WORKER_NICE:-10}"
 # A queue of the stack's own: workers of another checkout on the same Redis never take its tasks.
 STACK_QUEUE="${STACK_QUEUE:-roundhouse-stack}"
+# Empty: every rebuild on STACK_QUEUE; a name: small stages' rebuilds there, for worker2.
+STANDINGS_SMALL_QUEUE="${STANDINGS_SMALL_QUEUE:-}"
 STACK_START_TIMEOUT="${STACK_START_TIMEOUT:-90}"
 STACK_STOP_TIMEOUT="${STACK_STOP_TIMEOUT:-20}"
 
@@ -411,6 +414,9 @@ WEB_CONCURRENCY=${WEB_CONCURRENCY:-2}
 ${PUBLIC_MAX_AGE:+PUBLIC_MAX_AGE=$PUBLIC_MAX_AGE}
 ${PUBLIC_STALE_SECONDS:+PUBLIC_STALE_SECONDS=$PUBLIC_STALE_SECONDS}
 ${PUBLIC_QUEUE_LIMIT_SECONDS:+PUBLIC_QUEUE_LIMIT_SECONDS=$PUBLIC_QUEUE_LIMIT_SECONDS}
+# Small stages' rebuilds on a queue of their own, which worker2 alone takes (config/settings.py).
+${STANDINGS_SMALL_QUEUE:+STANDINGS_SMALL_QUEUE=$STANDINGS_SMALL_QUEUE}
+${STANDINGS_SMALL_PLAYERS:+STANDINGS_SMALL_PLAYERS=$STANDINGS_SMALL_PLAYERS}
 # The database's timeouts (config/settings.py's unless set here), and where mail goes (the log
 # unless set).
 ${DJANGO_DB_CONNECT_TIMEOUT:+DJANGO_DB_CONNECT_TIMEOUT=$DJANGO_DB_CONNECT_TIMEOUT}
@@ -460,6 +466,13 @@ launch() {
       ;;
     worker1 | worker2)
       command=(celery -A config worker --loglevel=INFO -n "$role@%h" --concurrency 1)
+      # Small stages' rebuilds on a queue of their own (config/settings.py): worker2 takes only
+      # those, worker1 everything, those too.
+      if [[ -n "$STANDINGS_SMALL_QUEUE" && "$role" == worker2 ]]; then
+        command+=(-Q "$STANDINGS_SMALL_QUEUE")
+      elif [[ -n "$STANDINGS_SMALL_QUEUE" ]]; then
+        command+=(-Q "$STACK_QUEUE,$STANDINGS_SMALL_QUEUE")
+      fi
       # Below the web's priority: a rebuild waits a moment for the cores, an official does not.
       priority=(nice -n "$WORKER_NICE")
       ;;

@@ -14,8 +14,11 @@ from config.redis_breaker import breaker_for
 logger = logging.getLogger(__name__)
 
 
-def send(name: str, *, countdown: float | None = None, **kwargs: Any) -> None:
-    """Queue the task `name` with keyword arguments (run at once where tasks run inline).
+def send(
+    name: str, *, countdown: float | None = None, queue: str | None = None, **kwargs: Any
+) -> None:
+    """Queue the task `name` with keyword arguments (run at once where tasks run inline), on
+    `queue` when one is named, else the default queue (settings.CELERY_TASK_DEFAULT_QUEUE).
 
     To a broker, through its server's breaker (config/redis_breaker.py): after a send or a
     cache call there timed out, sends raise at once for a while, and the callers leave the work
@@ -29,8 +32,11 @@ def send(name: str, *, countdown: float | None = None, **kwargs: Any) -> None:
         **(current_app.conf.task_publish_retry_policy or {}),
         "errback": _no_retry_after_a_timeout,
     }
+    options = {"queue": queue} if queue else {}
     breaker = breaker_for(current_app.conf.broker_url)
-    breaker.call(task.apply_async, kwargs=kwargs, countdown=countdown, retry_policy=policy)
+    breaker.call(
+        task.apply_async, kwargs=kwargs, countdown=countdown, retry_policy=policy, **options
+    )
 
 
 def _no_retry_after_a_timeout(error: Exception, interval: float) -> None:
@@ -41,7 +47,15 @@ def _no_retry_after_a_timeout(error: Exception, interval: float) -> None:
         raise error
 
 
-def send_once(key: str, name: str, *, pending: float, countdown: float, **kwargs: Any) -> None:
+def send_once(
+    key: str,
+    name: str,
+    *,
+    pending: float,
+    countdown: float,
+    queue: str | None = None,
+    **kwargs: Any,
+) -> None:
     """Send the task `name` once for a burst of changes: while `key` is in the cache (`pending`
     seconds, or until the task starts and deletes it), a later call sends nothing, as the queued
     run will see its change. Never raises: with the cache down it sends anyway; a send that
@@ -53,7 +67,7 @@ def send_once(key: str, name: str, *, pending: float, countdown: float, **kwargs
     except Exception:
         logger.warning("%s: cache unavailable, sending %s anyway", name, kwargs)
     try:
-        send(name, countdown=countdown, **kwargs)
+        send(name, countdown=countdown, queue=queue, **kwargs)
     except Exception:
         logger.warning("could not send %s %s", name, kwargs, exc_info=True)
         try:

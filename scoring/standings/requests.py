@@ -3,6 +3,7 @@ rebuild after the commit; the sweeper finds the stages still stale."""
 
 import logging
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
@@ -11,6 +12,7 @@ from config import task_names
 from scoring import queue
 from scoring.models import StageStandings
 from scoring.standings.cache import pending_key
+from tables.models import Seat
 from tournaments.models import Stage
 
 logger = logging.getLogger(__name__)
@@ -43,8 +45,21 @@ def send_rebuild(stage_id: int) -> None:
     the broker is back."""
     queue.send_once(
         pending_key(stage_id), task_names.REBUILD_STANDINGS, pending=30, countdown=0.2,
-        stage_id=stage_id,
+        queue=rebuild_queue(stage_id), stage_id=stage_id,
     )  # fmt: skip
+
+
+def rebuild_queue(stage_id: int) -> str | None:
+    """The queue of a stage's rebuilds: settings.STANDINGS_SMALL_QUEUE for a stage of at most
+    STANDINGS_SMALL_PLAYERS seated players when that queue is set (a worker of its own takes
+    them: a club night's result never waits behind a 500-player event's rebuild, which holds a
+    worker two to three times as long; docs/PERFORMANCE.md, "Saturday"), else None: the default
+    queue."""
+    small = settings.STANDINGS_SMALL_QUEUE
+    if not small:
+        return None
+    seated = Seat.objects.filter(stage_id=stage_id).count()
+    return small if seated <= settings.STANDINGS_SMALL_PLAYERS else None
 
 
 def stale_stage_ids() -> list[int]:
