@@ -49,6 +49,14 @@ def scope_name(division: Division | None) -> str:
     return division.title
 
 
+def scope_in_sentence(division: Division | None) -> str:
+    """The scope inside a sentence ("the prizes of the whole event", "... of Flight A"): a
+    heading's "Whole event" would read with a capital in the middle of one."""
+    if division is None:
+        return _("the whole event")
+    return division.title
+
+
 def scope_key(division: Division | None) -> str:
     """The scope in the API's addresses and the export: 'event' or 'division-<id>'."""
     return "event" if division is None else f"division-{division.pk}"

@@ -44,6 +44,7 @@ def _scopes(tournament: Tournament) -> list[dict]:
                 "division": division,
                 "key": selectors.scope_key(division),
                 "name": selectors.scope_name(division),
+                "in_sentence": selectors.scope_in_sentence(division),
                 "table": table,
                 "worked": worked,
                 "rows": _shown_rows(worked, tournament.currency) if worked else [],
@@ -182,7 +183,7 @@ def scope_page(request: HttpRequest, slug: str, scope: str) -> HttpResponse:
 
 def _saved_text(division: Division | None) -> str:
     return _("The prizes of %(scope)s are saved. Check what they pay, then announce them.") % {
-        "scope": selectors.scope_name(division)
+        "scope": selectors.scope_in_sentence(division)
     }
 
 
@@ -211,7 +212,7 @@ def announce(request: HttpRequest, slug: str, scope: str) -> HttpResponse:
                 "The prizes of %(scope)s are announced: the results show them and they are "
                 "locked. To change them, unlock them, saying why."
             )
-            % {"scope": scope_info["name"]},
+            % {"scope": scope_info["in_sentence"]},
         )
     if refusal:
         refusal.say(request)
@@ -237,7 +238,7 @@ def unlock(request: HttpRequest, slug: str, scope: str) -> HttpResponse:
                 "The prizes of %(scope)s are unlocked and no longer on the results: change "
                 "them, then announce them again."
             )
-            % {"scope": selectors.scope_name(division)},
+            % {"scope": selectors.scope_in_sentence(division)},
         )
     if refusal:
         refusal.say(request)

@@ -77,7 +77,7 @@ def test_an_announced_table_shows_each_prize_beside_its_player_on_the_results(
     # Announcing asks first, showing what it pays; nothing is announced until the answer.
     asked = console.post(f"{url}announce/")
     assert asked.status_code == 200
-    assert "Announce the prizes of Whole event?" in asked.content.decode()
+    assert "Announce the prizes of the whole event?" in asked.content.decode()
     assert "100.00 USD" in asked.content.decode()
     assert not PrizeTable.objects.get().announced
     version = PrizeTable.objects.get().version
@@ -281,3 +281,17 @@ def test_a_flight_s_table_is_named_by_its_flight_on_the_console(finished, consol
     page = console.get(f"/t/{finished.slug}/manage/prizes/").content.decode()
     assert "Flight A" in page
     assert "Division A" not in page
+
+
+def test_sentences_name_the_whole_event_in_lower_case_and_no_is_the_quiet_button(finished, console):
+    console.post(f"/t/{finished.slug}/manage/prizes/event/", form([("1", "10", "")]))
+    page = console.get(f"/t/{finished.slug}/manage/prizes/").content.decode()
+    assert "Set up the prizes of the whole event" in page
+    spanish = console.get(
+        f"/t/{finished.slug}/manage/prizes/", HTTP_ACCEPT_LANGUAGE="es"
+    ).content.decode()
+    assert "Preparar los premios de todo el torneo" in spanish
+    confirm = console.post(f"/t/{finished.slug}/manage/prizes/event/announce/").content.decode()
+    assert "Announce the prizes of the whole event?" in confirm
+    # "No" must not look like the "Yes" it sits beside.
+    assert re.search(r'<a class="button secondary"[^>]*>No, go back</a>', confirm)
