@@ -108,6 +108,8 @@ class SeasonForm(forms.Form):
             if own.season_id is None or (season is not None and own.season_id == season.pk)
         ]
         self.taken = [own for own in owned if own.season_id and own.season != season]
+        # The seasons counting them, once each: where one is taken out to count it here.
+        self.taken_seasons = list({own.season_id: own.season for own in self.taken}.values())
 
     # The fields of only some rules, and which (the page shows only the chosen rule's: CSS).
     RULE_FIELDS = {

@@ -476,3 +476,25 @@ def test_a_field_the_chosen_rule_does_not_use_is_ignored_not_refused(
     # Back on the form, the points are offered again should the rule change back.
     page = organiser_client.get(f"/clubs/pine-valley/seasons/{season.slug}/").content.decode()
     assert 'name="points_table" value="10, 8, 6, 5, 4, 3, 2, 1"' in page
+
+
+def test_a_new_season_when_every_tournament_is_counted_says_so_first_with_links(
+    club, members, season, organiser_client
+):
+    club_night(club, season, [members["Ann"], members["Bob"]])
+    page = organiser_client.get("/clubs/pine-valley/seasons/new/").content.decode()
+    # The true case, before the form is filled, with where each way out is done.
+    hint = page.index("Every tournament of the club is counted by another season already")
+    assert hint < page.index('name="name"')
+    assert "no tournament for a season to count" not in page
+    assert 'href="/clubs/pine-valley/#club-tournaments">the roster page</a>' in page
+    assert 'href="/clubs/pine-valley/seasons/autumn/">Autumn</a>' in page[hint:]
+
+
+def test_a_new_season_of_a_club_with_no_tournament_links_to_where_one_is_added(
+    club, organiser_client
+):
+    page = organiser_client.get("/clubs/pine-valley/seasons/new/").content.decode()
+    assert "The club has no tournament for a season to count yet" in page
+    assert 'href="/clubs/pine-valley/#club-tournaments">the roster page</a>' in page
+    assert "counted by another season already" not in page

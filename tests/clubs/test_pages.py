@@ -5,6 +5,7 @@ import json
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.utils.html import escape
 
 from clubs.models import PlayerLink
 from tests import factories
@@ -168,3 +169,30 @@ def test_erase_page_asks_for_the_box_then_erases(signed_in, owned):
     assert "Ana Peña" not in roster and f"Former member {member.pk}" in roster
     link.player.refresh_from_db()
     assert link.player.name == f"Former member {member.pk}"
+
+
+def test_roster_offers_adding_members_above_the_list_of_members(signed_in, owned):
+    for n in range(3):
+        factories.MemberFactory(club=owned.club, name=f"Member {n}")
+    page = signed_in.get(f"/clubs/{owned.club.slug}/", **ENGLISH).content.decode()
+    assert page.index("Add or import members") < page.index('<table class="players stacked"')
+    assert page.index('id="add-members"') < page.index("Member 0")
+
+
+def test_tournament_members_page_links_to_the_players_import(signed_in, owned):
+    slug = owned.tournament.slug
+    page = signed_in.get(f"/t/{slug}/manage/members/", **ENGLISH).content.decode()
+    assert f'<a href="/t/{slug}/manage/#import-h">import the players</a>' in page
+    spanish = signed_in.get(f"/t/{slug}/manage/members/", **SPANISH).content.decode()
+    assert f'<a href="/t/{slug}/manage/#import-h">importe los jugadores</a>' in spanish
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_public_member_page_links_back_to_the_clubs_page(client, owned, lang):
+    member = factories.MemberFactory(club=owned.club)
+    # A member has a public page once linked to a player of the club's tournaments.
+    player = factories.PlayerFactory(tournament=owned.tournament)
+    PlayerLink.objects.create(player=player, member=member, how="name")
+    page = client.get(f"/{lang}/c/{owned.club.slug}/members/{member.pk}/").content.decode()
+    link = f'<a href="/{lang}/c/{owned.club.slug}/">{escape(owned.club.name)}</a>'
+    assert link in page.split("<main", 1)[1], "in the page itself, not only in the nav"
