@@ -173,11 +173,12 @@ def test_with_no_event_taking_entries_the_page_says_so_first_and_asks_for_no_nam
     assert "Ningún evento del encuentro admite inscripciones ahora." in spanish
 
 
-def test_a_clash_is_said_at_the_top_of_the_form_before_its_fields():
+def test_a_clash_is_said_at_the_top_of_the_page_before_the_forms_fields():
     made, (samboree, ladies, _beginners), _organiser = rally()
     answer = Client().post(f"/en/rallies/{made.slug}/enter/", form([samboree, ladies]))
     text = answer.content.decode()
     summary = text.index('id="entry-errors"')
+    assert summary < text.index('class="lead"')  # first under the heading, in the first view
     assert summary < text.index('name="events"') and summary < text.index('name="name"')
     top = text[summary : text.index('name="events"')]
     assert "Nothing was entered:" in top and "are played at the same time" in top
