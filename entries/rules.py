@@ -59,6 +59,19 @@ def places_free(tournament: Tournament) -> int | None:
     return max(tournament.capacity - places_held(tournament), 0)
 
 
+def waits(tournament: Tournament) -> bool:
+    """Whether a new entry would wait on the waitlist (or, without one, be refused as full)
+    rather than take a place: no place free under the cap, or others waiting already, who come
+    first. Entering (entries.services.entering) and the forms that say so read it here."""
+    free = places_free(tournament)
+    if free is None:
+        return False
+    return (
+        free == 0
+        or Entry.objects.filter(tournament=tournament, status=Entry.Status.WAITLISTED).exists()
+    )
+
+
 def fee_for(tournament: Tournament, division: Division | None) -> Decimal:
     """The fee an entry owes: its division's own, else the tournament's, else nothing."""
     if division is not None and division.entry_fee is not None:

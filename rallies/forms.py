@@ -8,6 +8,7 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext_lazy as _
 
 from clubs.season_views import parse_points
+from rallies import selectors
 from rallies.models import Rally, RallyEvent
 from tournaments.models import Tournament
 
@@ -45,11 +46,33 @@ def event_label(event: RallyEvent) -> str:
     return f"{event.tournament.name} · {event_when(event)}"
 
 
+class _EventBoxes(forms.CheckboxSelectMultiple):
+    """The events' checkboxes, those that take no entry now shown but disabled."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.closed: set[str] = set()
+
+    def create_option(self, name, value, label, selected, index, subindex=None, attrs=None):
+        option = super().create_option(name, value, label, selected, index, subindex, attrs)
+        if str(value) in self.closed:
+            option["attrs"]["disabled"] = True
+        return option
+
+
+# What an event's checkbox says after its name and time, by rallies.selectors.entry_state.
+STATE_NOTES = {
+    selectors.WAITLIST: _("Full: you would be on its waitlist"),
+    selectors.FULL: _("Full"),
+    selectors.CLOSED: _("Entries closed"),
+}
+
+
 class RallyEntryForm(forms.Form):
     events = _AnyChoices(
         label=_("The events you enter"),
         required=False,
-        widget=forms.CheckboxSelectMultiple,
+        widget=_EventBoxes,
         help_text=_("Events played at the same time cannot both be chosen."),
     )
     chapter = forms.CharField(label=_("The chapter you play for"), required=False, max_length=120)
@@ -76,10 +99,24 @@ class RallyEntryForm(forms.Form):
         label=_("Mail me where I sit, the results and the organisers' news"), required=False
     )
 
-    def __init__(self, *args, rally: Rally, events: list[RallyEvent], **kwargs) -> None:
+    def __init__(
+        self, *args, rally: Rally, events: list[RallyEvent], states: dict[int, str], **kwargs
+    ) -> None:
+        """`states`: each event's rallies.selectors.entry_state, by its pk."""
         super().__init__(*args, **kwargs)
         self.rally_events = {str(e.pk): e for e in events}
-        self.fields["events"].choices = [(str(e.pk), event_label(e)) for e in events]
+        self.fields["events"].choices = [
+            (
+                str(e.pk),
+                f"{event_label(e)} · {STATE_NOTES[states[e.pk]]}"
+                if states[e.pk] in STATE_NOTES
+                else event_label(e),
+            )
+            for e in events
+        ]
+        self.fields["events"].widget.closed = {
+            str(e.pk) for e in events if states[e.pk] in (selectors.FULL, selectors.CLOSED)
+        }
         chapters = list(rally.chapters.values_list("name", flat=True))
         self.fields["chapter"].widget = forms.Select(
             choices=[("", _("No chapter (a guest)"))] + [(name, name) for name in chapters]

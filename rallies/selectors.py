@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from django.db.models import QuerySet
 
+from entries import rules as entry_rules
 from entries.models import Entry
 from rallies import points
 from rallies.models import Rally, RallyEntry, RallyEvent
@@ -68,6 +69,21 @@ class RallyStandings:
 
 def rally_events(rally: Rally) -> QuerySet[RallyEvent]:
     return rally.events.select_related("tournament").order_by("starts_at", "pk")
+
+
+# Whether an event takes an entry now, as entries.rules says it for the event alone.
+OPEN, WAITLIST, FULL, CLOSED = "open", "waitlist", "full", "closed"
+
+
+def entry_state(event: RallyEvent) -> str:
+    """OPEN (a place), WAITLIST (a waitlist place), FULL (full, no waitlist) or CLOSED (not
+    yet open, closed, or its first tables seated)."""
+    tournament = event.tournament
+    if entry_rules.closed_reason(tournament) is not None:
+        return CLOSED
+    if entry_rules.waits(tournament):
+        return WAITLIST if tournament.waitlist else FULL
+    return OPEN
 
 
 def standings(rally: Rally) -> RallyStandings:

@@ -7,7 +7,7 @@ from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils.translation import get_language
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
@@ -16,6 +16,7 @@ from config import throttles
 from config.http_cache import not_modified
 from config.refusals import PageRefusal
 from config.release import release
+from entries.models import Entry
 from entries.services import entering
 from rallies import points, selectors, services
 from rallies.forms import RallyEntryForm, event_when
@@ -99,13 +100,37 @@ def rally_screen(request: HttpRequest, rally_slug: str) -> HttpResponse:
     return response
 
 
+def _entered_text(rally_entry: RallyEntry, email: str) -> str:
+    """What the player is told once entered: in how many events, and on which waitlists."""
+    entries = list(rally_entry.entries.select_related("tournament"))
+    waiting = [e.tournament.name for e in entries if e.status == Entry.Status.WAITLISTED]
+    entered = len(entries) - len(waiting)
+    if not waiting:
+        said = ngettext(
+            "You are entered in %(count)s event.", "You are entered in %(count)s events.", entered
+        )
+    elif entered:
+        said = ngettext(
+            "You are entered in %(count)s event; on the waitlist for %(events)s.",
+            "You are entered in %(count)s events; on the waitlist for %(events)s.",
+            entered,
+        )
+    else:
+        said = _("You are on the waitlist for %(events)s.")
+    said %= {"count": entered, "events": ", ".join(waiting)}
+    return f"{said} " + _(
+        "Each event's link is mailed to %(email)s; keep this page's address: it is your schedule."
+    ) % {"email": email}
+
+
 @never_cache
 @require_http_methods(["GET", "HEAD", "POST"])
 def register(request: HttpRequest, rally_slug: str) -> HttpResponse:
     """One entry for several of the rally's events; then the player's schedule."""
     rally = get_object_or_404(Rally, slug=rally_slug)
     events = list(selectors.rally_events(rally))
-    form = RallyEntryForm(request.POST or None, rally=rally, events=events)
+    states = {event.pk: selectors.entry_state(event) for event in events}
+    form = RallyEntryForm(request.POST or None, rally=rally, events=events, states=states)
     status = 200
     if request.method == "POST":
         if (wait := throttles.ENTRIES.wait(request)) is not None:
@@ -132,20 +157,18 @@ def register(request: HttpRequest, rally_slug: str) -> HttpResponse:
                     origin=site_origin(request),
                     language=request.LANGUAGE_CODE,
                 )
-                messages.success(
-                    request,
-                    _(
-                        "You are entered in %(count)s events. Each event's link is mailed to "
-                        "%(email)s; keep this page's address: it is your schedule."
-                    )
-                    % {"count": len(data["events"]), "email": data["email"]},
-                )
+                messages.success(request, _entered_text(rally_entry, data["email"]))
                 return redirect("rally-schedule", rally_slug=rally.slug, key=rally_entry.manage_key)
             refusal.onto(form)
             status = refusal.status
         else:
             status = 400
-    context = {"rally": rally, "form": form, "events": events}
+    context = {
+        "rally": rally,
+        "form": form,
+        "events": events,
+        "any_open": any(state in (selectors.OPEN, selectors.WAITLIST) for state in states.values()),
+    }
     return render(request, "rallies/register.html", context, status=status)
 
 

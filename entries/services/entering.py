@@ -191,9 +191,7 @@ def _enter(tournament: Tournament, details: Details, origin: str, language: str)
         origin=origin,
         language=language,
     )
-    free = rules.places_free(tournament)
-    waiting = Entry.objects.filter(tournament=tournament, status=Status.WAITLISTED).exists()
-    if free is None or (free > 0 and not waiting):
+    if not rules.waits(tournament):
         _make_player(entry)
     elif tournament.waitlist:
         entry.status = Status.WAITLISTED

@@ -52,3 +52,28 @@ def test_the_standings_refresh_themselves_when_an_events_placings_come(new_page,
         timeout=40_000,
     )
     assert "Wanderers" in page.locator(".rally-standings tbody tr").first.inner_text()
+
+
+FULL_HD = {"width": 1920, "height": 1080}
+# Whether any cell of the projector's tables hides part of its text (cut by an ellipsis or
+# its column), or a table scrolls inside its box (its last column out of sight).
+CUT = """() => [...document.querySelectorAll('.screen-table')].some(table =>
+  table.scrollWidth > table.clientWidth + 1
+  || table.getBoundingClientRect().right > document.documentElement.clientWidth + 1
+  || [...table.querySelectorAll('td, th')].some(cell => cell.scrollWidth > cell.clientWidth + 1))"""
+
+
+def test_the_projector_shows_each_event_name_and_the_points_whole(new_page, spring):
+    made, events, _organiser = spring
+    for event in events:  # names as long as a real rally's
+        event.tournament.name = f"Desert Sands {event.tournament.name}"
+        event.tournament.save(update_fields=["name"])
+    for viewport in (FULL_HD, PHONE):
+        page = new_page(viewport)
+        for lang in ("en", "es"):
+            page.goto(f"/{lang}/rallies/{made.slug}/screen/")
+            assert "Desert Sands Spring Samboree" in page.locator(".screen-table").last.inner_text()
+            for size in at_text_sizes(page):
+                assert not page.evaluate(CUT), (viewport, lang, size)
+                assert not overflows_sideways(page), (viewport, lang, size)
+        page.close()

@@ -1,11 +1,12 @@
 """One entry for several of a rally's events: an entry in each chosen event with the chapter
 named, the player's schedule; every bad choice said beside its field, and nothing entered."""
 
+import re
 from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.test import Client
-from django.utils import translation
+from django.utils import timezone, translation
 
 from entries.models import Entry
 from rallies.forms import event_when
@@ -121,3 +122,82 @@ def test_an_event_past_midnight_says_the_day_it_ends():
         same_day = event_when(RallyEvent(starts_at=start, ends_at=start + timedelta(hours=1)))
         next_day = event_when(RallyEvent(starts_at=start, ends_at=start + timedelta(hours=3)))
     assert same_day.count("2026") == 1 and next_day.count("2026") == 2
+
+
+def checkbox(text: str, event) -> str:
+    """The event's checkbox and its label, as the page has them."""
+    found = re.search(rf'<input type="checkbox" name="events" value="{event.pk}"[^>]*>[^<]*', text)
+    assert found, event
+    return found[0]
+
+
+def test_an_event_that_takes_no_entries_now_is_shown_disabled_and_a_full_one_says_waitlist():
+    past = timezone.now() - timedelta(minutes=5)
+    made, (samboree, ladies, beginners), _organiser = rally(
+        **{
+            "Ladies' Game": {"entries_close_at": past},
+            "Beginners' Game": {"capacity": 0, "waitlist": True},
+        }
+    )
+    text = Client().get(f"/en/rallies/{made.slug}/enter/").content.decode()
+    assert "disabled" in checkbox(text, ladies) and "Entries closed" in checkbox(text, ladies)
+    assert "disabled" not in checkbox(text, beginners)
+    assert "Full: you would be on its waitlist" in checkbox(text, beginners)
+    assert "disabled" not in checkbox(text, samboree)
+    assert "Entries closed" not in checkbox(text, samboree)
+    assert "Full" not in checkbox(text, samboree)
+    assert 'name="name"' in text
+    spanish = Client().get(f"/es/rallies/{made.slug}/enter/").content.decode()
+    assert "Inscripciones cerradas" in checkbox(spanish, ladies)
+
+
+def test_a_full_event_without_a_waitlist_is_shown_disabled_and_marked_full():
+    made, (samboree, _ladies, beginners), _organiser = rally(
+        **{"Beginners' Game": {"capacity": 0, "waitlist": False}}
+    )
+    text = Client().get(f"/en/rallies/{made.slug}/enter/").content.decode()
+    assert "disabled" in checkbox(text, beginners) and "· Full" in checkbox(text, beginners)
+    assert "disabled" not in checkbox(text, samboree)
+
+
+def test_with_no_event_taking_entries_the_page_says_so_first_and_asks_for_no_name():
+    past = timezone.now() - timedelta(minutes=5)
+    closed = {"entries_close_at": past}
+    made, _events, _organiser = rally(
+        **{name: closed for name in ("Spring Samboree", "Ladies' Game", "Beginners' Game")}
+    )
+    text = Client().get(f"/en/rallies/{made.slug}/enter/").content.decode()
+    assert "None of the rally's events takes entries now." in text
+    assert 'name="name"' not in text and 'name="email"' not in text
+    spanish = Client().get(f"/es/rallies/{made.slug}/enter/").content.decode()
+    assert "Ningún evento del encuentro admite inscripciones ahora." in spanish
+
+
+def test_a_clash_is_said_at_the_top_of_the_page_before_the_forms_fields():
+    made, (samboree, ladies, _beginners), _organiser = rally()
+    answer = Client().post(f"/en/rallies/{made.slug}/enter/", form([samboree, ladies]))
+    text = answer.content.decode()
+    summary = text.index('id="entry-errors"')
+    assert summary < text.index('class="lead"')  # first under the heading, in the first view
+    assert summary < text.index('name="events"') and summary < text.index('name="name"')
+    top = text[summary : text.index('name="events"')]
+    assert "Nothing was entered:" in top and "are played at the same time" in top
+    assert 'href="#id_events"' in top
+
+
+def test_one_event_entered_is_said_in_the_singular_and_a_waitlist_place_is_named():
+    made, (samboree, _ladies, beginners), _organiser = rally(
+        **{"Beginners' Game": {"capacity": 0, "waitlist": True}}
+    )
+    client = Client()
+    text = client.post(
+        f"/en/rallies/{made.slug}/enter/", form([samboree, beginners]), follow=True
+    ).content.decode()
+    assert "You are entered in 1 event; on the waitlist for Beginners&#x27; Game." in text
+    assert "1 events" not in text
+    spanish = client.post(
+        f"/es/rallies/{made.slug}/enter/",
+        form([samboree], name="Bea Bravo", email="bea@example.org"),
+        follow=True,
+    ).content.decode()
+    assert "Está inscrito en 1 evento." in spanish and "1 eventos" not in spanish
