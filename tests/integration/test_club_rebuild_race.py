@@ -114,7 +114,12 @@ def test_an_organisers_edits_and_the_rebuilds_of_the_ladder_and_ratings_never_de
         looping(lambda: ladder_services.build_ladder(season=season), stop, worker_errors),
         looping(lambda: rating_store.rate_club(club_id=club.pk), stop, worker_errors),
     ]
-    nights = list(Season.objects.get(pk=season.pk).events.values_list("tournament_id", flat=True))
+    # In the order they were played: the correction below is of the first night's 2nd place.
+    nights = list(
+        Season.objects.get(pk=season.pk)
+        .events.order_by("tournament__starts_on")
+        .values_list("tournament_id", flat=True)
+    )
     rng = random.Random(52)
 
     def organise() -> None:
