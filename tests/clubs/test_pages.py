@@ -175,7 +175,7 @@ def test_roster_offers_adding_members_above_the_list_of_members(signed_in, owned
     for n in range(3):
         factories.MemberFactory(club=owned.club, name=f"Member {n}")
     page = signed_in.get(f"/clubs/{owned.club.slug}/", **ENGLISH).content.decode()
-    assert page.index("Add or import members") < page.index('<table class="players stacked"')
+    assert page.index("Add or import members") < page.index('<table class="players stacked roster"')
     assert page.index('id="add-members"') < page.index("Member 0")
 
 
