@@ -133,8 +133,16 @@ def test_places_among_members_and_an_unknown_choice_is_refused():
     assert "places" in refused.value.message_dict
 
 
-@given(st.lists(st.one_of(st.none(), st.integers(1, 30)), max_size=12))
-def test_places_among_members_keep_the_order_and_count_those_strictly_ahead(places):
+@given(st.lists(st.tuples(st.one_of(st.none(), st.integers(0, 10)), st.booleans()), max_size=12))
+def test_places_among_members_keep_the_order_and_count_those_strictly_ahead(field):
+    # An event's places are a competition ranking of everyone who played (members and guests,
+    # by score, lowest first; None: not placed): the members' places are some of them.
+    scores = [score for score, _member in field if score is not None]
+    places = [
+        None if score is None else 1 + sum(other < score for other in scores)
+        for score, member in field
+        if member
+    ]
     entrants = [Entrant(i, f"M{i}", (Played(1, place),)) for i, place in enumerate(places)]
     among = [e.played[0].place for e in places_among_members(entrants)]
     for mine, theirs in zip(places, among, strict=True):
