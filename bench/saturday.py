@@ -64,7 +64,7 @@ import procstats
 import saturday_desk
 import saturday_parts as parts
 from hall import find_prefix
-from hall_event import STARTING_DOUBLE, Event, api, multipart, submit_and_confirm
+from hall_event import STARTING_DOUBLE, Event, api, multipart, sign_in, submit_and_confirm
 from hall_measure import GROUPS, log_offset, log_slice
 from hall_parts import pcts
 from hall_phones import HOST, Target, sleep_until
@@ -181,10 +181,7 @@ async def superuser_token(client: HttpClient, args: argparse.Namespace, run: str
     )
     if done.returncode:
         raise BenchError(f"createsuperuser failed: {done.stderr[-800:]}")
-    _, data = await api(
-        client, "POST", "/api/v1/auth/token/", payload={"username": admin, "password": password}
-    )
-    return data["token"]
+    return await sign_in(client, admin, password)
 
 
 async def build_one(
@@ -252,13 +249,7 @@ async def build_one(
             token=token,
             payload={"username": username, "role": "official", "password": secret},
         )
-        _, data = await api(
-            client,
-            "POST",
-            "/api/v1/auth/token/",
-            payload={"username": username, "password": secret},
-        )
-        event.official_tokens.append(data["token"])
+        event.official_tokens.append(await sign_in(client, username, secret))
     if spec.big:
         jobs = [
             (tid, number, seats, round_no)
