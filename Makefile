@@ -62,13 +62,22 @@ run: $(VENV)/.synced-runtime
 # pytest-xdist's workers, each with a test database and cache keys of its own: `make test
 # WORKERS=0` runs the tests in one process, WORKERS=auto one worker per core.
 WORKERS ?= 2
+# worksteal: a worker that runs out takes tests queued for the other, so the suite's slowest
+# tests (a page sweep of 3 minutes, the demo club loaded ten times) do not end it on one worker
+# while the other waits.
+PYTEST_XDIST = -n $(WORKERS) --dist worksteal
+
+# Compiled modules kept for the tests' processes and those they start (each stack's gunicorn,
+# workers and manage.py, a live worker), and pytest's rewritten tests: a shell that says
+# PYTHONDONTWRITEBYTECODE would have each of them compile the project again.
+test test-fast: export PYTHONDONTWRITEBYTECODE :=
 
 test: install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/lint-imports
 	$(PY) manage.py makemigrations --check --dry-run
-	$(VENV)/bin/pytest -n $(WORKERS)
+	$(VENV)/bin/pytest $(PYTEST_XDIST)
 
 # The inner loop: everything but the browser tests (tests/browser/) and the tests that start
 # processes of their own (tests/integration/: nginx, gunicorn, Celery workers, a Redis).
@@ -76,7 +85,7 @@ test: install
 .PHONY: test-fast
 test-fast: install
 	$(VENV)/bin/ruff check .
-	$(VENV)/bin/pytest -n $(WORKERS) -m "not browser and not stack"
+	$(VENV)/bin/pytest $(PYTEST_XDIST) -m "not browser and not stack"
 
 # Every page at a phone, a tablet and a desktop (and at 200% text on the phone and tablet), in
 # English and Spanish, as PNGs in docs/screenshots/all/ (the browser tests' demo event; needs
