@@ -10,7 +10,7 @@ import pytest
 from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.core.files.uploadedfile import SimpleUploadedFile
-from django.db import transaction
+from django.db import connection, transaction
 from django.test import override_settings
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
@@ -249,14 +249,29 @@ def client_as(world: World, role: str) -> APIClient:
     return client
 
 
-def database_state() -> dict[str, list[dict]]:
-    """Every row of every model of the project, users and tokens: to prove nothing changed."""
-    labels = ("tournaments", "tables", "scoring", "clubs", "prizes", "auth", "authtoken")
-    return {
-        model._meta.label: list(model.objects.order_by("pk").values())
-        for label in labels
+STATE_APPS = ("tournaments", "tables", "scoring", "clubs", "prizes", "auth", "authtoken")
+
+
+def database_state(*more_apps: str) -> dict[str, Any]:
+    """Every row of every model of the project, users and tokens: to prove nothing changed.
+    On PostgreSQL one query returns each table as JSON (a cell compares two of these: 38 ORM
+    queries each took 53 ms, three quarters of the matrix's time); elsewhere the ORM's."""
+    models = [
+        model
+        for label in (*STATE_APPS, *more_apps)
         for model in apps.get_app_config(label).get_models()
-    }
+    ]
+    if connection.vendor != "postgresql":
+        return {model._meta.label: list(model.objects.order_by("pk").values()) for model in models}
+    quote = connection.ops.quote_name
+    tables = " UNION ALL ".join(
+        f"SELECT %s, (SELECT json_agg(t ORDER BY t.{quote(model._meta.pk.column)})::text"
+        f" FROM {quote(model._meta.db_table)} t)"
+        for model in models
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(tables, [model._meta.label for model in models])
+        return dict(cursor.fetchall())
 
 
 # ---- bodies: each valid for the world, so only the role decides ------------------------------

@@ -143,13 +143,7 @@ CELLS = [
 
 
 def state() -> dict:
-    from django.apps import apps
-
-    entries_rows = {
-        model._meta.label: list(model.objects.order_by("pk").values())
-        for model in apps.get_app_config("entries").get_models()
-    }
-    return {**database_state(), **entries_rows}
+    return database_state("entries")
 
 
 @pytest.fixture(scope="module")
