@@ -19,7 +19,7 @@ from django.db import connection
 from kombu import pools as kombu_pools
 
 from config.celery import app as celery_app
-from tests.conftest import services_missing
+from tests.conftest import redis_url, services_missing
 
 CELERY = str(Path(sys.executable).with_name("celery"))
 REDIS_SERVER = "redis-server"
@@ -163,14 +163,25 @@ class RedisServer:
             self.process.wait(timeout=10)
 
 
-@pytest.fixture
-def private_redis(tmp_path, require_redis) -> Iterator[RedisServer]:
+def redis_of_our_own(directory: Path) -> Iterator[RedisServer]:
+    redis_url()  # the shared Redis is there too, or the services are missing
     if not shutil.which(REDIS_SERVER):
         services_missing("redis-server is not installed (a real Redis is needed)")
-    server = RedisServer(tmp_path)
+    server = RedisServer(directory)
     server.start()
     yield server
     server.stop()
+
+
+@pytest.fixture
+def private_redis(tmp_path) -> Iterator[RedisServer]:
+    yield from redis_of_our_own(tmp_path)
+
+
+@pytest.fixture(scope="module")
+def module_redis(tmp_path_factory) -> Iterator[RedisServer]:
+    """A Redis of the module's own, for a stack its tests share."""
+    yield from redis_of_our_own(tmp_path_factory.mktemp("redis"))
 
 
 @contextlib.contextmanager

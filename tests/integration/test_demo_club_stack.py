@@ -1,7 +1,9 @@
-"""The demo's club loaded into a stack of deploy/stack.sh ten times in a row, its two Celery
+"""The demo's club loaded into a stack of deploy/stack.sh five times in a row, its two Celery
 workers rebuilding the season's ladder and rating the club while the demo plays its club nights
 (issue #52: `load_demo` died of a deadlock in 2 of 3 tries, and the workers' runs in most). The
-rest of the demo is loaded once and kept; each later load plays the club's six nights again."""
+rest of the demo is loaded once and kept; each later load plays the club's six nights again.
+Five loads, 13 s each: a fault that struck 2 loads in 3, as that one did, is missed by all five
+once in 243 runs (ten loads took 136 s)."""
 
 from collections.abc import Iterator
 
@@ -10,7 +12,7 @@ import pytest
 
 from tests.integration.test_stack import Stack, started_stack, wait_for
 
-LOADS = 10
+LOADS = 5
 
 # The demo's club and its club nights taken away, for load_demo to play them again.
 FORGET_THE_CLUB = """
@@ -53,7 +55,7 @@ def deadlocks(stack: Stack) -> int:
     return row[0] if row else 0
 
 
-def test_the_demo_club_loads_ten_times_beside_the_workers_without_a_deadlock(stack):
+def test_the_demo_club_loads_five_times_beside_the_workers_without_a_deadlock(stack):
     for load in range(1, LOADS + 1):
         if load > 1:
             forgot = stack.run("manage", "shell", "-c", FORGET_THE_CLUB)

@@ -33,8 +33,8 @@ NCHAN_MODULE = Path("/usr/lib/nginx/modules/ngx_nchan_module.so")
 
 @pytest.fixture(autouse=True)
 def nchan_installed(request) -> None:
-    """Before the stack starts (autouse fixtures come first): without the module stack.sh starts
-    nginx without live push, and there would be nothing to test."""
+    """Without the module stack.sh starts nginx without live push, and there would be nothing
+    to test: said before each test that takes the (module's) stack."""
     if "stack" in request.fixturenames and not NCHAN_MODULE.exists():
         services_missing(
             "nginx's nchan module is not installed (apt-get install libnginx-mod-nchan)"

@@ -42,14 +42,16 @@ class Host:
     gunicorn_log: Path
 
 
-@pytest.fixture
-def stack(private_redis, tmp_path) -> Iterator[Stack]:
-    """A stack of two hosts; `stack` itself is host 1's nginx (stack.base, stack.nginx_port)."""
+@pytest.fixture(scope="module")
+def stack(module_redis, tmp_path_factory) -> Iterator[Stack]:
+    """A stack of two hosts; `stack` itself is host 1's nginx (stack.base, stack.nginx_port).
+    The module's tests share it, each with a tournament of its own."""
     ports = {
         name: str(free_port())
         for name in ("HOST2_PORT", "HOST2_STAFF_PORT", "HOST2_NGINX_PORT", "LB_PORT")
     }
-    for started in started_stack(private_redis, tmp_path, STACK_HOSTS="2", **ports):
+    directory = tmp_path_factory.mktemp("stack")
+    for started in started_stack(module_redis, directory, STACK_HOSTS="2", **ports):
         started.ports = {name: int(port) for name, port in ports.items()}
         yield started
 

@@ -98,21 +98,18 @@ class Stack:
         # Everyone goes through nginx; gunicorn's own port is for checking what reached it.
         self.base = f"http://127.0.0.1:{self.nginx_port}"
         self.origin = f"http://127.0.0.1:{self.port}"
-        self.token = ""
+        self.token, self.organiser_made = "", False
 
     def open_event(self, name: str, slug: str, *, players: int) -> None:
         """An organiser (its token kept for the next requests) and a Samboree of `players`
         imported by CSV, through nginx as a script would."""
-        made = self.run(
-            "manage", "createsuperuser", "--noinput", "--username", "desk",
-            "--email", "desk@example.org", env={"DJANGO_SUPERUSER_PASSWORD": PASSWORD},
-        )  # fmt: skip
-        assert made.returncode == 0, made.stderr
-        token = self.request(
-            "POST", "/api/v1/auth/token/", {"username": "desk", "password": PASSWORD}
-        )
-        assert token.status == 200, token.body
-        self.token = token.json()["token"]
+        self.make_organiser()
+        if not self.token:
+            token = self.request(
+                "POST", "/api/v1/auth/token/", {"username": "desk", "password": PASSWORD}
+            )
+            assert token.status == 200, token.body
+            self.token = token.json()["token"]
         created = self.request(
             "POST",
             "/api/v1/tournaments/",
@@ -122,6 +119,17 @@ class Stack:
         roster = "number,name\n" + "".join(f"{n},Player {n:02d}\n" for n in range(1, players + 1))
         imported = self.upload_csv(f"/api/v1/tournaments/{slug}/players/import/", roster)
         assert (imported.status, imported.json()) == (201, {"created": players})
+
+    def make_organiser(self) -> None:
+        """The organiser "desk" (password PASSWORD), made once a stack: its tests share it."""
+        if self.organiser_made:
+            return
+        made = self.run(
+            "manage", "createsuperuser", "--noinput", "--username", "desk",
+            "--email", "desk@example.org", env={"DJANGO_SUPERUSER_PASSWORD": PASSWORD},
+        )  # fmt: skip
+        assert made.returncode == 0, made.stderr
+        self.organiser_made = True
 
     def run(self, *args: str, env: dict[str, str] | None = None, timeout: float = 120):
         return subprocess.run(
@@ -204,11 +212,16 @@ class Stack:
         return self.request("POST", path, raw=body, headers={"Content-Type": content_type})
 
 
-@pytest.fixture
-def stack(request, private_redis, tmp_path) -> Iterator[Stack]:
-    # This module's test of deploy/stack.sh starts as a first start does: it creates the
-    # database and migrates it. The other modules' stacks start on a copy of one migrated once.
-    yield from started_stack(private_redis, tmp_path, migrated=request.module.__name__ != __name__)
+@pytest.fixture(scope="module")
+def stack(request, module_redis, tmp_path_factory) -> Iterator[Stack]:
+    """One stack for the tests of a module (a start is about 13 s of this machine's 2 cores):
+    each test opens a tournament of its own, under its own slug, and looks in the logs and the
+    caches for that slug's paths only. This module's test of deploy/stack.sh starts as a first
+    start does: it creates the database and migrates it. The other modules' stacks start on a
+    copy of one migrated once."""
+    yield from started_stack(
+        module_redis, tmp_path_factory.mktemp("stack"), migrated=request.module.__name__ != __name__
+    )
 
 
 # The database migrated once, that the stacks' databases are copies of.
