@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-import dj_database_url
+import environ
 
 SEED = 2024
 TABLE_SIZE = 4
@@ -51,7 +51,7 @@ def database_settings() -> dict[str, Any]:
             "  DATABASE_URL=postgres://postgres@127.0.0.1:5432/roundhouse_bench "
             ".venv/bin/python bench/bench_standings.py"
         )
-    db = dj_database_url.parse(url)
+    db = environ.Env.db_url_config(url)
     if "postgresql" not in db["ENGINE"]:
         sys.exit(
             f"bench_standings: DATABASE_URL uses {db['ENGINE']}, not PostgreSQL. "
