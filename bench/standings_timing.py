@@ -169,13 +169,17 @@ def time_floor(stage: Any, runs: int) -> tuple[list[float], int]:
 
 # The parts of the real rebuild, timed by wrapping the functions it calls by name.
 PARTS = (
-    ("standings", "_seats", "seats query"),
-    ("standings", "_records", "scores query and the players' records (incl. seats)"),
-    ("rules", "rank_players", "rank_players"),
-    ("standings", "_advancers", "_advancers"),
-    ("standings", "_lines", "the snapshot's lines and their digests"),
-    ("standings", "_write_rows", "write: read stored digests, write the changed lines"),
-    ("standings", "_insert_rows", "write: of which the insert (COPY or INSERT)"),
+    # (the module the rebuild looks the function up in, the function, what the table calls it)
+    ("scoring.announce", "table_digests", "each table's results digest (what a page refetches)"),
+    ("scoring.standings.records", "_seats", "seats query"),
+    ("scoring.standings.rebuild", "stage_records", "scores query and the players' records"),
+    ("scoring.standings.rebuild", "rank_stage", "ranking (rules.rank_players)"),
+    ("scoring.standings.rebuild", "advancers", "who advances"),
+    ("scoring.time_called", "called_clock", "time called?"),
+    ("scoring.time_called", "results_expected", "results expected"),
+    ("scoring.standings.rebuild", "snapshot_lines", "the snapshot's lines and their digests"),
+    ("scoring.standings.rebuild", "write_rows", "write: read stored digests, write changed lines"),
+    ("scoring.standings.rows", "_insert_rows", "write: of which the insert (COPY or INSERT)"),
 )
 
 
@@ -185,11 +189,9 @@ NESTED_PARTS = {"seats query", "write: of which the insert (COPY or INSERT)"}
 
 @contextmanager
 def instrumented(clock: dict[str, float]) -> Iterator[None]:
+    import importlib
+
     from django.db import connection
-
-    from scoring import rules, standings
-
-    modules = {"standings": standings, "rules": rules}
 
     def timed(name: str, func: Callable[..., Any]) -> Callable[..., Any]:
         @functools.wraps(func)
@@ -203,9 +205,10 @@ def instrumented(clock: dict[str, float]) -> Iterator[None]:
         return wrapper
 
     with ExitStack() as stack:
-        for module, function, name in PARTS:
-            real = getattr(modules[module], function)
-            stack.enter_context(mock.patch.object(modules[module], function, timed(name, real)))
+        for path, function, name in PARTS:
+            module = importlib.import_module(path)
+            real = getattr(module, function)
+            stack.enter_context(mock.patch.object(module, function, timed(name, real)))
         stack.enter_context(
             mock.patch.object(connection, "commit", timed("commit", connection.commit))
         )
