@@ -23,7 +23,7 @@ from tests import factories
 from tests.conftest import services_missing
 from tests.integration.test_proxy import Answer, fetch, gunicorn_log
 from tests.integration.test_stack import Stack, play_round, wait_for
-from tests.integration.test_stack import stack as stack  # the fixture: one stack per test
+from tests.integration.test_stack import stack as stack  # the fixture: one stack per module
 from tests.scoring.helpers import play, seat_tables
 
 pytestmark = pytest.mark.services

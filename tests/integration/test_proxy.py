@@ -16,7 +16,7 @@ import psycopg
 import pytest
 
 from tests.integration.test_stack import PASSWORD, Stack, play_round, wait_for
-from tests.integration.test_stack import stack as stack  # the fixture: one stack per test
+from tests.integration.test_stack import stack as stack  # the fixture: one stack per module
 
 pytestmark = pytest.mark.services
 

@@ -16,7 +16,7 @@ import time
 
 import pytest
 
-from tests.integration.test_stack import stack as stack  # the fixture: one stack per test
+from tests.integration.test_stack import stack as stack  # the fixture: one stack per module
 from tests.integration.test_stack import wait_for
 
 pytestmark = pytest.mark.services
