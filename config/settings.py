@@ -193,10 +193,14 @@ TEMPLATES = [
     },
 ]
 
-# Database: SQLite file unless DATABASE_URL names another (PostgreSQL in production).
+# Database: SQLite file unless DATABASE_URL names another (PostgreSQL in production). Empty is
+# unset, as for REDIS_URL and the switches (an env file's `DATABASE_URL=` stopped the settings
+# with KeyError: 'ENGINE').
 DATABASES = {
     "default": {
-        **env.db_url("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
+        **env.db_url_config(
+            os.environ.get("DATABASE_URL") or f"sqlite:///{BASE_DIR / 'db.sqlite3'}"
+        ),
         "CONN_MAX_AGE": int(os.environ.get("DJANGO_CONN_MAX_AGE", "60")),
         "CONN_HEALTH_CHECKS": True,
     }

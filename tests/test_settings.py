@@ -69,6 +69,15 @@ def test_no_environment_means_sqlite_inline_tasks_and_local_cache():
     assert shown["debug"] is True
 
 
+def test_empty_urls_are_unset_and_mean_sqlite_and_the_local_cache():
+    """An env file's `DATABASE_URL=` stopped the settings with KeyError: 'ENGINE'."""
+    shown = settings_with(DATABASE_URL="", REDIS_URL="", CELERY_BROKER_URL="")
+    assert shown["engine"] == "django.db.backends.sqlite3"
+    assert shown["database"].endswith("db.sqlite3")
+    assert shown["cache"] == "django.core.cache.backends.locmem.LocMemCache"
+    assert shown["eager"] is True
+
+
 def test_urls_switch_on_postgresql_redis_and_real_workers():
     shown = settings_with(
         DATABASE_URL="postgres://rh:pw@db.example:5432/roundhouse",
