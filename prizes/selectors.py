@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from django.db.models import Q, Sum
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -118,7 +119,8 @@ def placed_in(results: FinalResults, division: Division | None) -> list[tuple[in
 
 
 def cash_text(amount: Decimal, currency: str) -> str:
-    return f"{amount:.2f} {currency}"
+    """'50.00 USD', in the active language's decimals ('50,00 USD' in Spanish)."""
+    return f"{number_format(amount, decimal_pos=2)} {currency}"
 
 
 def award_text(award: money.Award, currency: str) -> str:

@@ -93,6 +93,8 @@ def test_an_announced_table_shows_each_prize_beside_its_player_on_the_results(
     )
     assert rows[first.player.name] == "100.00 USD · Trophy"
     assert rows[second.player.name] == "50.00 USD"
+    spanish = client.get(f"/es/t/{finished.slug}/results/").content.decode()
+    assert "100,00 USD · Trophy" in spanish and "100.00" not in spanish  # Spanish decimals
     # The final of two placed 1st and 2nd; the two tied third share the third prize.
     assert third.place == 3 and [p.place for p in placed(finished)].count(3) == 2
     assert rows[third.player.name] == "Gift card (shared by 2)"
