@@ -188,19 +188,24 @@ _SUBJECT_KINDS = frozenset(Kind.values) - {Kind.ORGANISER}
 
 def results_lines(context: dict[str, Any]) -> list[str]:
     """What a results mail tells its entry, in the active language: the place, and the place
-    and medal in the division (as the results page and the certificates say them)."""
+    and medal in the division or flight (as the results page and the certificates say them)."""
     if not context.get("place"):
         return []
     lines = [_("You placed %(place)s.") % {"place": place_text(context["place"])}]
     if context.get("division") and context.get("division_place"):
         values = {"ordinal": ordinal(context["division_place"]), "division": context["division"]}
+        flight = context.get("flight")
         if context.get("medal") in MEDAL_NAMES:
             values["medal"] = MEDAL_NAMES[context["medal"]]
-            lines.append(
-                _("In division %(division)s you placed %(ordinal)s: %(medal)s medal.") % values
-            )
+            if flight:
+                line = _("In flight %(division)s you placed %(ordinal)s: %(medal)s medal.")
+            else:
+                line = _("In division %(division)s you placed %(ordinal)s: %(medal)s medal.")
+        elif flight:
+            line = _("In flight %(division)s you placed %(ordinal)s.")
         else:
-            lines.append(_("In division %(division)s you placed %(ordinal)s.") % values)
+            line = _("In division %(division)s you placed %(ordinal)s.")
+        lines.append(line % values)
     elif context.get("medal") in MEDAL_NAMES:
         lines.append(_("%(medal)s medal.") % {"medal": MEDAL_NAMES[context["medal"]]})
     return lines

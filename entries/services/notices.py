@@ -119,7 +119,10 @@ def tell_results(tournament_id: int) -> Message | None:
             before = told.get(entry.pk)
             if before is not None and {k: before.get(k) for k in now} == now:
                 continue
-            context[entry.pk] = {**now, "corrected": before is not None}
+            # A flight is told as a flight (not part of what was told: a change to it alone
+            # is no reason to tell again).
+            flight = p.division is not None and p.division.flight
+            context[entry.pk] = {**now, "flight": flight, "corrected": before is not None}
             telling.append(entry)
         if not telling:
             return None

@@ -26,12 +26,14 @@ def results_mail(mailbox) -> dict[str, object]:
             or "resultados" in m["Subject"].lower()}  # fmt: skip
 
 
-def play_to_the_final(smtp_server):
-    """Six entered players in two divisions (one entered in Spanish, one without mail) at two
-    tables of three; the table winners' final; both closed through the API."""
+def play_to_the_final(smtp_server, *, flights: bool = False):
+    """Six entered players in two divisions, or flights A and B (one entered in Spanish, one
+    without mail) at two tables of three; the table winners' final; both closed through the
+    API."""
     tournament = open_tournament(entries_close_at=None)
-    seniors = tournament.divisions.create(name="Seniors", order=1)
-    juniors = tournament.divisions.create(name="Juniors", order=2)
+    names = ("A", "B") if flights else ("Seniors", "Juniors")
+    seniors = tournament.divisions.create(name=names[0], order=1, flight=flights)
+    juniors = tournament.divisions.create(name=names[1], order=2, flight=flights)
     stage = factories.StageFactory(
         tournament=tournament, order=1, rounds=2, table_size_min=3, table_size_max=3
     )
@@ -100,6 +102,20 @@ def test_the_final_closed_tells_each_player_their_place_and_medal_once(smtp_serv
     assert mail["Subject"] == f"The results of {tournament.name}, corrected"
     assert "were corrected after the final was reopened" in body(mail)
     assert "You placed 6th place." in body(mail)
+
+
+def test_a_flight_is_told_as_a_flight_in_each_language(smtp_server):
+    tournament, made, *_ = play_to_the_final(smtp_server, flights=True)
+    placings = {p.player_id: p for p in Placing.objects.filter(tournament=tournament)}
+    told = results_mail(smtp_server)
+    for entry in made[1:5]:
+        placing = placings[entry.player_id]
+        text = body(told[entry.email])
+        ordinal = place(placing.division_place)
+        assert f"In flight {placing.division.name} you placed {ordinal}" in text, text
+        assert "division" not in text.lower()
+    spanish = body(told[made[0].email])
+    assert "En el grupo " in spanish and "división" not in spanish, spanish
 
 
 def place(n: int) -> str:
