@@ -111,3 +111,12 @@ def test_my_tournaments_lists_what_is_in_play_first(client, in_play, organiser):
     assert "Finished" in mine[mine.index("Summer Samboree") :]
     order = sorted((mine.index(t.name), t.name) for t in (in_play, coming, over))
     assert [name for _, name in order] == [in_play.name, "Autumn Social", "Summer Samboree"]
+
+
+@pytest.mark.parametrize("path", ["manage/details/", "manage/staff/"])
+def test_an_organisers_page_names_the_console_once(client, tournament, organiser, path):
+    """The page's own link beside the bar's: "Console" twice in the phone's menu."""
+    client.force_login(organiser)
+    page = client.get(f"/t/{tournament.slug}/{path}").content.decode()
+    assert page.count('>Console</a>') == 1
+    assert f'href="/t/{tournament.slug}/manage/"' in staff_nav(page)
