@@ -118,5 +118,5 @@ def test_an_organisers_page_names_the_console_once(client, tournament, organiser
     """The page's own link beside the bar's: "Console" twice in the phone's menu."""
     client.force_login(organiser)
     page = client.get(f"/t/{tournament.slug}/{path}").content.decode()
-    assert page.count('>Console</a>') == 1
+    assert page.count(">Console</a>") == 1
     assert f'href="/t/{tournament.slug}/manage/"' in staff_nav(page)
