@@ -93,6 +93,9 @@ def manage(request: HttpRequest, rally_slug: str) -> HttpResponse:
         "event_form": event_form,
         "chapter_form": chapter_form,
         "events": selectors.rally_events(rally),
+        # Each event's name leads to its console, for the events this organiser runs (a rally's
+        # other organisers' events lead to their public page).
+        "organised": set(_their_tournaments(request.user).values_list("pk", flat=True)),
         "chapters": [(c, services.chapter_entries(c)) for c in rally.chapters.all()],
         "table": selectors.standings(rally),
     }

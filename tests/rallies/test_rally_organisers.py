@@ -4,6 +4,7 @@ points table and its close; every bad input said beside its field, changing noth
 import pytest
 from django.core.exceptions import ValidationError
 from django.test import Client
+from django.utils.html import escape
 
 from rallies.models import Chapter, Rally, RallyEntry, RallyEvent
 from rallies.services import check_points_table
@@ -112,6 +113,21 @@ def test_an_event_is_added_with_its_times_and_bad_times_or_others_events_are_ref
         client, made.slug, action="event", tournament=str(fourth.pk), starts_at=before, ends_at=at
     )
     assert answer.status_code == 302 and made.events.count() == 4
+
+
+def test_each_event_leads_to_its_console_or_for_anothers_event_its_public_page():
+    made, events, organiser = rally()
+    partner = factories.OrganiserAccountFactory(username="partner")
+    theirs = event(partner, "Partner Game")
+    RallyEvent.objects.create(
+        rally=made, tournament=theirs, starts_at=START.replace(hour=21),
+        ends_at=START.replace(hour=22),
+    )  # fmt: skip
+    page = signed_in(organiser).get(f"/rallies/{made.slug}/manage/").content.decode()
+    for own in events:
+        tournament = own.tournament
+        assert f'<a href="/t/{tournament.slug}/manage/">{escape(tournament.name)}</a>' in page
+    assert f'<a href="/en/t/{theirs.slug}/">Partner Game</a>' in page
 
 
 def test_an_event_taken_out_says_how_to_put_it_back_and_a_close_is_undone():
