@@ -120,3 +120,15 @@ def test_an_organisers_page_names_the_console_once(client, tournament, organiser
     page = client.get(f"/t/{tournament.slug}/{path}").content.decode()
     assert page.count(">Console</a>") == 1
     assert f'href="/t/{tournament.slug}/manage/"' in staff_nav(page)
+
+
+@pytest.mark.parametrize("role", ["organiser", "official"])
+def test_the_progress_board_names_each_of_the_bars_pages_once(client, in_play, role, request):
+    """Its own Console (or, for an official, Score entry) link beside the bar's."""
+    client.force_login(request.getfixturevalue(role))
+    stage = in_play.stages.get()
+    answer = client.get(f"/t/{in_play.slug}/manage/stages/{stage.order}/progress/")
+    assert answer.status_code == 200
+    page = answer.content.decode()
+    assert page.count(">Score entry</a>") == 1
+    assert page.count(">Console</a>") == (1 if role == "organiser" else 0)
