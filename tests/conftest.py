@@ -86,7 +86,7 @@ def flush_by_delete() -> Iterator[None]:
     flushed = {"by_delete": False}
 
     def sql_flush(self, style, tables, *, reset_sequences=False, allow_cascade=False):
-        flushed["by_delete"] = not (reset_sequences or not tables)
+        flushed["by_delete"] = bool(tables) and not reset_sequences
         if not flushed["by_delete"]:
             return truncate(
                 self, style, tables, reset_sequences=reset_sequences, allow_cascade=allow_cascade
